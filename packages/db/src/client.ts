@@ -1,0 +1,80 @@
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
+import postgres from 'postgres';
+import { lockDataDir } from './data-dir-lock.js';
+import * as schema from './schema.js';
+
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type Driver = 'pglite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Database;
+  driver: Driver;
+  /** Applies the committed migrations (idempotent). */
+  migrate(): Promise<void>;
+  /** Resolves when the database answers a trivial query. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** postgres:// URL; when absent the embedded PGlite is used. */
+  url?: string;
+  /** PGlite data directory; `memory://` keeps it in memory. */
+  dataDir?: string;
+  /** Max PostgreSQL connections of this process. */
+  poolSize?: number;
+}
+
+// Bundlers copy the migrations next to the bundle; the source tree keeps them beside src/.
+export const MIGRATIONS_DIR = process.env.MIGRATIONS_DIR ?? fileURLToPath(new URL('../migrations', import.meta.url));
+
+export async function openDatabase(opts: OpenOptions): Promise<DatabaseHandle> {
+  return opts.url ? openPostgres(opts.url, opts.poolSize ?? 10) : openPglite(opts.dataDir ?? './.data');
+}
+
+function openPostgres(url: string, max: number): DatabaseHandle {
+  // onnotice silences "relation already exists, skipping" chatter from idempotent migrations.
+  const sql = postgres(url, { max, connect_timeout: 5, idle_timeout: 30, onnotice: () => {} });
+  const db = drizzlePostgres({ client: sql, schema }) as unknown as Database;
+  return {
+    db,
+    driver: 'postgres',
+    migrate: () => migratePostgres(db as never, { migrationsFolder: MIGRATIONS_DIR }),
+    ping: async () => void (await sql`select 1`),
+    close: () => sql.end({ timeout: 5 }),
+  };
+}
+
+async function openPglite(dataDir: string): Promise<DatabaseHandle> {
+  const inMemory = dataDir.startsWith('memory://');
+  let release = async () => {};
+  if (!inMemory) {
+    mkdirSync(dataDir, { recursive: true });
+    release = await lockDataDir(dataDir);
+  }
+  try {
+    const client = new PGlite(inMemory ? undefined : dataDir);
+    await client.waitReady;
+    const db = drizzlePglite({ client, schema }) as unknown as Database;
+    return {
+      db,
+      driver: 'pglite',
+      migrate: () => migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR }),
+      ping: async () => void (await client.query('select 1')),
+      close: async () => {
+        await client.close();
+        await release();
+      },
+    };
+  } catch (err) {
+    await release();
+    throw err;
+  }
+}

@@ -1,0 +1,4 @@
+export * from './client.js';
+export { DataDirBusyError } from './data-dir-lock.js';
+export * from './errors.js';
+export * from './schema.js';

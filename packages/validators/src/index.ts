@@ -1,0 +1,5 @@
+export * from './email.js';
+export * from './field-errors.js';
+export * from './messages.js';
+export * from './password-policy.js';
+export * from './schemas.js';

@@ -1,0 +1,128 @@
+// The one registry of user-facing error texts, shared by the API, the form gateway and the web app,
+// so a field error reads the same wherever it appears. Codes are stable; texts may change.
+export const LOCALES = ['en', 'de', 'fr'] as const;
+export type Locale = (typeof LOCALES)[number];
+export const DEFAULT_LOCALE: Locale = 'en';
+
+const en = {
+  // field errors
+  required: 'This field is required.',
+  invalid_type: 'This field must be text.',
+  name_too_long: 'Use at most {max} characters.',
+  name_invalid_chars: 'The name must not contain control characters.',
+  invalid_email: 'Enter a valid email address.',
+  email_too_long: 'The email address must be at most {max} characters.',
+  email_taken: 'An account with this email address already exists here.',
+  password_too_short: 'Use at least {min} characters.',
+  password_too_long: 'Use at most {max} characters.',
+  password_too_common: 'This password is too common. Choose one that is harder to guess.',
+  password_too_similar: 'The password is too similar to your name, email address or this site.',
+  password_mismatch: 'The passwords do not match.',
+  password_unchanged: 'The new password must differ from the current one.',
+  password_incorrect: 'The password is incorrect.',
+  credentials_invalid: 'The email address or password is incorrect.',
+  // problems (titles)
+  validation_failed: 'Some fields are not valid.',
+  invalid_body: 'The request body could not be read.',
+  duplicate_field: 'A field was sent more than once.',
+  unauthenticated: 'You are not signed in, or your session has expired.',
+  cross_origin: 'Cross-origin requests are not allowed.',
+  not_found: 'Not found.',
+  realm_not_found: 'There is no such realm here.',
+  method_not_allowed: 'This method is not allowed here.',
+  payload_too_large: 'The request body is too large.',
+  unsupported_media_type: 'Send the body as application/x-www-form-urlencoded.',
+  rate_limited: 'Too many requests. Try again in {retryAfter} seconds.',
+  too_many_attempts: 'Too many failed password attempts for this account. Try again in {retryAfter} seconds.',
+  server_busy: 'The server is busy. Try again in a few seconds.',
+  not_ready: 'The service is not ready. Try again shortly.',
+  internal: 'Something went wrong on our side.',
+} as const;
+
+export type MessageCode = keyof typeof en;
+
+const de: Record<MessageCode, string> = {
+  required: 'Dieses Feld ist erforderlich.',
+  invalid_type: 'Dieses Feld muss Text sein.',
+  name_too_long: 'Verwenden Sie höchstens {max} Zeichen.',
+  name_invalid_chars: 'Der Name darf keine Steuerzeichen enthalten.',
+  invalid_email: 'Geben Sie eine gültige E-Mail-Adresse ein.',
+  email_too_long: 'Die E-Mail-Adresse darf höchstens {max} Zeichen lang sein.',
+  email_taken: 'Hier gibt es bereits ein Konto mit dieser E-Mail-Adresse.',
+  password_too_short: 'Verwenden Sie mindestens {min} Zeichen.',
+  password_too_long: 'Verwenden Sie höchstens {max} Zeichen.',
+  password_too_common: 'Dieses Passwort ist zu verbreitet. Wählen Sie eines, das schwerer zu erraten ist.',
+  password_too_similar: 'Das Passwort ähnelt zu sehr Ihrem Namen, Ihrer E-Mail-Adresse oder dieser Website.',
+  password_mismatch: 'Die Passwörter stimmen nicht überein.',
+  password_unchanged: 'Das neue Passwort muss sich vom aktuellen unterscheiden.',
+  password_incorrect: 'Das Passwort ist falsch.',
+  credentials_invalid: 'E-Mail-Adresse oder Passwort ist falsch.',
+  validation_failed: 'Einige Felder sind ungültig.',
+  invalid_body: 'Der Inhalt der Anfrage konnte nicht gelesen werden.',
+  duplicate_field: 'Ein Feld wurde mehrfach gesendet.',
+  unauthenticated: 'Sie sind nicht angemeldet oder Ihre Sitzung ist abgelaufen.',
+  cross_origin: 'Ursprungsübergreifende Anfragen sind nicht erlaubt.',
+  not_found: 'Nicht gefunden.',
+  realm_not_found: 'Diesen Bereich gibt es hier nicht.',
+  method_not_allowed: 'Diese Methode ist hier nicht erlaubt.',
+  payload_too_large: 'Der Inhalt der Anfrage ist zu groß.',
+  unsupported_media_type: 'Senden Sie den Inhalt als application/x-www-form-urlencoded.',
+  rate_limited: 'Zu viele Anfragen. Versuchen Sie es in {retryAfter} Sekunden erneut.',
+  too_many_attempts: 'Zu viele falsche Passworteingaben für dieses Konto. Versuchen Sie es in {retryAfter} Sekunden erneut.',
+  server_busy: 'Der Server ist ausgelastet. Versuchen Sie es in einigen Sekunden erneut.',
+  not_ready: 'Der Dienst ist noch nicht bereit. Versuchen Sie es gleich erneut.',
+  internal: 'Bei uns ist etwas schiefgelaufen.',
+};
+
+const fr: Record<MessageCode, string> = {
+  required: 'Ce champ est obligatoire.',
+  invalid_type: 'Ce champ doit être du texte.',
+  name_too_long: 'Utilisez au plus {max} caractères.',
+  name_invalid_chars: 'Le nom ne doit pas contenir de caractères de contrôle.',
+  invalid_email: 'Saisissez une adresse e-mail valide.',
+  email_too_long: "L'adresse e-mail doit comporter au plus {max} caractères.",
+  email_taken: 'Un compte existe déjà ici avec cette adresse e-mail.',
+  password_too_short: 'Utilisez au moins {min} caractères.',
+  password_too_long: 'Utilisez au plus {max} caractères.',
+  password_too_common: 'Ce mot de passe est trop courant. Choisissez-en un plus difficile à deviner.',
+  password_too_similar: 'Le mot de passe ressemble trop à votre nom, à votre adresse e-mail ou à ce site.',
+  password_mismatch: 'Les mots de passe ne correspondent pas.',
+  password_unchanged: "Le nouveau mot de passe doit être différent de l'actuel.",
+  password_incorrect: 'Le mot de passe est incorrect.',
+  credentials_invalid: "L'adresse e-mail ou le mot de passe est incorrect.",
+  validation_failed: 'Certains champs ne sont pas valides.',
+  invalid_body: 'Le corps de la requête est illisible.',
+  duplicate_field: 'Un champ a été envoyé plusieurs fois.',
+  unauthenticated: "Vous n'êtes pas connecté ou votre session a expiré.",
+  cross_origin: 'Les requêtes d’une autre origine ne sont pas autorisées.',
+  not_found: 'Introuvable.',
+  realm_not_found: "Ce domaine n'existe pas ici.",
+  method_not_allowed: "Cette méthode n'est pas autorisée ici.",
+  payload_too_large: 'Le corps de la requête est trop volumineux.',
+  unsupported_media_type: 'Envoyez le corps au format application/x-www-form-urlencoded.',
+  rate_limited: 'Trop de requêtes. Réessayez dans {retryAfter} secondes.',
+  too_many_attempts: 'Trop de mots de passe erronés pour ce compte. Réessayez dans {retryAfter} secondes.',
+  server_busy: 'Le serveur est surchargé. Réessayez dans quelques secondes.',
+  not_ready: "Le service n'est pas prêt. Réessayez dans un instant.",
+  internal: 'Une erreur est survenue de notre côté.',
+};
+
+const TABLES: Record<Locale, Record<MessageCode, string>> = { en, de, fr };
+
+export function isMessageCode(code: string): code is MessageCode {
+  return Object.hasOwn(en, code);
+}
+
+export function message(code: MessageCode, locale: Locale = DEFAULT_LOCALE, params: Record<string, unknown> = {}): string {
+  return TABLES[locale][code].replace(/\{(\w+)\}/g, (_, key: string) => String(params[key] ?? ''));
+}
+
+/** Picks the first supported locale from a preference list such as navigator.languages. */
+export function pickLocale(preferred: readonly string[]): Locale {
+  for (const tag of preferred) {
+    const base = tag.trim().toLowerCase().split('-')[0];
+    const hit = LOCALES.find((l) => l === base);
+    if (hit) return hit;
+  }
+  return DEFAULT_LOCALE;
+}
