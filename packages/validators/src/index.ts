@@ -3,3 +3,4 @@ export * from './field-errors.js';
 export * from './messages.js';
 export * from './password-policy.js';
 export * from './schemas.js';
+export * from './realm.js';

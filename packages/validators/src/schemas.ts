@@ -26,18 +26,18 @@ const codePoints = (s: string) => [...s].length;
 const text = () =>
   z.string({ error: (iss) => (iss.input === undefined || iss.input === null ? 'required' : 'invalid_type') });
 
-const filled = () => text().min(1, { error: 'required', abort: true });
+const filled = () => text().min(1, { error: 'required' });
 
 export const nameField = text()
   .trim()
-  .min(1, { error: 'required', abort: true })
+  .min(1, { error: 'required' })
   .refine((s) => codePoints(s) <= NAME_MAX_LENGTH, { error: 'name_too_long', params: { max: NAME_MAX_LENGTH } })
   .refine((s) => !CONTROL_CHARS.test(s), { error: 'name_invalid_chars' });
 
 export const emailField = text()
   .overwrite(normalizeEmail)
-  .min(1, { error: 'required', abort: true })
-  .refine((s) => codePoints(s) <= EMAIL_MAX_LENGTH, { error: 'email_too_long', params: { max: EMAIL_MAX_LENGTH }, abort: true })
+  .min(1, { error: 'required' })
+  .refine((s) => codePoints(s) <= EMAIL_MAX_LENGTH, { error: 'email_too_long', params: { max: EMAIL_MAX_LENGTH } })
   .regex(EMAIL_PATTERN, { error: 'invalid_email' });
 
 /** A new password: length rules only; the rules that need other fields run on the object. */
@@ -62,7 +62,15 @@ function same(a: string, b: string) {
   return normalizePassword(a) === normalizePassword(b);
 }
 
+// Cross-field checks run even when a field failed, so every field error comes back at once;
+// only a body that is not an object at all skips them.
+const runEvenWithFieldErrors = {
+  when: (p: { value: unknown }) => typeof p.value === 'object' && p.value !== null && !Array.isArray(p.value),
+};
+
 const isText = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
+// Object checks also run when a field had the wrong type, so each value is checked again here.
+const textOr = (v: unknown) => (typeof v === 'string' ? v : undefined);
 
 export interface RegisterOptions {
   policy?: PasswordPolicy;
@@ -73,11 +81,10 @@ export const registerSchema = ({ policy = DEFAULT_POLICY, realm }: RegisterOptio
   z
     .object({ name: nameField, email: emailField, password: newPasswordField(policy), password2: filled() })
     .superRefine((v, ctx) => {
-      // Runs even when other fields failed, so every field error comes back at once.
-      if (isText(v.password)) checkNewPassword(v.password, { name: v.name, email: v.email, realm }, 'password', ctx);
+      if (isText(v.password)) checkNewPassword(v.password, { name: textOr(v.name), email: textOr(v.email), realm }, 'password', ctx);
       if (isText(v.password) && isText(v.password2) && !same(v.password, v.password2))
         ctx.addIssue({ code: 'custom', path: ['password2'], message: 'password_mismatch' });
-    }, { when: () => true });
+    }, runEvenWithFieldErrors);
 
 export interface ChangePasswordOptions {
   policy?: PasswordPolicy;
@@ -98,7 +105,7 @@ export const changePasswordSchema = ({ policy = DEFAULT_POLICY, context = {} }: 
         ctx.addIssue({ code: 'custom', path: ['new_password'], message: 'password_unchanged' });
       if (isText(v.new_password) && isText(v.confirm_password) && !same(v.new_password, v.confirm_password))
         ctx.addIssue({ code: 'custom', path: ['confirm_password'], message: 'password_mismatch' });
-    }, { when: () => true });
+    }, runEvenWithFieldErrors);
 
 export const signInSchema = z.object({ email: emailField, password: currentPasswordField });
 

@@ -1,0 +1,126 @@
+import { TRPCError } from '@trpc/server';
+import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
+import { message, toFieldErrors, localizeFieldErrors, type Locale, type MessageCode } from '@accounts/validators';
+import { ZodError } from 'zod';
+
+/** The one registry of problem codes: each has one HTTP status, on every path. */
+export const PROBLEM_STATUS = {
+  invalid_body: 400,
+  duplicate_field: 400,
+  unauthenticated: 401,
+  cross_origin: 403,
+  not_found: 404,
+  realm_not_found: 404,
+  method_not_allowed: 405,
+  email_taken: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  validation_failed: 422,
+  rate_limited: 429,
+  too_many_attempts: 429,
+  internal: 500,
+  server_busy: 503,
+  not_ready: 503,
+} as const satisfies Partial<Record<MessageCode, number>>;
+
+export type ProblemCode = keyof typeof PROBLEM_STATUS;
+
+const TRPC_CODE_BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_SUPPORTED',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'UNPROCESSABLE_CONTENT',
+  429: 'TOO_MANY_REQUESTS',
+  500: 'INTERNAL_SERVER_ERROR',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+const STATUS_BY_TRPC_CODE = Object.fromEntries(
+  Object.entries(TRPC_CODE_BY_STATUS).map(([status, code]) => [code, Number(status)]),
+) as Record<TRPC_ERROR_CODE_KEY, number>;
+
+export interface FieldIssue {
+  field: string;
+  code: MessageCode;
+}
+
+/** A refusal with a stable problem code; its message is rendered per locale when it leaves. */
+export class ProblemError extends TRPCError {
+  constructor(
+    readonly problem: ProblemCode,
+    readonly extra: { fields?: FieldIssue[]; zod?: ZodError; retryAfter?: number } = {},
+  ) {
+    super({ code: TRPC_CODE_BY_STATUS[PROBLEM_STATUS[problem]] ?? 'INTERNAL_SERVER_ERROR', message: problem });
+  }
+}
+
+export const fieldProblem = (field: string, code: MessageCode, problem: ProblemCode = 'validation_failed') =>
+  new ProblemError(problem, { fields: [{ field, code }] });
+
+/** The RFC 9457 body every error leaves with, over the form routes and tRPC alike. */
+export interface Problem {
+  type: 'about:blank';
+  status: number;
+  title: string;
+  code: ProblemCode;
+  detail?: string;
+  errors?: { field: string; code: MessageCode; message: string }[];
+  retryAfter?: number;
+}
+
+export function toProblem(err: unknown, locale: Locale): Problem {
+  const e = err instanceof TRPCError && err.cause instanceof ProblemError ? err.cause : err;
+  let code: ProblemCode = 'internal';
+  let errors: Problem['errors'];
+  let retryAfter: number | undefined;
+  if (e instanceof ProblemError) {
+    code = e.problem;
+    retryAfter = e.extra.retryAfter;
+    if (e.extra.zod) errors = toFieldErrors(e.extra.zod, locale);
+    else if (e.extra.fields) errors = localizeFieldErrors(e.extra.fields, locale);
+  } else if (e instanceof TRPCError) {
+    // tRPC's own refusals (unknown procedure, wrong method, unparsable JSON) keep their status.
+    if (e.cause instanceof ZodError) {
+      code = 'validation_failed';
+      errors = toFieldErrors(e.cause, locale);
+    } else {
+      code = problemForStatus(STATUS_BY_TRPC_CODE[e.code] ?? 500);
+    }
+  }
+  const status = PROBLEM_STATUS[code];
+  const params = { retryAfter };
+  const problem: Problem = { type: 'about:blank', status, title: message(code, locale, params), code };
+  if (errors) problem.errors = errors;
+  if (retryAfter !== undefined) problem.retryAfter = retryAfter;
+  return problem;
+}
+
+function problemForStatus(status: number): ProblemCode {
+  switch (status) {
+    case 400:
+      return 'invalid_body';
+    case 401:
+      return 'unauthenticated';
+    case 403:
+      return 'cross_origin';
+    case 404:
+      return 'not_found';
+    case 405:
+      return 'method_not_allowed';
+    case 413:
+      return 'payload_too_large';
+    case 415:
+      return 'unsupported_media_type';
+    case 429:
+      return 'rate_limited';
+    case 503:
+      return 'not_ready';
+    default:
+      return 'internal';
+  }
+}

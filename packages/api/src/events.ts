@@ -1,0 +1,20 @@
+import { accountEvents, type Database } from '@accounts/db';
+
+export type AccountEventType =
+  | 'registered'
+  | 'signed_in'
+  | 'sign_in_failed'
+  | 'signed_out'
+  | 'password_changed'
+  | 'password_change_failed'
+  | 'sessions_revoked';
+
+export interface EventSource {
+  realmId: string;
+  clientIp: string | null;
+}
+
+/** Writes one account event. Never given a password or token: only who, what, when, from where. */
+export async function recordEvent(db: Database, src: EventSource, type: AccountEventType, userId: string | null = null) {
+  await db.insert(accountEvents).values({ realmId: src.realmId, userId, type, clientIp: src.clientIp });
+}

@@ -1,0 +1,32 @@
+// Runs in the hashing pool's worker threads: all bcrypt work happens here, never on the main thread.
+import { createHmac } from 'node:crypto';
+import { threadId } from 'node:worker_threads';
+import bcrypt from 'bcryptjs';
+
+/**
+ * bcrypt reads only 72 bytes, so the NFKC form of the password is first condensed with
+ * HMAC-SHA384 under the pepper; base64 keeps it at 64 ASCII bytes with no NUL.
+ * @param {string} password
+ * @param {string} pepper
+ */
+function prehash(password, pepper) {
+  return createHmac('sha384', pepper).update(password.normalize('NFKC'), 'utf8').digest('base64');
+}
+
+/**
+ * @param {{ op: 'hash', password: string, pepper: string, cost: number }
+ *   | { op: 'verify', password: string, pepper: string, hash: string }
+ *   | { op: 'thread' }} task
+ */
+export default function run(task) {
+  switch (task.op) {
+    case 'hash':
+      return bcrypt.hashSync(prehash(task.password, task.pepper), task.cost);
+    case 'verify':
+      return bcrypt.compareSync(prehash(task.password, task.pepper), task.hash);
+    case 'thread':
+      return threadId;
+    default:
+      throw new Error('unknown hashing task');
+  }
+}

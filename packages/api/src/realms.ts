@@ -1,0 +1,30 @@
+import { eq } from 'drizzle-orm';
+import { isUniqueViolation, realms, type Database, type Realm } from '@accounts/db';
+import { realmNameField, realmSlugField } from '@accounts/validators';
+
+export const DEFAULT_REALM_SLUG = 'default';
+
+export async function findRealm(db: Database, slug: string): Promise<Realm | null> {
+  const [realm] = await db.select().from(realms).where(eq(realms.slug, slug)).limit(1);
+  return realm ?? null;
+}
+
+export class RealmError extends Error {}
+
+export async function createRealm(db: Database, slug: string, name: string): Promise<Realm> {
+  const s = realmSlugField.safeParse(slug);
+  if (!s.success) throw new RealmError(s.error.issues[0]!.message);
+  const n = realmNameField.safeParse(name);
+  if (!n.success) throw new RealmError(n.error.issues[0]!.message);
+  try {
+    const [realm] = await db.insert(realms).values({ slug: s.data, name: n.data }).returning();
+    return realm!;
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new RealmError(`A realm "${s.data}" already exists.`);
+    throw err;
+  }
+}
+
+export async function listRealms(db: Database): Promise<Realm[]> {
+  return db.select().from(realms).orderBy(realms.createdAt);
+}

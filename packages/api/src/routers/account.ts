@@ -1,0 +1,115 @@
+import {
+  changePasswordSchema,
+  PASSWORD_MAX_LENGTH,
+  registerSchema,
+  signInSchema,
+  type ChangePasswordInput,
+  type RegisterInput,
+  type SignInInput,
+} from '@accounts/validators';
+import { isUniqueViolation, users } from '@accounts/db';
+import { assertNotLockedOut } from '../account-lockout.js';
+import { fieldProblem, ProblemError } from '../errors.js';
+import { recordEvent } from '../events.js';
+import { createSession, deleteSessionByToken, revokeOtherSessions, rotateSession } from '../sessions.js';
+import { authedProcedure, parseInput, publicProcedure, router, typed, type Context } from '../trpc.js';
+import { findUserByEmail, lockIfHashUnchanged, publicUser, replacePasswordHash } from '../users.js';
+
+const source = (ctx: Context) => ({ realmId: ctx.realm.id, clientIp: ctx.clientIp });
+
+export const accountRouter = router({
+  /** What the pages need before any call: the realm and the password policy. */
+  settings: publicProcedure.query(({ ctx }) => ({
+    realm: { slug: ctx.realm.slug, name: ctx.realm.name },
+    passwordPolicy: { minLength: ctx.config.passwordPolicy.minLength, maxLength: PASSWORD_MAX_LENGTH },
+  })),
+
+  register: publicProcedure.input(typed<RegisterInput>()).mutation(async ({ ctx, input }) => {
+    const data = parseInput(registerSchema({ policy: ctx.config.passwordPolicy, realm: ctx.realm.slug }), input);
+    if (await findUserByEmail(ctx.db, ctx.realm.id, data.email)) throw fieldProblem('email', 'email_taken', 'email_taken');
+    ctx.hasher.assertCapacity();
+    const passwordHash = await ctx.hasher.hash(data.password);
+    const created = await ctx.db
+      .transaction(async (tx) => {
+        const [user] = await tx.insert(users).values({ realmId: ctx.realm.id, name: data.name, email: data.email, passwordHash }).returning();
+        const session = await createSession(tx, user!.id, ctx.config);
+        await recordEvent(tx, source(ctx), 'registered', user!.id);
+        return { user: user!, session };
+      })
+      .catch((err: unknown) => {
+        // The unique index decides a race between two registrations of one email.
+        if (isUniqueViolation(err)) throw fieldProblem('email', 'email_taken', 'email_taken');
+        throw err;
+      });
+    ctx.session.issue(created.session);
+    return { user: publicUser(created.user, ctx.realm) };
+  }),
+
+  signIn: publicProcedure.input(typed<SignInInput>()).mutation(async ({ ctx, input }) => {
+    const data = parseInput(signInSchema, input);
+    const user = await findUserByEmail(ctx.db, ctx.realm.id, data.email);
+    if (user) await assertNotLockedOut(ctx.db, user.id, ctx.config);
+    ctx.hasher.assertCapacity();
+    if (!user) {
+      await ctx.hasher.verifyDummy(data.password);
+      await recordEvent(ctx.db, source(ctx), 'sign_in_failed');
+      throw fieldProblem('password', 'credentials_invalid');
+    }
+    const ok = await ctx.hasher.verify(data.password, user.passwordHash);
+    const session = ok
+      ? await ctx.db.transaction(async (tx) => {
+          // A password change that commits first makes the verified hash stale: no session then.
+          if (!(await lockIfHashUnchanged(tx, user.id, user.passwordHash))) return null;
+          const issued = await createSession(tx, user.id, ctx.config);
+          await recordEvent(tx, source(ctx), 'signed_in', user.id);
+          return issued;
+        })
+      : null;
+    if (!session) {
+      await recordEvent(ctx.db, source(ctx), 'sign_in_failed', user.id);
+      throw fieldProblem('password', 'credentials_invalid');
+    }
+    if (ctx.hasher.needsRehash(user.passwordHash)) {
+      // Upgrades a hash made at an older cost; losing a race to a password change is fine.
+      await replacePasswordHash(ctx.db, user.id, user.passwordHash, await ctx.hasher.hash(data.password)).catch(() => false);
+    }
+    ctx.session.issue(session);
+    return { user: publicUser(user, ctx.realm) };
+  }),
+
+  signOut: publicProcedure.mutation(async ({ ctx }) => {
+    const userId = ctx.sessionToken ? await deleteSessionByToken(ctx.db, ctx.sessionToken) : null;
+    if (userId) await recordEvent(ctx.db, source(ctx), 'signed_out', userId);
+    ctx.session.clear();
+    return { ok: true as const };
+  }),
+
+  me: authedProcedure.query(({ ctx }) => ({ user: publicUser(ctx.auth.user, ctx.realm) })),
+
+  changePassword: authedProcedure.input(typed<ChangePasswordInput>()).mutation(async ({ ctx, input }) => {
+    const { user, session } = ctx.auth;
+    const context = { name: user.name, email: user.email, realm: ctx.realm.slug };
+    const data = parseInput(changePasswordSchema({ policy: ctx.config.passwordPolicy, context }), input);
+    await assertNotLockedOut(ctx.db, user.id, ctx.config);
+    ctx.hasher.assertCapacity(2);
+    const failed = async () => {
+      await recordEvent(ctx.db, source(ctx), 'password_change_failed', user.id);
+      return fieldProblem('current_password', 'password_incorrect');
+    };
+    if (!(await ctx.hasher.verify(data.current_password, user.passwordHash))) throw await failed();
+    const nextHash = await ctx.hasher.hash(data.new_password);
+    const outcome = await ctx.db.transaction(async (tx) => {
+      if (!(await replacePasswordHash(tx, user.id, user.passwordHash, nextHash))) return null;
+      const revoked = await revokeOtherSessions(tx, user.id, session.id);
+      const rotated = await rotateSession(tx, session);
+      await recordEvent(tx, source(ctx), 'password_changed', user.id);
+      if (revoked > 0) await recordEvent(tx, source(ctx), 'sessions_revoked', user.id);
+      return { revoked, rotated };
+    });
+    // Another change from the same current password won the race: this one's password is now wrong.
+    if (!outcome) throw await failed();
+    ctx.session.issue(outcome.rotated);
+    return { ok: true as const, otherSessionsRevoked: outcome.revoked };
+  }),
+});
+

@@ -1,0 +1,50 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { users, type Database, type Realm, type User } from '@accounts/db';
+import { normalizeEmail } from '@accounts/validators';
+
+/** What leaves the service about a user: never the hash. */
+export interface PublicUser {
+  id: string;
+  name: string;
+  email: string;
+  realm: string;
+}
+
+export function publicUser(user: User, realm: Realm): PublicUser {
+  return { id: user.id, name: user.name, email: user.email, realm: realm.slug };
+}
+
+export async function findUserByEmail(db: Database, realmId: string, email: string): Promise<User | null> {
+  const [user] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.realmId, realmId), sql`lower(btrim(${users.email})) = ${normalizeEmail(email)}`))
+    .limit(1);
+  return user ?? null;
+}
+
+/**
+ * Swaps the password hash only if it is still the one the caller verified (compare-and-set),
+ * so of two concurrent changes from the same old password exactly one wins.
+ */
+export async function replacePasswordHash(db: Database, userId: string, expected: string, next: string): Promise<boolean> {
+  const done = await db
+    .update(users)
+    .set({ passwordHash: next, passwordChangedAt: sql`now()` })
+    .where(and(eq(users.id, userId), eq(users.passwordHash, expected)))
+    .returning({ id: users.id });
+  return done.length === 1;
+}
+
+/**
+ * Locks the user's row for the rest of the transaction if the hash is still the verified one.
+ * A sign-in holding it cannot interleave with a password change: one waits for the other.
+ */
+export async function lockIfHashUnchanged(db: Database, userId: string, expected: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.id, userId), eq(users.passwordHash, expected)))
+    .for('share');
+  return rows.length === 1;
+}
