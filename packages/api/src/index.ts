@@ -4,5 +4,5 @@ export { costOf, createHasher, defaultWorkers, type Hasher, type HasherOptions }
 export { createRealm, DEFAULT_REALM_SLUG, findRealm, listRealms, RealmError } from './realms.js';
 export { appRouter, createCaller, type AppRouter } from './router.js';
 export type { IssuedSession } from './sessions.js';
-export type { Context, SessionSink } from './trpc.js';
+export type { Context, RateLimitedAction, SessionSink } from './trpc.js';
 export type { PublicUser } from './users.js';

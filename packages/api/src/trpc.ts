@@ -24,7 +24,11 @@ export interface Context {
   /** The caller's session token, from a cookie or a bearer header. */
   sessionToken: string | null;
   session: SessionSink;
+  /** Counts a call against the client's limit for an action; returns Retry-After seconds when over it. */
+  rateLimit?: (action: RateLimitedAction) => Promise<number | null>;
 }
+
+export type RateLimitedAction = 'register' | 'signIn' | 'changePassword';
 
 const t = initTRPC.context<Context>().create({
   // Stack traces and internal messages never leave the process, whatever NODE_ENV says.
@@ -48,11 +52,22 @@ export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 export const publicProcedure = t.procedure.use(mapOutages);
 
-export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
+/** Per-client limit, decided before validation and hashing so refusals stay cheap. */
+export const limitedProcedure = (action: RateLimitedAction) =>
+  publicProcedure.use(async ({ ctx, next }) => {
+    const retryAfter = ctx.rateLimit ? await ctx.rateLimit(action) : null;
+    if (retryAfter !== null) throw new ProblemError('rate_limited', { retryAfter });
+    return next();
+  });
+
+/** Resolves the caller's session and user, or refuses with 401. */
+export const authenticate = t.middleware(async ({ ctx, next }) => {
   const found = ctx.sessionToken ? await findSession(ctx.db, ctx.sessionToken, ctx.realm.id, ctx.config) : null;
   if (!found) throw new ProblemError('unauthenticated');
   return next({ ctx: { auth: found as { session: Session; user: User } } });
 });
+
+export const authedProcedure = publicProcedure.use(authenticate);
 
 /**
  * Types an input for the client and leaves checking to parseInput(), which needs the

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -32,8 +32,13 @@ export interface OpenOptions {
   poolSize?: number;
 }
 
-// Bundlers copy the migrations next to the bundle; the source tree keeps them beside src/.
-export const MIGRATIONS_DIR = process.env.MIGRATIONS_DIR ?? fileURLToPath(new URL('../migrations', import.meta.url));
+// A bundle carries the migrations beside itself; the source tree keeps them beside src/.
+export const MIGRATIONS_DIR =
+  process.env.MIGRATIONS_DIR ??
+  [new URL('./migrations', import.meta.url), new URL('../migrations', import.meta.url)]
+    .map((u) => fileURLToPath(u))
+    .find((dir) => existsSync(`${dir}/meta/_journal.json`)) ??
+  fileURLToPath(new URL('../migrations', import.meta.url));
 
 export async function openDatabase(opts: OpenOptions): Promise<DatabaseHandle> {
   return opts.url ? openPostgres(opts.url, opts.poolSize ?? 10) : openPglite(opts.dataDir ?? './.data');

@@ -12,7 +12,7 @@ import { assertNotLockedOut } from '../account-lockout.js';
 import { fieldProblem, ProblemError } from '../errors.js';
 import { recordEvent } from '../events.js';
 import { createSession, deleteSessionByToken, revokeOtherSessions, rotateSession } from '../sessions.js';
-import { authedProcedure, parseInput, publicProcedure, router, typed, type Context } from '../trpc.js';
+import { authedProcedure, authenticate, limitedProcedure, parseInput, publicProcedure, router, typed, type Context } from '../trpc.js';
 import { findUserByEmail, lockIfHashUnchanged, publicUser, replacePasswordHash } from '../users.js';
 
 const source = (ctx: Context) => ({ realmId: ctx.realm.id, clientIp: ctx.clientIp });
@@ -24,7 +24,7 @@ export const accountRouter = router({
     passwordPolicy: { minLength: ctx.config.passwordPolicy.minLength, maxLength: PASSWORD_MAX_LENGTH },
   })),
 
-  register: publicProcedure.input(typed<RegisterInput>()).mutation(async ({ ctx, input }) => {
+  register: limitedProcedure('register').input(typed<RegisterInput>()).mutation(async ({ ctx, input }) => {
     const data = parseInput(registerSchema({ policy: ctx.config.passwordPolicy, realm: ctx.realm.slug }), input);
     if (await findUserByEmail(ctx.db, ctx.realm.id, data.email)) throw fieldProblem('email', 'email_taken', 'email_taken');
     ctx.hasher.assertCapacity();
@@ -45,7 +45,7 @@ export const accountRouter = router({
     return { user: publicUser(created.user, ctx.realm) };
   }),
 
-  signIn: publicProcedure.input(typed<SignInInput>()).mutation(async ({ ctx, input }) => {
+  signIn: limitedProcedure('signIn').input(typed<SignInInput>()).mutation(async ({ ctx, input }) => {
     const data = parseInput(signInSchema, input);
     const user = await findUserByEmail(ctx.db, ctx.realm.id, data.email);
     if (user) await assertNotLockedOut(ctx.db, user.id, ctx.config);
@@ -86,7 +86,7 @@ export const accountRouter = router({
 
   me: authedProcedure.query(({ ctx }) => ({ user: publicUser(ctx.auth.user, ctx.realm) })),
 
-  changePassword: authedProcedure.input(typed<ChangePasswordInput>()).mutation(async ({ ctx, input }) => {
+  changePassword: limitedProcedure('changePassword').use(authenticate).input(typed<ChangePasswordInput>()).mutation(async ({ ctx, input }) => {
     const { user, session } = ctx.auth;
     const context = { name: user.name, email: user.email, realm: ctx.realm.slug };
     const data = parseInput(changePasswordSchema({ policy: ctx.config.passwordPolicy, context }), input);

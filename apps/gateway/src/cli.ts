@@ -1,0 +1,49 @@
+import { createRealm, listRealms, RealmError } from '@accounts/api';
+import { DataDirBusyError, openDatabase } from '@accounts/db';
+import { ConfigError, loadConfig } from './config.js';
+
+const USAGE = `Usage:
+  npm run db:migrate                       apply the database migrations
+  npm run realm -- create <slug> "<name>"  create a realm, reached at <slug>.<ROOT_DOMAIN>
+  npm run realm -- list                    list the realms
+
+Uses the same DATABASE_URL / DATA_DIR as the server.`;
+
+async function main(args: string[]): Promise<number> {
+  const [command, sub, ...rest] = args;
+  if (command !== 'migrate' && command !== 'realm') {
+    console.error(USAGE);
+    return 2;
+  }
+  if (command === 'realm' && !((sub === 'create' && rest.length === 2) || sub === 'list')) {
+    console.error(USAGE);
+    return 2;
+  }
+  const config = loadConfig();
+  const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: 1 });
+  try {
+    await database.migrate();
+    if (command === 'migrate') {
+      console.log('migrations applied');
+    } else if (sub === 'create') {
+      const realm = await createRealm(database.db, rest[0]!, rest[1]!);
+      console.log(`created realm "${realm.slug}" (${realm.name}): http://${realm.slug}.${config.ROOT_DOMAIN}${config.PORT === 80 ? '' : `:${config.PORT}`}/`);
+    } else {
+      for (const r of await listRealms(database.db)) console.log(`${r.slug}\t${r.name}`);
+    }
+    return 0;
+  } finally {
+    await database.close();
+  }
+}
+
+try {
+  process.exitCode = await main(process.argv.slice(2));
+} catch (err) {
+  if (err instanceof ConfigError || err instanceof DataDirBusyError || err instanceof RealmError) {
+    console.error(err.message);
+  } else {
+    console.error('failed:', err instanceof Error ? err.message : err);
+  }
+  process.exitCode = 1;
+}

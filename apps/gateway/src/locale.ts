@@ -1,0 +1,10 @@
+import { DEFAULT_LOCALE, LOCALES, type Locale } from '@accounts/validators';
+import type { FastifyRequest } from 'fastify';
+import Negotiator from 'negotiator';
+
+/** The response language from Accept-Language: en, de or fr, English when nothing matches. */
+export function localeOf(req: FastifyRequest): Locale {
+  const header = req.headers['accept-language'];
+  if (!header || header.length > 512) return DEFAULT_LOCALE;
+  return (new Negotiator({ headers: { 'accept-language': header } }).language([...LOCALES]) as Locale | undefined) ?? DEFAULT_LOCALE;
+}

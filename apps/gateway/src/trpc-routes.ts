@@ -1,0 +1,33 @@
+import { appRouter, ProblemError, toProblem } from '@accounts/api';
+import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
+import type { FastifyInstance } from 'fastify';
+import { mediaType } from './form-routes.js';
+import { contextFor, type Services } from './request-context.js';
+
+/** The typed API for the web app and tRPC clients: the same procedures as the form routes. */
+export async function registerTrpc(app: FastifyInstance, services: Services) {
+  await app.register(async (scope) => {
+    scope.addHook('onRequest', async (req) => {
+      const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+      if (req.method === 'POST' && hasBody && mediaType(req) !== 'application/json') throw new ProblemError('unsupported_media_type');
+    });
+    await scope.register(fastifyTRPCPlugin, {
+      prefix: '/trpc',
+      trpcOptions: {
+        router: appRouter,
+        // One procedure per request keeps per-procedure limits and statuses exact.
+        allowBatching: false,
+        createContext: ({ req, res }) => contextFor(req, res, services).ctx,
+        responseMeta({ ctx, errors }) {
+          const headers: Record<string, string> = { 'content-language': ctx?.locale ?? 'en' };
+          const retryAfter = errors[0] ? toProblem(errors[0], 'en').retryAfter : undefined;
+          if (retryAfter !== undefined) headers['retry-after'] = String(retryAfter);
+          return { headers };
+        },
+        onError({ error, req }) {
+          if (error.code === 'INTERNAL_SERVER_ERROR' && !(error instanceof ProblemError)) req.log.error({ err: error.cause ?? error }, 'procedure failed');
+        },
+      } satisfies FastifyTRPCPluginOptions<typeof appRouter>['trpcOptions'],
+    });
+  });
+}

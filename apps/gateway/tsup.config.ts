@@ -1,0 +1,24 @@
+import { cpSync } from 'node:fs';
+import { defineConfig } from 'tsup';
+
+// One bundle with the workspace packages inlined; npm dependencies stay external
+// (PGlite and piscina load files relative to their own modules).
+export default defineConfig({
+  entry: {
+    main: 'src/main.ts',
+    cli: 'src/cli.ts',
+    'hash-worker': '../../packages/api/src/hash-worker.js',
+  },
+  format: 'esm',
+  target: 'node20',
+  platform: 'node',
+  clean: true,
+  splitting: true,
+  noExternal: [/^@accounts\//],
+  esbuildOptions(options) {
+    options.conditions = ['source'];
+  },
+  onSuccess: async () => {
+    cpSync('../../packages/db/migrations', 'dist/migrations', { recursive: true });
+  },
+});
