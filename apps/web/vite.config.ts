@@ -14,5 +14,19 @@ export default defineConfig({
       '/users': { target: gateway },
     },
   },
-  build: { outDir: 'dist', sourcemap: true },
+  build: {
+    outDir: 'dist',
+    sourcemap: true,
+    rolldownOptions: {
+      output: {
+        // Separate chunks for what rarely changes, so a new app build does not re-download them.
+        codeSplitting: {
+          groups: [
+            { name: 'common-passwords', test: /common-passwords/ },
+            { name: 'vendor', test: /node_modules/ },
+          ],
+        },
+      },
+    },
+  },
 });

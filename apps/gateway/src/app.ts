@@ -4,8 +4,8 @@ import helmet from '@fastify/helmet';
 import { findRealm, ProblemError, type AccountConfig, type Hasher } from '@accounts/api';
 import type { DatabaseHandle } from '@accounts/db';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { parse as parseQueryString } from 'fast-querystring';
 import type { Config } from './config.js';
+import { parseFormBody } from './form-body.js';
 import { registerFormRoutes } from './form-routes.js';
 import { registerHealth } from './health.js';
 import { assertSameOrigin } from './origin-check.js';
@@ -57,16 +57,7 @@ export async function buildApp({ config, database, hasher, logStream }: AppDeps)
     hsts: false,
   });
   await app.register(cookie);
-  await app.register(formbody, {
-    // Never throws: a malformed body becomes the fields it can be read as, then validation decides.
-    parser: (body: string) => {
-      try {
-        return parseQueryString(body);
-      } catch {
-        throw new ProblemError('invalid_body');
-      }
-    },
-  });
+  await app.register(formbody, { parser: parseFormBody });
 
   app.setErrorHandler((err, req, reply) => sendProblem(req, reply, err));
   app.setNotFoundHandler(async (req, reply) => {

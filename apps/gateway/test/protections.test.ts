@@ -1,0 +1,121 @@
+import { createHasher } from '@accounts/api';
+import { openDatabase } from '@accounts/db';
+import { testDrivers } from '@accounts/db/testing';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { registration, startGateway, STRONG, uniqueEmail, type Gateway } from './support/gateway.js';
+
+const json = { 'content-type': 'application/json' };
+
+describe.each(testDrivers())('protections on %s', (driver) => {
+  let gw: Gateway;
+  beforeAll(async () => {
+    gw = await startGateway(driver, { RATE_LIMIT_REGISTER: '3', RATE_LIMIT_SIGN_IN: '1000', TRUST_PROXY: 'false' });
+  });
+  afterAll(() => gw.close());
+
+  it('limits registrations per client address across the form route and /trpc, with Retry-After', async () => {
+    const statuses = [];
+    statuses.push((await gw.form('/users/register', registration())).status);
+    statuses.push((await gw.form('/users/register', registration(), { headers: { 'x-forwarded-for': '198.51.100.1' } })).status);
+    statuses.push((await gw.send('POST', '/trpc/account.register', { headers: json, body: JSON.stringify(registration()) })).status);
+    const limited = await gw.form('/users/register', registration(), { headers: { 'x-forwarded-for': '198.51.100.2' } });
+    const limitedTrpc = await gw.send('POST', '/trpc/account.register', { headers: json, body: JSON.stringify(registration()) });
+    expect(statuses).toEqual([201, 201, 200]);
+    expect(limited.status).toBe(429);
+    expect(limited.json).toMatchObject({ status: 429, code: 'rate_limited' });
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limitedTrpc.status).toBe(429);
+    expect(limitedTrpc.json.error.data.problem.code).toBe('rate_limited');
+    expect(Number(limitedTrpc.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('serves the same procedures over /trpc with the same rules', async () => {
+    const settings = await gw.send('GET', '/trpc/account.settings');
+    expect(settings.json.result.data).toEqual({ realm: { slug: 'default', name: 'Default' }, passwordPolicy: { minLength: 15, maxLength: 256 } });
+    const bad = await gw.send('POST', '/trpc/account.signIn', { headers: json, body: JSON.stringify({ email: 'nope', password: '' }) });
+    expect(bad.status).toBe(422);
+    expect(bad.json.error.data.problem).toMatchObject({ code: 'validation_failed', errors: [{ field: 'email', code: 'invalid_email' }, { field: 'password', code: 'required' }] });
+    expect(JSON.stringify(bad.json)).not.toMatch(/stack|\.ts:\d+/);
+    const me = await gw.send('GET', '/trpc/account.me');
+    expect(me.status).toBe(401);
+    expect(me.json.error.data.problem.code).toBe('unauthenticated');
+  });
+
+  it('refuses a mutation over GET, with text/plain, with a form body, or from another origin', async () => {
+    const input = encodeURIComponent(JSON.stringify({ email: 'a@example.com', password: 'x' }));
+    expect((await gw.send('GET', `/trpc/account.signIn?input=${input}`)).status).toBe(405);
+    expect((await gw.send('POST', '/trpc/account.signOut', { headers: { 'content-type': 'text/plain' }, body: '{}' })).status).toBe(415);
+    expect((await gw.send('POST', '/trpc/account.signIn', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'email=a' })).status).toBe(415);
+    const cross = await gw.send('POST', '/trpc/account.signOut', { headers: { ...json, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }, body: '{}' });
+    expect(cross.status).toBe(403);
+    expect(cross.json.error.data.problem.code).toBe('cross_origin');
+    expect((await gw.send('POST', '/trpc/account.signIn', { headers: json, body: '{"email":' })).status).toBe(400);
+    expect((await gw.send('POST', '/trpc/account.nothing', { headers: json, body: '{}' })).status).toBe(404);
+  });
+});
+
+describe('behind a TLS-terminating proxy', () => {
+  let gw: Gateway;
+  beforeAll(async () => {
+    gw = await startGateway(testDrivers()[0]!, { TRUST_PROXY: '127.0.0.1', TRUSTED_ORIGINS: 'https://www.example.net' });
+  });
+  afterAll(() => gw.close());
+
+  it('sets a Secure __Host- cookie when reached over https, and accepts it back', async () => {
+    const res = await gw.form('/users/register', registration(), { headers: { 'x-forwarded-proto': 'https', origin: `https://localhost:${gw.port}` } });
+    expect(res.status).toBe(201);
+    expect(String(res.headers['set-cookie'])).toMatch(/^__Host-session=[^;]+; Path=\/; Expires=[^;]+; HttpOnly; Secure; SameSite=Lax$/);
+    const me = await gw.send('GET', '/users/me', { headers: { cookie: res.cookie!, 'x-forwarded-proto': 'https' } });
+    expect(me.status).toBe(200);
+  });
+
+  it('accepts a POST from an origin in TRUSTED_ORIGINS', async () => {
+    const res = await gw.form('/users/register', registration(), { headers: { origin: 'https://www.example.net', 'sec-fetch-site': 'cross-site' } });
+    expect(res.status).toBe(201);
+  });
+
+  it('stops password guessing on one account after 5 failures, even with the right password, with Retry-After', async () => {
+    const email = uniqueEmail('guess');
+    await gw.form('/users/register', registration(email), { host: 'acme.localhost' });
+    for (let i = 0; i < 5; i++) {
+      expect((await gw.form('/users/login', { email, password: `wrong password ${i}` }, { host: 'acme.localhost' })).status).toBe(422);
+    }
+    const locked = await gw.form('/users/login', { email, password: STRONG }, { host: 'acme.localhost' });
+    expect(locked.status).toBe(429);
+    expect(locked.json.code).toBe('too_many_attempts');
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(800);
+  });
+
+  it('counts rate limits by the forwarded client address when the proxy is trusted', async () => {
+    const first = await gw.form('/users/login', { email: uniqueEmail(), password: 'nope nope nope' }, { headers: { 'x-forwarded-for': '203.0.113.9' } });
+    expect(first.status).toBe(422);
+  });
+});
+
+describe('when the database is unreachable', () => {
+  it('answers 503 not_ready on /readyz and on the routes, and stays up', async () => {
+    const config = loadConfig({ BCRYPT_COST: '4', LOG_LEVEL: 'silent', SERVE_WEB: 'false' });
+    const database = await openDatabase({ url: 'postgres://postgres@127.0.0.1:1/none' });
+    const hasher = await createHasher({ cost: 4, pepper: config.PASSWORD_PEPPER, workers: 1 });
+    const app = await buildApp({ config, database, hasher });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+    try {
+      const ready = await request(`${base}/readyz`);
+      expect(ready.statusCode).toBe(503);
+      expect(await ready.body.json()).toMatchObject({ code: 'not_ready' });
+      const reg = await request(`${base}/users/register`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(registration()).toString() });
+      expect(reg.statusCode).toBe(503);
+      expect(reg.headers['retry-after']).toBe('5');
+      expect(await reg.body.json()).toMatchObject({ code: 'not_ready' });
+      expect((await request(`${base}/healthz`)).statusCode).toBe(200);
+    } finally {
+      await app.close();
+      await hasher.close();
+      await database.close();
+    }
+  });
+});

@@ -1,0 +1,46 @@
+import { useState } from 'react';
+import type { Form } from '../forms/useForm';
+import { useI18n } from '../i18n';
+import { Field } from './Field';
+
+interface PasswordFieldProps<F extends string> {
+  form: Form<F>;
+  name: F;
+  label: string;
+  autoComplete: 'current-password' | 'new-password';
+  describedBy?: string[];
+  children?: React.ReactNode;
+}
+
+/** A password input with a show/hide toggle; the toggle never submits and keeps the value. */
+export function PasswordField<F extends string>({ form, name, label, autoComplete, describedBy, children }: PasswordFieldProps<F>) {
+  const { t } = useI18n();
+  const [visible, setVisible] = useState(false);
+  const toggle = (
+    <button
+      type="button"
+      className="toggle"
+      aria-controls={name}
+      aria-label={visible ? t('hidePasswordLabel') : t('showPasswordLabel')}
+      onClick={() => setVisible((v) => !v)}
+    >
+      {visible ? t('hidePassword') : t('showPassword')}
+    </button>
+  );
+  return (
+    <Field
+      form={form}
+      name={name}
+      label={label}
+      type={visible ? 'text' : 'password'}
+      autoComplete={autoComplete}
+      autoCapitalize="none"
+      autoCorrect="off"
+      spellCheck={false}
+      describedBy={describedBy}
+      addon={toggle}
+    >
+      {children}
+    </Field>
+  );
+}

@@ -1,0 +1,8 @@
+/** Disabled while the request runs, with a label that says so. */
+export function SubmitButton({ busy, label, busyLabel }: { busy: boolean; label: string; busyLabel: string }) {
+  return (
+    <button type="submit" className="primary" disabled={busy}>
+      {busy ? busyLabel : label}
+    </button>
+  );
+}

@@ -1,0 +1,64 @@
+import { registerSchema } from '@accounts/validators';
+import { useMemo } from 'react';
+import { ErrorSummary } from '../components/ErrorSummary';
+import { Field } from '../components/Field';
+import { PageHeading } from '../components/PageHeading';
+import { PasswordField } from '../components/PasswordField';
+import { StrengthMeter } from '../components/StrengthMeter';
+import { SubmitButton } from '../components/SubmitButton';
+import { useForm } from '../forms/useForm';
+import { useI18n } from '../i18n';
+import { Link, loginPathFor, navigate, Redirect, safeNext, useLocation } from '../router';
+import { useRealmSettings, useSession, useSetSignedIn } from '../session';
+import { trpc } from '../trpc';
+
+export function RegisterPage() {
+  const { t } = useI18n();
+  const { realm, passwordPolicy } = useRealmSettings();
+  const session = useSession();
+  const next = safeNext(useLocation().search.get('next'));
+  const setSignedIn = useSetSignedIn();
+  const register = trpc.account.register.useMutation();
+
+  const policy = useMemo(() => ({ minLength: passwordPolicy.minLength }), [passwordPolicy.minLength]);
+  const schema = useMemo(() => registerSchema({ policy, realm: realm.slug }), [policy, realm.slug]);
+  const form = useForm({
+    initial: { name: '', email: '', password: '', password2: '' },
+    schema,
+    submit: async (values) => {
+      const { user } = await register.mutateAsync(values);
+      setSignedIn(user);
+      navigate(next);
+    },
+  });
+
+  if (session.status === 'signed-in') return <Redirect to={next} />;
+
+  const labels = {
+    name: t('fieldName'),
+    email: t('fieldEmail'),
+    password: t('fieldPassword'),
+    password2: t('fieldPasswordConfirm'),
+  };
+  const { name, email, password } = form.values;
+
+  return (
+    <>
+      <PageHeading>{t('registerTitle')}</PageHeading>
+      <p className="intro">{t('registerIntro', { realm: realm.name })}</p>
+      <ErrorSummary entries={form.summary} labels={labels} message={form.formMessage} focusKey={form.failedSubmits} />
+      <form noValidate onSubmit={form.onSubmit} aria-busy={form.submitting}>
+        <Field form={form} name="name" label={labels.name} autoComplete="name" />
+        <Field form={form} name="email" label={labels.email} type="email" autoComplete="email" autoCapitalize="none" spellCheck={false} />
+        <PasswordField form={form} name="password" label={labels.password} autoComplete="new-password" describedBy={['password-checks']}>
+          <StrengthMeter id="password-checks" password={password} policy={policy} context={{ name, email, realm: realm.slug }} />
+        </PasswordField>
+        <PasswordField form={form} name="password2" label={labels.password2} autoComplete="new-password" />
+        <SubmitButton busy={form.submitting} label={t('registerSubmit')} busyLabel={t('registerBusy')} />
+      </form>
+      <p className="switch">
+        {t('haveAccount')} <Link to={next === '/account' ? '/login' : loginPathFor(next)}>{t('navSignIn')}</Link>
+      </p>
+    </>
+  );
+}

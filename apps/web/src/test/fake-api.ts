@@ -1,0 +1,51 @@
+import type { Problem } from '../trpc';
+
+// A stand-in for the gateway's /trpc endpoint, speaking tRPC's non-batched HTTP format,
+// so the real client, hooks and error handling run unchanged in component tests.
+
+export type Reply = { data: unknown } | { problem: Pick<Problem, 'status' | 'code'> & Partial<Problem> };
+export type Handler = (input: unknown) => Reply | Promise<Reply>;
+
+export const ACME_SETTINGS = { realm: { slug: 'acme', name: 'Acme Inc' }, passwordPolicy: { minLength: 15, maxLength: 256 } };
+export const ADA = { id: 'u1', name: 'Ada Lovelace', email: 'ada@example.com', realm: 'acme' };
+export const UNAUTHENTICATED: Reply = { problem: { status: 401, code: 'unauthenticated' } };
+
+export function problem(status: number, code: Problem['code'], extra: Partial<Problem> = {}): Reply {
+  return { problem: { status, code, ...extra } };
+}
+
+export function fakeApi(handlers: Record<string, Handler> = {}) {
+  const calls: { path: string; input: unknown }[] = [];
+  const all: Record<string, Handler> = {
+    'account.settings': () => ({ data: ACME_SETTINGS }),
+    'account.me': () => UNAUTHENTICATED,
+    ...handlers,
+  };
+
+  const fetch = async (url: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const parsed = new URL(String(url), 'http://localhost');
+    const path = parsed.pathname.replace(/^\/trpc\//, '');
+    const raw = init?.method === 'POST' ? init.body : parsed.searchParams.get('input');
+    const input = typeof raw === 'string' && raw ? JSON.parse(raw) : undefined;
+    calls.push({ path, input });
+    const handler = all[path];
+    if (!handler) throw new Error(`fake api: no handler for ${path}`);
+    const reply = await handler(input);
+    if ('data' in reply) return json(200, { result: { data: reply.data } });
+    const full = { type: 'about:blank', title: `server title for ${reply.problem.code}`, ...reply.problem };
+    return json(full.status, { error: { message: full.title, code: -32000, data: { code: 'X', httpStatus: full.status, problem: full } } });
+  };
+
+  return { fetch: fetch as typeof globalThis.fetch, calls, callsTo: (path: string) => calls.filter((c) => c.path === path) };
+}
+
+function json(status: number, body: unknown) {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+}
+
+/** A promise with its resolve exposed, to hold a request open. */
+export function deferred<T>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}

@@ -1,0 +1,24 @@
+import type { Locale } from '@accounts/validators';
+import { render } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { App } from '../App';
+import { ErrorBoundary } from '../components/ErrorBoundary';
+import { Providers } from '../Providers';
+import { fakeApi, type Handler } from './fake-api';
+
+/** Renders the whole app at a path, talking to a fake API. */
+export function renderApp(path: string, handlers: Record<string, Handler> = {}, locale: Locale = 'en') {
+  window.history.replaceState(null, '', path);
+  const api = fakeApi(handlers);
+  const user = userEvent.setup();
+  const view = render(
+    <Providers locale={locale} fetch={api.fetch}>
+      <ErrorBoundary>
+        <App />
+      </ErrorBoundary>
+    </Providers>,
+  );
+  return { ...view, api, user };
+}
+
+export const currentPath = () => window.location.pathname + window.location.search;
