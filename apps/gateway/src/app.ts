@@ -3,7 +3,7 @@ import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
 import { findRealm, ProblemError, type AccountConfig, type Hasher } from '@accounts/api';
 import type { DatabaseHandle } from '@accounts/db';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { parseFormBody } from './form-body.js';
 import { registerFormRoutes } from './form-routes.js';
@@ -42,7 +42,7 @@ export async function buildApp({ config, database, hasher, logStream }: AppDeps)
     bodyLimit: BODY_LIMIT,
     trustProxy: config.TRUST_PROXY as boolean | string[],
     // One line per request is written below, without bodies, cookies or headers.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     logger: {
       level: config.LOG_LEVEL,
       ...(logStream ? { stream: logStream } : {}),

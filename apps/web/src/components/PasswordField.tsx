@@ -21,7 +21,7 @@ export function PasswordField<F extends string>({ form, name, label, autoComplet
       type="button"
       className="toggle"
       aria-controls={name}
-      aria-label={visible ? t('hidePasswordLabel') : t('showPasswordLabel')}
+      aria-label={t(visible ? 'hidePasswordLabel' : 'showPasswordLabel', { label })}
       onClick={() => setVisible((v) => !v)}
     >
       {visible ? t('hidePassword') : t('showPassword')}

@@ -1,0 +1,43 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { CHROMIUM_PATH, SCREENSHOT_DIR } from './paths';
+
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export const DESKTOP = { width: 1280, height: 900 };
+export const PHONE = { width: 390, height: 844 };
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: ARGS, headless: true });
+}
+
+/** A fresh browser profile (its own cookies), English unless told otherwise. */
+export function newContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  return browser.newContext({ locale: 'en-US', viewport: DESKTOP, ...options });
+}
+
+export async function screenshot(page: Page, name: string) {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+}
+
+/** The text of the error an input points to with aria-describedby ('' when none). */
+export async function errorNextTo(page: Page, inputId: string): Promise<string> {
+  return page.evaluate((id) => {
+    const input = document.getElementById(id);
+    const ref = input?.getAttribute('aria-describedby')?.split(' ').find((r) => r.endsWith('-error'));
+    return (ref && document.getElementById(ref)?.textContent) || '';
+  }, inputId);
+}
+
+export const heading = (page: Page) => page.locator('h1');

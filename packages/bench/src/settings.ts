@@ -1,0 +1,50 @@
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+
+export interface Settings {
+  /** A seconds-long run for the test suite: low cost, few connections. */
+  smoke: boolean;
+  cost: number;
+  /** Hashing threads, as the gateway's HASH_WORKERS: one per core unless set. */
+  workers: number;
+  /** The gateway's hashing queue bound (its HASH_QUEUE_MAX default: workers × 32). */
+  queueMax: number;
+  /** A PostgreSQL server on which private databases are created; unset: embedded PGlite. */
+  databaseUrl?: string;
+  capacitySeconds: number;
+  warmupSeconds: number;
+  scenarioSeconds: number;
+  /** Connections of the saturating scenarios. */
+  connections: number;
+  /** Upper bound on the overload's connections (it scales with capacity). */
+  maxConnections: number;
+  healthzIntervalMs: number;
+  resultsDir: string;
+}
+
+function positive(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, got "${raw}"`);
+  return n;
+}
+
+export function loadSettings(): Settings {
+  const smoke = process.env.BENCH_SMOKE === '1';
+  const workers = Math.round(positive('HASH_WORKERS', Math.max(1, availableParallelism())));
+  return {
+    smoke,
+    cost: Math.round(positive('BCRYPT_COST', smoke ? 4 : 10)),
+    workers,
+    queueMax: Math.round(positive('HASH_QUEUE_MAX', workers * 32)),
+    databaseUrl: process.env.DATABASE_URL || undefined,
+    capacitySeconds: positive('BENCH_CAPACITY_SECONDS', smoke ? 1 : 10),
+    warmupSeconds: smoke ? 0.5 : 3,
+    scenarioSeconds: positive('BENCH_SECONDS', smoke ? 1.5 : 15),
+    connections: Math.round(positive('BENCH_CONNECTIONS', smoke ? 4 : workers * 4)),
+    maxConnections: smoke ? 64 : 1000,
+    healthzIntervalMs: 20,
+    resultsDir: process.env.BENCH_RESULTS_DIR || fileURLToPath(new URL('../results', import.meta.url)),
+  };
+}
