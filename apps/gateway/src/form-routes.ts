@@ -2,6 +2,7 @@ import { createCaller, ProblemError } from '@accounts/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendProblem } from './problems.js';
 import { contextFor, type Services } from './request-context.js';
+import { wantsTokenInBody } from './session-transport.js';
 
 type Caller = ReturnType<typeof createCaller>;
 type Fields = Record<string, string>;
@@ -47,7 +48,7 @@ function pickFields(body: unknown, fields: readonly string[]): Fields {
 
 export function registerFormRoutes(app: FastifyInstance, services: Services) {
   const run = async (req: FastifyRequest, reply: FastifyReply, route: FormRoute | null) => {
-    const { ctx, session } = contextFor(req, reply, services);
+    const { ctx, session } = contextFor(req, reply, services, wantsTokenInBody(req));
     try {
       const caller = createCaller(ctx);
       const result = route ? await route.call(caller, pickFields(req.body, route.fields)) : await caller.account.me();

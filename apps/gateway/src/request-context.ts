@@ -20,9 +20,12 @@ export interface Services {
   limit: Limiter;
 }
 
-/** The tRPC context of one HTTP request, shared by the form routes and /trpc. */
-export function contextFor(req: FastifyRequest, reply: FastifyReply, services: Services) {
-  const session = sessionSink(req, reply);
+/**
+ * The tRPC context of one HTTP request, shared by the form routes and /trpc. Only the form
+ * routes can hand a token over in the body; /trpc always uses the cookie.
+ */
+export function contextFor(req: FastifyRequest, reply: FastifyReply, services: Services, tokenInBody = false) {
+  const session = sessionSink(req, reply, tokenInBody);
   const ctx: Context = {
     db: services.db,
     hasher: services.hasher,

@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 const PLAIN = 'session';
 const HOST_PREFIXED = '__Host-session';
 
-/** Programmatic clients ask for the token in the body with this header, and get no cookie. */
+/** Programmatic clients of the form routes ask for the token in the body with this header, and get no cookie. */
 export const TOKEN_DELIVERY_HEADER = 'x-session-delivery';
 
 const isHttps = (req: FastifyRequest) => req.protocol === 'https';
@@ -30,11 +30,11 @@ export function sessionTokenOf(req: FastifyRequest): string | null {
  * Where a procedure's new session goes: an HttpOnly cookie, or, for a client that asked,
  * the response body (kept in `delivered` for the form routes to add).
  */
-export function sessionSink(req: FastifyRequest, reply: FastifyReply): SessionSink & { delivered?: IssuedSession } {
+export function sessionSink(req: FastifyRequest, reply: FastifyReply, tokenInBody: boolean): SessionSink & { delivered?: IssuedSession } {
   const sink: SessionSink & { delivered?: IssuedSession } = {
     issue(session) {
       reply.header('cache-control', 'no-store');
-      if (wantsTokenInBody(req)) {
+      if (tokenInBody) {
         sink.delivered = session;
         return;
       }

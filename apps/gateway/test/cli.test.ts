@@ -60,8 +60,8 @@ if (process.env.TEST_DATABASE_URL) {
       try {
         const r = await cli(['realm', 'create', 'pgrealm', 'On Postgres'], { DATABASE_URL: db.url! });
         expect(r.code).toBe(0);
-        const rows = await db.db.execute<{ slug: string }>(`select slug from realms where slug = 'pgrealm'` as never);
-        expect(JSON.stringify(rows)).toContain('pgrealm');
+        const { findRealm } = await import('@accounts/api');
+        expect((await findRealm(db.db, 'pgrealm'))?.name).toBe('On Postgres');
       } finally {
         await db.close();
       }
