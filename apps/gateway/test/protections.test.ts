@@ -39,15 +39,6 @@ describe.each(testDrivers())('protections on %s', (driver) => {
     expect(bad.status).toBe(422);
     expect(bad.json.error.data.problem).toMatchObject({ code: 'validation_failed', errors: [{ field: 'email', code: 'invalid_email' }, { field: 'password', code: 'required' }] });
     expect(JSON.stringify(bad.json)).not.toMatch(/stack|\.ts:\d+/);
-    const viaTrpc = await gw.send('POST', '/trpc/account.signIn', {
-      headers: { ...json, 'x-session-delivery': 'token' },
-      body: JSON.stringify({ email: (await gw.form('/users/register', registration(), { host: 'acme.localhost' })).json.user.email, password: STRONG }),
-      host: 'acme.localhost',
-    });
-    // /trpc always uses the cookie: a page script never receives a token.
-    expect(viaTrpc.status).toBe(200);
-    expect(viaTrpc.cookie).toBeDefined();
-    expect(viaTrpc.text).not.toContain('token');
     const me = await gw.send('GET', '/trpc/account.me');
     expect(me.status).toBe(401);
     expect(me.json.error.data.problem.code).toBe('unauthenticated');
@@ -79,6 +70,18 @@ describe('behind a TLS-terminating proxy', () => {
     expect(String(res.headers['set-cookie'])).toMatch(/^__Host-session=[^;]+; Path=\/; Expires=[^;]+; HttpOnly; Secure; SameSite=Lax$/);
     const me = await gw.send('GET', '/users/me', { headers: { cookie: res.cookie!, 'x-forwarded-proto': 'https' } });
     expect(me.status).toBe(200);
+  });
+
+  it('always uses the cookie on /trpc, even when a token is asked for', async () => {
+    const viaTrpc = await gw.send('POST', '/trpc/account.signIn', {
+      headers: { ...json, 'x-session-delivery': 'token' },
+      body: JSON.stringify({ email: (await gw.form('/users/register', registration(), { host: 'acme.localhost' })).json.user.email, password: STRONG }),
+      host: 'acme.localhost',
+    });
+    // /trpc always uses the cookie: a page script never receives a token.
+    expect(viaTrpc.status).toBe(200);
+    expect(viaTrpc.cookie).toBeDefined();
+    expect(viaTrpc.text).not.toContain('token');
   });
 
   it('accepts a POST from an origin in TRUSTED_ORIGINS', async () => {
