@@ -1,9 +1,9 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
-// In development the gateway runs on :3000; the dev server forwards API calls to it with the
-// browser's Host unchanged, so realm lookup (by host) and the same-origin check still work.
-const gateway = 'http://localhost:3000';
+// In development the gateway runs on :3000 (or GATEWAY_URL). The dev server forwards API calls
+// with the browser's Host unchanged, so realm lookup (by host) and the same-origin check still work.
+const gateway = process.env.GATEWAY_URL ?? 'http://localhost:3000';
 
 export default defineConfig({
   plugins: [react()],

@@ -20,13 +20,13 @@ function createQueryClient() {
 interface ProvidersProps {
   locale: Locale;
   /** Tests pass a fake fetch; the browser uses its own. */
-  fetch?: typeof fetch;
+  fetchImpl?: typeof fetch;
   children: ReactNode;
 }
 
-export function Providers({ locale, fetch, children }: ProvidersProps) {
+export function Providers({ locale, fetchImpl, children }: ProvidersProps) {
   const [queryClient] = useState(createQueryClient);
-  const [apiClient] = useState(() => createApiClient(fetch));
+  const [apiClient] = useState(() => createApiClient(fetchImpl));
   return (
     <LocaleProvider locale={locale}>
       <trpc.Provider client={apiClient} queryClient={queryClient}>

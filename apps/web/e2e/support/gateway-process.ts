@@ -38,6 +38,7 @@ export async function startGateway(): Promise<RunningGateway> {
     DATA_DIR: dataDir,
     BCRYPT_COST: '4',
     LOG_LEVEL: 'warn',
+    PASSWORD_PEPPER: 'e2e-only-pepper-not-a-secret',
   };
   await run(process.execPath, [GATEWAY_CLI, 'realm', 'create', 'acme', 'Acme Inc'], { env });
 

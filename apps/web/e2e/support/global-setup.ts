@@ -31,13 +31,15 @@ function newestMtime(dir: string): number {
 
 export default async function setup(project: TestProject) {
   if (!existsSync(CHROMIUM_PATH)) {
-    loud([
+    const notice = [
       `END-TO-END TESTS SKIPPED: no Chromium at ${CHROMIUM_PATH}.`,
       'Install it with:  apt-get install -y chromium',
       'or point CHROMIUM_PATH at a Chromium or Chrome binary.',
-    ]);
+    ];
+    loud(notice);
     project.provide('port', null);
-    return;
+    // Said again at the end, where it is not scrolled away by the test output.
+    return () => loud(notice);
   }
   if (!existsSync(GATEWAY_MAIN) || !existsSync(WEB_DIST_INDEX)) {
     throw new Error(

@@ -12,7 +12,7 @@ export function renderApp(path: string, handlers: Record<string, Handler> = {}, 
   const api = fakeApi(handlers);
   const user = userEvent.setup();
   const view = render(
-    <Providers locale={locale} fetch={api.fetch}>
+    <Providers locale={locale} fetchImpl={api.fetch}>
       <ErrorBoundary>
         <App />
       </ErrorBoundary>

@@ -1,0 +1,39 @@
+import { TRPCClientError } from '@trpc/client';
+import { message } from '@accounts/validators';
+import { describe, expect, it } from 'vitest';
+import { describeFailure } from './failure';
+
+/** A client error as httpLink builds it from the gateway's JSON answer. */
+const refusal = (problem: Record<string, unknown>) =>
+  TRPCClientError.from({ error: { message: String(problem.title ?? ''), code: -32000, data: { problem } } });
+
+describe('describeFailure', () => {
+  it('re-renders field errors by code in the page language', () => {
+    const error = refusal({ status: 422, code: 'validation_failed', title: 'x', errors: [{ field: 'email', code: 'invalid_email', message: 'Saisissez…' }] });
+    expect(describeFailure(error, 'de')).toEqual({
+      fieldErrors: [{ field: 'email', code: 'invalid_email', message: message('invalid_email', 'de') }],
+      message: null,
+    });
+  });
+
+  it('says how long to wait after too many attempts', () => {
+    const error = refusal({ status: 429, code: 'too_many_attempts', title: 'x', retryAfter: 90 });
+    expect(describeFailure(error, 'fr').message).toBe(message('too_many_attempts', 'fr', { retryAfter: 90 }));
+  });
+
+  it('keeps the server wording when a rate limit comes without a wait time', () => {
+    const error = refusal({ status: 429, code: 'rate_limited', title: 'Too many requests. Try again later.' });
+    expect(describeFailure(error, 'en').message).toBe('Too many requests. Try again later.');
+  });
+
+  it('asks to try again later after a server fault', () => {
+    const error = refusal({ status: 500, code: 'internal', title: 'x' });
+    expect(describeFailure(error, 'en').message).toBe(`${message('internal', 'en')} Please try again later.`);
+  });
+
+  it('treats an answer without a problem (a proxy page, a dropped connection) as unreachable', () => {
+    const expected = 'The service could not be reached. Check your internet connection, then try again.';
+    expect(describeFailure(new TRPCClientError('Unable to transform response from server'), 'en').message).toBe(expected);
+    expect(describeFailure(new TypeError('Failed to fetch'), 'en').message).toBe(expected);
+  });
+});
