@@ -76,3 +76,15 @@ describe('messages', () => {
     expect(pickLocale(['ja'])).toBe('en');
   });
 });
+
+describe('field errors across languages', () => {
+  it('carries the message parameters, so a client re-renders the same words in its language', async () => {
+    const { localizeFieldErrors } = await import('../src/index.js');
+    const r = registerSchema().safeParse({ name: 'A', email: 'a@b.co', password: 'short', password2: 'short' });
+    expect(r.success).toBe(false);
+    if (r.success) return;
+    const [en] = toFieldErrors(r.error, 'en');
+    expect(en).toEqual({ field: 'password', code: 'password_too_short', message: 'Use at least 15 characters.', params: { min: 15 } });
+    expect(localizeFieldErrors([en!], 'fr')[0]!.message).toBe('Utilisez au moins 15 caractères.');
+  });
+});
