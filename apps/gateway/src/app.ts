@@ -9,7 +9,7 @@ import { parseFormBody } from './form-body.js';
 import { registerFormRoutes } from './form-routes.js';
 import { registerHealth } from './health.js';
 import { assertSameOrigin } from './origin-check.js';
-import { sendProblem } from './problems.js';
+import { answerClientError, sendProblem } from './problems.js';
 import { registerRateLimits } from './rate-limits.js';
 import { realmSlugFromHost } from './realm-host.js';
 import { registerTrpc } from './trpc-routes.js';
@@ -49,8 +49,18 @@ export async function buildApp({ config, database, hasher, logStream }: AppDeps)
       redact: { paths: ['req.headers', 'headers', 'body', 'password', '*.password'], remove: true },
     },
     return503OnClosing: true,
+    // Fastify answers a path it cannot decode (a stray "%") by itself; no route has such a path.
+    frameworkErrors: (err, req, reply) => sendProblem(req, reply, err.code === 'FST_ERR_BAD_URL' ? new ProblemError('not_found') : err),
+    clientErrorHandler: answerClientError,
+    // A request without Host reaches the realm check (404 problem+json) instead of Node's empty 400.
+    http: { requireHostHeader: false },
   }) as unknown as FastifyInstance & { draining: boolean };
   app.decorate('draining', false);
+  // While stopping, each answer closes its connection: a keep-alive client (a load balancer's
+  // pool) would otherwise hold the server open until the shutdown timeout.
+  app.addHook('onSend', async (_req, reply) => {
+    if (app.draining) reply.header('connection', 'close');
+  });
 
   await app.register(helmet, {
     contentSecurityPolicy: { directives: { 'upgrade-insecure-requests': null } },

@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { ProblemError, toProblem, type Problem, type ProblemCode } from '@accounts/api';
 import { isUnavailable } from '@accounts/db';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -37,4 +39,22 @@ export function sendProblem(req: FastifyRequest, reply: FastifyReply, err: unkno
     });
   }
   return reply.type('application/problem+json').send(problem);
+}
+
+/**
+ * Answers what Node's HTTP parser refuses before fastify sees a request (headers over 16 KiB,
+ * a malformed request line), as problem+json like every other error. A client that went
+ * silent (a timeout) or away gets no answer.
+ */
+export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex) {
+  if (err.code === 'ECONNRESET' || err.code === 'ERR_HTTP_REQUEST_TIMEOUT' || socket.destroyed || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const problem = toProblem(new ProblemError(err.code === 'HPE_HEADER_OVERFLOW' ? 'headers_too_large' : 'invalid_body'), 'en');
+  const body = JSON.stringify(problem);
+  socket.end(
+    `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}\r\nContent-Type: application/problem+json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

@@ -8,7 +8,10 @@ import { contextFor, type Services } from './request-context.js';
 export async function registerTrpc(app: FastifyInstance, services: Services) {
   await app.register(async (scope) => {
     scope.addHook('onRequest', async (req) => {
-      const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+      // tRPC answers HEAD with an empty 204 on any path, mutations included; nothing here serves HEAD.
+      if (req.method === 'HEAD') throw new ProblemError('method_not_allowed');
+      // A declared type counts even without a body: tRPC would take multipart/form-data for a mutation.
+      const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0 || req.headers['content-type'] !== undefined;
       if (req.method === 'POST' && hasBody && mediaType(req) !== 'application/json') throw new ProblemError('unsupported_media_type');
     });
     await scope.register(fastifyTRPCPlugin, {
@@ -19,7 +22,8 @@ export async function registerTrpc(app: FastifyInstance, services: Services) {
         allowBatching: false,
         createContext: ({ req, res }) => contextFor(req, res, services).ctx,
         responseMeta({ ctx, errors }) {
-          const headers: Record<string, string> = { 'content-language': ctx?.locale ?? 'en' };
+          // tRPC sends its early refusals (batch paths, content types) as text/plain; every body here is JSON.
+          const headers: Record<string, string> = { 'content-type': 'application/json', 'content-language': ctx?.locale ?? 'en' };
           const retryAfter = errors[0] ? toProblem(errors[0], 'en').retryAfter : undefined;
           if (retryAfter !== undefined) headers['retry-after'] = String(retryAfter);
           return { headers };

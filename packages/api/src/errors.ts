@@ -18,6 +18,7 @@ export const PROBLEM_STATUS = {
   validation_failed: 422,
   rate_limited: 429,
   too_many_attempts: 429,
+  headers_too_large: 431,
   internal: 500,
   server_busy: 503,
   not_ready: 503,

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, ne, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, ne, sql } from 'drizzle-orm';
 import { sessions, users, type Database, type Session, type User } from '@accounts/db';
 import type { AccountConfig } from './config.js';
 
@@ -75,7 +75,12 @@ export async function revokeOtherSessions(db: Database, userId: string, keepSess
   return gone.length;
 }
 
-export async function deleteSessionByToken(db: Database, token: string): Promise<string | null> {
-  const [gone] = await db.delete(sessions).where(eq(sessions.tokenHash, hashToken(token))).returning({ userId: sessions.userId });
+/** Ends the session of a token if its user belongs to the realm (a session stays in its realm). */
+export async function deleteSessionByToken(db: Database, token: string, realmId: string): Promise<string | null> {
+  const inRealm = db.select({ id: users.id }).from(users).where(eq(users.realmId, realmId));
+  const [gone] = await db
+    .delete(sessions)
+    .where(and(eq(sessions.tokenHash, hashToken(token)), inArray(sessions.userId, inRealm)))
+    .returning({ userId: sessions.userId });
   return gone?.userId ?? null;
 }

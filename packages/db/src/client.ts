@@ -44,14 +44,29 @@ export async function openDatabase(opts: OpenOptions): Promise<DatabaseHandle> {
   return opts.url ? openPostgres(opts.url, opts.poolSize ?? 10) : openPglite(opts.dataDir ?? './.data');
 }
 
+/** Any fixed number: "acct" in ASCII. */
+const MIGRATION_LOCK_ID = 0x61636374;
+
 function openPostgres(url: string, max: number): DatabaseHandle {
   // onnotice silences "relation already exists, skipping" chatter from idempotent migrations.
-  const sql = postgres(url, { max, connect_timeout: 5, idle_timeout: 30, onnotice: () => {} });
+  // While the server is down, a query waits for the next reconnect attempt. The driver's default
+  // backoff grows to 20 s; capped at 1 s, requests fail fast (503) and recover within a second.
+  const sql = postgres(url, { max, connect_timeout: 5, idle_timeout: 30, backoff: (retries) => Math.min(0.05 * 2 ** retries, 1), onnotice: () => {} });
   const db = drizzlePostgres({ client: sql, schema }) as unknown as Database;
   return {
     db,
     driver: 'postgres',
-    migrate: () => migratePostgres(db as never, { migrationsFolder: MIGRATIONS_DIR }),
+    migrate: async () => {
+      // Instances starting together on a new database take turns, or all but one would fail on
+      // "table already exists": a session advisory lock, held on a connection of its own.
+      const lock = postgres(url, { max: 1, connect_timeout: 5, onnotice: () => {} });
+      try {
+        await lock`select pg_advisory_lock(${MIGRATION_LOCK_ID}::bigint)`;
+        await migratePostgres(db as never, { migrationsFolder: MIGRATIONS_DIR });
+      } finally {
+        await lock.end({ timeout: 5 }); // ending the session releases the lock
+      }
+    },
     ping: async () => void (await sql`select 1`),
     close: () => sql.end({ timeout: 5 }),
   };

@@ -22,9 +22,15 @@ const EMAIL_PATTERN =
 
 const codePoints = (s: string) => [...s].length;
 
-/** A string field: missing gives `required`, any other type `invalid_type`. */
+// A lone UTF-16 surrogate (JSON allows "\ud800") is not text: stored or hashed, it would
+// silently turn into U+FFFD, so two different passwords would hash alike.
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** A string field: missing gives `required`, any other type or ill-formed text `invalid_type`. */
 const text = () =>
-  z.string({ error: (iss) => (iss.input === undefined || iss.input === null ? 'required' : 'invalid_type') });
+  z
+    .string({ error: (iss) => (iss.input === undefined || iss.input === null ? 'required' : 'invalid_type') })
+    .refine((s) => !LONE_SURROGATE.test(s), { error: 'invalid_type' });
 
 const filled = () => text().min(1, { error: 'required' });
 

@@ -8,7 +8,7 @@ import {
   type SignInInput,
 } from '@accounts/validators';
 import { isUniqueViolation, users } from '@accounts/db';
-import { assertNotLockedOut } from '../account-lockout.js';
+import { claimPasswordCheck } from '../account-lockout.js';
 import { fieldProblem, ProblemError } from '../errors.js';
 import { recordEvent } from '../events.js';
 import { createSession, deleteSessionByToken, revokeOtherSessions, rotateSession } from '../sessions.js';
@@ -48,27 +48,24 @@ export const accountRouter = router({
   signIn: limitedProcedure('signIn').input(typed<SignInInput>()).mutation(async ({ ctx, input }) => {
     const data = parseInput(signInSchema, input);
     const user = await findUserByEmail(ctx.db, ctx.realm.id, data.email);
-    if (user) await assertNotLockedOut(ctx.db, user.id, ctx.config);
     ctx.hasher.assertCapacity();
-    if (!user) {
-      await ctx.hasher.verifyDummy(data.password);
-      await recordEvent(ctx.db, source(ctx), 'sign_in_failed');
-      throw fieldProblem('password', 'credentials_invalid');
-    }
-    const ok = await ctx.hasher.verify(data.password, user.passwordHash);
-    const session = ok
-      ? await ctx.db.transaction(async (tx) => {
-          // A password change that commits first makes the verified hash stale: no session then.
-          if (!(await lockIfHashUnchanged(tx, user.id, user.passwordHash))) return null;
-          const issued = await createSession(tx, user.id, ctx.config);
-          await recordEvent(tx, source(ctx), 'signed_in', user.id);
-          return issued;
-        })
-      : null;
-    if (!session) {
-      await recordEvent(ctx.db, source(ctx), 'sign_in_failed', user.id);
-      throw fieldProblem('password', 'credentials_invalid');
-    }
+    // An unknown email takes the same steps (a claim, one bcrypt, no further write), so neither
+    // the answer nor its timing tells whether the account exists.
+    const check = await claimPasswordCheck(ctx.db, source(ctx), 'sign_in_failed', user?.id ?? null, ctx.config);
+    const ok = await check.during(() => (user ? ctx.hasher.verify(data.password, user.passwordHash) : ctx.hasher.verifyDummy(data.password).then(() => false)));
+    const session =
+      ok && user
+        ? await ctx.db.transaction(async (tx) => {
+            // A password change that commits first makes the verified hash stale: no session then.
+            if (!(await lockIfHashUnchanged(tx, user.id, user.passwordHash))) return null;
+            await check.passed(tx);
+            const issued = await createSession(tx, user.id, ctx.config);
+            await recordEvent(tx, source(ctx), 'signed_in', user.id);
+            return issued;
+          })
+        : null;
+    // Otherwise the claim stays, as this attempt's sign_in_failed event.
+    if (!session || !user) throw fieldProblem('password', 'credentials_invalid');
     if (ctx.hasher.needsRehash(user.passwordHash)) {
       // Upgrades a hash made at an older cost; losing a race to a password change is fine.
       await replacePasswordHash(ctx.db, user.id, user.passwordHash, await ctx.hasher.hash(data.password)).catch(() => false);
@@ -78,7 +75,7 @@ export const accountRouter = router({
   }),
 
   signOut: publicProcedure.mutation(async ({ ctx }) => {
-    const userId = ctx.sessionToken ? await deleteSessionByToken(ctx.db, ctx.sessionToken) : null;
+    const userId = ctx.sessionToken ? await deleteSessionByToken(ctx.db, ctx.sessionToken, ctx.realm.id) : null;
     if (userId) await recordEvent(ctx.db, source(ctx), 'signed_out', userId);
     ctx.session.clear();
     return { ok: true as const };
@@ -90,16 +87,15 @@ export const accountRouter = router({
     const { user, session } = ctx.auth;
     const context = { name: user.name, email: user.email, realm: ctx.realm.slug };
     const data = parseInput(changePasswordSchema({ policy: ctx.config.passwordPolicy, context }), input);
-    await assertNotLockedOut(ctx.db, user.id, ctx.config);
     ctx.hasher.assertCapacity(2);
-    const failed = async () => {
-      await recordEvent(ctx.db, source(ctx), 'password_change_failed', user.id);
-      return fieldProblem('current_password', 'password_incorrect');
-    };
-    if (!(await ctx.hasher.verify(data.current_password, user.passwordHash))) throw await failed();
-    const nextHash = await ctx.hasher.hash(data.new_password);
+    const check = await claimPasswordCheck(ctx.db, source(ctx), 'password_change_failed', user.id, ctx.config);
+    // A wrong current password leaves the claim as this attempt's password_change_failed event.
+    const incorrect = () => fieldProblem('current_password', 'password_incorrect');
+    if (!(await check.during(() => ctx.hasher.verify(data.current_password, user.passwordHash)))) throw incorrect();
+    const nextHash = await check.during(() => ctx.hasher.hash(data.new_password));
     const outcome = await ctx.db.transaction(async (tx) => {
       if (!(await replacePasswordHash(tx, user.id, user.passwordHash, nextHash))) return null;
+      await check.passed(tx);
       const revoked = await revokeOtherSessions(tx, user.id, session.id);
       const rotated = await rotateSession(tx, session);
       await recordEvent(tx, source(ctx), 'password_changed', user.id);
@@ -107,7 +103,7 @@ export const accountRouter = router({
       return { revoked, rotated };
     });
     // Another change from the same current password won the race: this one's password is now wrong.
-    if (!outcome) throw await failed();
+    if (!outcome) throw incorrect();
     ctx.session.issue(outcome.rotated);
     return { ok: true as const, otherSessionsRevoked: outcome.revoked };
   }),

@@ -1,0 +1,132 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { Agent, request } from 'undici';
+import type { Response } from './gateway.js';
+
+// The gateway as its own process, started from source (no build needed), for the tests that
+// kill, stop or restart it, or run two of it.
+const GATEWAY_DIR = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface GatewayProcess {
+  port: number;
+  child: ChildProcess;
+  /** Its log lines (pino JSON) and anything it wrote to stderr. */
+  logs: string[];
+  /** Resolves with how the process ended. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  client: Client;
+  /** SIGTERM, and waits for the exit (killed after `ms` if it hangs). */
+  stop(ms?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Test settings: fast hashing, no web app, limits out of the way unless a test sets them. */
+const BASE_ENV = {
+  HOST: '127.0.0.1',
+  PORT: '0',
+  LOG_LEVEL: 'info',
+  SERVE_WEB: 'false',
+  BCRYPT_COST: '4',
+  HASH_WORKERS: '1',
+  PASSWORD_PEPPER: 'process-test-pepper-0123456789',
+  RATE_LIMIT_REGISTER: '1000000',
+  RATE_LIMIT_SIGN_IN: '1000000',
+  RATE_LIMIT_CHANGE_PASSWORD: '1000000',
+};
+
+/** Starts `node src/main.ts` and resolves once it listens (rejects if it exits or hangs first). */
+export function spawnGateway(env: Record<string, string>, readyMs = 45_000): Promise<GatewayProcess> {
+  // Only what the process needs from ours: no DATABASE_URL or REDIS_URL leaks in by accident.
+  const inherited = Object.fromEntries(['PATH', 'HOME', 'TMPDIR', 'LANG'].filter((k) => process.env[k]).map((k) => [k, process.env[k]!]));
+  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', 'src/main.ts'], {
+    cwd: GATEWAY_DIR,
+    env: { ...inherited, ...BASE_ENV, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: string[] = [];
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const collect = (stream: NodeJS.ReadableStream) => {
+    let rest = '';
+    stream.setEncoding('utf8');
+    stream.on('data', (chunk: string) => {
+      const lines = (rest + chunk).split('\n');
+      rest = lines.pop()!;
+      logs.push(...lines.filter(Boolean));
+    });
+  };
+  collect(child.stdout!);
+  collect(child.stderr!);
+
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`gateway not listening after ${readyMs} ms:\n${logs.slice(-20).join('\n')}`));
+    }, readyMs);
+    void exited.then(({ code, signal }) => {
+      clearTimeout(timer);
+      reject(new Error(`gateway exited (${code ?? signal}) before listening:\n${logs.slice(-20).join('\n')}`));
+    });
+    const poll = setInterval(() => {
+      const port = logs.map((l) => /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(l)?.[1]).find(Boolean);
+      if (!port) return;
+      clearInterval(poll);
+      clearTimeout(timer);
+      const client = clientFor(Number(port));
+      resolve({
+        port: Number(port),
+        child,
+        logs,
+        exited,
+        client,
+        async stop(ms = 20_000) {
+          child.kill('SIGTERM');
+          const guard = setTimeout(() => child.kill('SIGKILL'), ms);
+          const how = await exited;
+          clearTimeout(guard);
+          await client.close();
+          return how;
+        },
+      });
+    }, 25);
+    void exited.then(() => clearInterval(poll));
+  });
+}
+
+export interface Client {
+  /** Sends a request; a connection that fails or breaks gives status 0 and the error's code. */
+  send(method: string, path: string, opts?: { host?: string; headers?: Record<string, string>; body?: string }): Promise<Response & { error?: string }>;
+  form(path: string, fields: Record<string, string>, opts?: { host?: string; headers?: Record<string, string> }): Promise<Response & { error?: string }>;
+  close(): Promise<void>;
+}
+
+/** An HTTP client for one port with its own connection pool, closed with close(). */
+export function clientFor(port: number): Client {
+  const agent = new Agent({ connections: 128, connect: { timeout: 5000 } });
+  const send: Client['send'] = async (method, path, opts = {}) => {
+    try {
+      const res = await request(`http://127.0.0.1:${port}${path}`, {
+        method: method as 'GET',
+        headers: { host: `${opts.host ?? 'localhost'}:${port}`, ...opts.headers },
+        body: opts.body,
+        dispatcher: agent,
+        headersTimeout: 30_000,
+        bodyTimeout: 30_000,
+      });
+      const text = await res.body.text();
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {}
+      const cookie = [res.headers['set-cookie'] ?? []].flat().map((c) => c.split(';')[0]!).find((c) => /^session=./.test(c));
+      return { status: res.statusCode, headers: res.headers, text, json, cookie };
+    } catch (err) {
+      const e = err as { code?: string; cause?: { code?: string } };
+      return { status: 0, headers: {}, text: '', json: undefined, error: e.code ?? e.cause?.code ?? String(err) };
+    }
+  };
+  return {
+    send,
+    form: (path, fields, opts = {}) =>
+      send('POST', path, { host: opts.host, headers: { 'content-type': 'application/x-www-form-urlencoded', ...opts.headers }, body: new URLSearchParams(fields).toString() }),
+    close: () => agent.close(),
+  };
+}

@@ -1,0 +1,70 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FreshDatabase } from './databases.js';
+import { freePort, startServer, type ServerUnderTest } from './servers.js';
+import type { Settings } from './settings.js';
+
+export const benchDir = fileURLToPath(new URL('..', import.meta.url));
+const root = join(benchDir, '..', '..');
+const gatewayMain = join(root, 'apps', 'gateway', 'dist', 'main.js');
+
+/** turbo rebuilds the gateway only when its sources changed (a cache hit otherwise). */
+export function buildGateway(log: (line: string) => void) {
+  const turbo = spawnSync(join(root, 'node_modules', '.bin', 'turbo'), ['run', 'build', '--filter=@accounts/gateway', '--output-logs=errors-only'], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' },
+  });
+  if (turbo.status === 0) return;
+  process.stderr.write(`${turbo.stdout ?? ''}${turbo.stderr ?? ''}`);
+  if (!existsSync(gatewayMain)) throw new Error('the gateway build failed');
+  log('the gateway build failed: benchmarking the existing apps/gateway/dist');
+}
+
+/** The servers' environment: the caller's, less anything that would point them elsewhere. */
+function serverEnv(vars: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production' };
+  for (const key of ['DATABASE_URL', 'DATA_DIR', 'REDIS_URL', 'NODE_OPTIONS', 'PORT']) delete env[key];
+  return { ...env, ...vars };
+}
+
+/** The production build, started as a user would: `node apps/gateway/dist/main.js`. */
+export async function startGateway(s: Settings, db: FreshDatabase): Promise<ServerUnderTest> {
+  const port = await freePort();
+  return startServer({
+    name: 'gateway',
+    entry: gatewayMain,
+    cwd: root,
+    port,
+    env: serverEnv({
+      ...db.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      BCRYPT_COST: String(s.cost),
+      HASH_WORKERS: String(s.workers),
+      HASH_QUEUE_MAX: String(s.queueMax),
+      // All load comes from one address and retries the same accounts.
+      RATE_LIMIT_REGISTER: '0',
+      RATE_LIMIT_SIGN_IN: '0',
+      RATE_LIMIT_CHANGE_PASSWORD: '0',
+      ACCOUNT_MAX_FAILURES: '1000',
+      PASSWORD_PEPPER: 'benchmark-pepper-for-a-throwaway-database',
+    }),
+  });
+}
+
+/** The better-auth peer (src/peer/server.ts) on the same kind of database. */
+export async function startPeer(s: Settings, db: FreshDatabase): Promise<ServerUnderTest> {
+  const port = await freePort();
+  return startServer({
+    name: 'better-auth',
+    entry: join('src', 'peer', 'server.ts'),
+    nodeArgs: ['--import', 'tsx'],
+    cwd: benchDir,
+    port,
+    env: serverEnv({ ...db.env, PORT: String(port), BCRYPT_COST: String(s.cost) }),
+  });
+}

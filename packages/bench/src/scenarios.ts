@@ -1,0 +1,112 @@
+import type autocannon from 'autocannon';
+import { runLoad, type HealthzStats } from './load.js';
+import type { ServerUnderTest } from './servers.js';
+import type { Settings } from './settings.js';
+import { createAccounts, HASHES_PER_REQUEST, mixedRequests, type Kind } from './traffic.js';
+
+export interface Scenario {
+  name: string;
+  /** Kinds of request in a repeating cycle, e.g. { signIn: 6, register: 3 }. */
+  weights: Partial<Record<Kind, number>>;
+  connections: number;
+  overallRate?: number;
+  /** Accounts made before the run for sign-ins, and for changes of password. */
+  signInAccounts?: number;
+  changeAccounts?: number;
+  /** Builds registrations for another API (the peer). */
+  builders?: { register(): Pick<autocannon.Request, 'method' | 'path' | 'headers' | 'body'> };
+}
+
+export interface ScenarioResult {
+  name: string;
+  server: string;
+  connections: number;
+  overallRate: number | null;
+  seconds: number;
+  /** Requests sent per second, and that as a multiple of the bcrypt capacity. */
+  offeredRps: number;
+  offeredRatio: number;
+  /** 2xx answers per second. */
+  rps: number;
+  /** bcrypt operations behind those answers, per second (a change of password costs two). */
+  bcryptOpsPerSecond: number;
+  /** bcryptOpsPerSecond / capacity: for a change of password, its rate against half the capacity. */
+  capacityRatio: number;
+  okByKind: Record<Kind, number>;
+  latencyMs: { p50: number; p99: number; max: number };
+  statusCodes: Record<string, number>;
+  errors: number;
+  timeouts: number;
+  healthzMs: HealthzStats;
+  eventLoopDelayMs: { p50: number; p99: number; max: number };
+  rssPeakMB: number;
+  /** RSS once the server has gone quiet after the run. */
+  rssSettledMB: number;
+}
+
+/** The gateway's scenarios; the overload offers about five times what the hashing can do. */
+export function gatewayScenarios(s: Settings, capacity: number): Scenario[] {
+  const c = s.connections;
+  // Each accepted request holds its connection while it waits in the hashing queue, so the
+  // overload has as many connections again as the queue holds; each sends one request a
+  // second (more when capped), which offers ≈ 5 × capacity in all (see docs/benchmarks.md).
+  const overload = Math.min(s.maxConnections, Math.round(4 * capacity + s.queueMax + s.workers));
+  return [
+    { name: 'registration', weights: { register: 1 }, connections: c },
+    { name: 'sign-in', weights: { signIn: 1 }, connections: c, signInAccounts: c * 2 },
+    { name: 'change password', weights: { changePassword: 1 }, connections: c, changeAccounts: c * 2 },
+    { name: 'mix', weights: { signIn: 6, register: 3, changePassword: 1 }, connections: c, signInAccounts: c * 2, changeAccounts: c * 2 },
+    {
+      name: 'overload 5×',
+      weights: { register: 1 },
+      connections: overload,
+      overallRate: Math.max(overload, Math.round(5 * capacity)),
+    },
+  ];
+}
+
+/** Makes the scenario's accounts, runs its load, and reads the outcome against the capacity. */
+export async function runScenario(server: ServerUnderTest, scenario: Scenario, s: Settings, capacity: number): Promise<ScenarioResult> {
+  const make = (n = 0) => (n ? createAccounts(server.url, n, s.workers * 2) : Promise.resolve([]));
+  const signIn = await make(scenario.signInAccounts);
+  const changePassword = await make(scenario.changeAccounts);
+  await server.settle();
+
+  const { requests, counts } = mixedRequests({ weights: scenario.weights, signIn, changePassword, builders: scenario.builders });
+  const { result, seconds, healthz, server: probe } = await runLoad(
+    server,
+    { connections: scenario.connections, overallRate: scenario.overallRate, seconds: s.scenarioSeconds, requests },
+    s.healthzIntervalMs,
+  );
+  const settled = await server.settle();
+
+  const bcryptOps = (Object.keys(counts.ok) as Kind[]).reduce((sum, k) => sum + counts.ok[k] * HASHES_PER_REQUEST[k], 0) / seconds;
+  return {
+    name: scenario.name,
+    server: server.name,
+    connections: scenario.connections,
+    overallRate: scenario.overallRate ?? null,
+    seconds,
+    offeredRps: counts.sent / seconds,
+    offeredRatio: counts.sent / seconds / capacity,
+    rps: result['2xx'] / seconds,
+    bcryptOpsPerSecond: bcryptOps,
+    capacityRatio: bcryptOps / capacity,
+    okByKind: counts.ok,
+    latencyMs: { p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max },
+    statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, v]) => [code, v.count ?? 0])),
+    errors: result.errors,
+    timeouts: result.timeouts,
+    healthzMs: healthz,
+    eventLoopDelayMs: probe.eventLoopDelayMs,
+    rssPeakMB: probe.rssPeakMB,
+    rssSettledMB: settled.rssMB,
+  };
+}
+
+/** Unmeasured load before the first scenario, so the JIT and the pools are warm. */
+export async function warmUp(server: ServerUnderTest, s: Settings, builders?: Scenario['builders']) {
+  const { requests } = mixedRequests({ weights: { register: 1 }, builders });
+  await runLoad(server, { connections: s.connections, seconds: s.warmupSeconds, requests }, s.healthzIntervalMs);
+  await server.settle();
+}
