@@ -1,4 +1,4 @@
-import { accountEvents, sessions, users, type Database } from '@accounts/db';
+import { accountEvents, users, type Database } from '@accounts/db';
 import { and, eq, sql } from 'drizzle-orm';
 import { registration, STRONG, uniqueEmail } from './gateway.js';
 import type { Client } from './process.js';
@@ -50,13 +50,4 @@ export async function halfWritten(db: Database): Promise<string[]> {
 
 export async function emailsIn(db: Database): Promise<Set<string>> {
   return new Set((await db.select({ email: users.email }).from(users)).map((r) => r.email));
-}
-
-export async function sessionsOf(db: Database, email: string): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(eq(users.email, email));
-  return row!.n;
 }
