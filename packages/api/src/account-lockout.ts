@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { and, desc, eq, gt, inArray } from 'drizzle-orm';
 import { accountEvents, type Database } from '@accounts/db';
 import type { AccountConfig } from './config.js';
@@ -7,8 +8,22 @@ import type { EventSource } from './events.js';
 // Sign-in and current_password failures share one counter per account. It is read from the
 // account events in the database, so every instance of the service sees the same count.
 const FAILURES = ['sign_in_failed', 'password_change_failed'] as const;
-// Counted for an unknown email, so that path runs the same queries; no user has this id.
-const NO_USER = '00000000-0000-0000-0000-000000000000';
+
+/** Whose counter a check runs against. */
+export interface LockoutSubject {
+  userId: string | null;
+  key: string;
+}
+
+/**
+ * An account counts failures under its id; an email with no account here counts them under a
+ * digest of realm and email, so it locks after as many guesses as a real account would and the
+ * lockout itself does not tell whether the account exists.
+ */
+export function lockoutSubject(realmId: string, email: string, userId: string | null): LockoutSubject {
+  if (userId) return { userId, key: userId };
+  return { userId: null, key: `email:${createHash('sha256').update(`${realmId}\n${email}`).digest('hex')}` };
+}
 
 /** A password check that holds a place under the account's limit until it is settled. */
 export interface PasswordCheck {
@@ -30,16 +45,19 @@ export async function claimPasswordCheck(
   db: Database,
   src: EventSource,
   type: (typeof FAILURES)[number],
-  userId: string | null,
+  subject: LockoutSubject,
   config: AccountConfig,
 ): Promise<PasswordCheck> {
-  const [claim] = await db.insert(accountEvents).values({ realmId: src.realmId, userId, type, clientIp: src.clientIp }).returning({ id: accountEvents.id });
+  const [claim] = await db
+    .insert(accountEvents)
+    .values({ realmId: src.realmId, userId: subject.userId, lockoutKey: subject.key, type, clientIp: src.clientIp })
+    .returning({ id: accountEvents.id });
   const withdraw = async (tx: Database = db) => void (await tx.delete(accountEvents).where(eq(accountEvents.id, claim!.id)));
   const since = new Date(Date.now() - config.failureWindowMs);
   const [over] = await db
     .select({ at: accountEvents.createdAt })
     .from(accountEvents)
-    .where(and(eq(accountEvents.userId, userId ?? NO_USER), inArray(accountEvents.type, FAILURES), gt(accountEvents.createdAt, since)))
+    .where(and(eq(accountEvents.lockoutKey, subject.key), inArray(accountEvents.type, FAILURES), gt(accountEvents.createdAt, since)))
     .orderBy(desc(accountEvents.createdAt))
     .limit(1)
     .offset(config.maxPasswordFailures);

@@ -53,6 +53,21 @@ describe.each(testDrivers())('passwords on %s', (driver) => {
     await expect(h.caller().account.signIn({ email, password })).resolves.toBeTruthy();
   });
 
+  it('locks an email without an account after as many failures, with the same answer', async () => {
+    const { email: known } = await registerUser(h);
+    const unknown = uniqueEmail('ghost');
+    const answers: Record<string, unknown[]> = { known: [], unknown: [] };
+    for (let i = 0; i < 6; i++) {
+      for (const [who, email] of [['known', known], ['unknown', unknown]] as const) {
+        const p = await problemOf(h.caller().account.signIn({ email, password: `wrong guess number ${i}` }));
+        answers[who]!.push([p.status, p.code, p.fields]);
+      }
+    }
+    expect(answers.unknown).toEqual(answers.known);
+    expect(answers.known!.at(-1)).toEqual([429, 'too_many_attempts', {}]);
+    await new Promise((r) => setTimeout(r, 2100));
+  });
+
   it('counts a wrong current_password against the same per-account limit', async () => {
     const { token, email, password } = await registerUser(h);
     for (let i = 0; i < 3; i++) await problemOf(h.caller().account.signIn({ email, password: `wrong guess number ${i}` }));

@@ -52,10 +52,15 @@ export const accountEvents = pgTable(
       .references(() => realms.id, { onDelete: 'cascade' }),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
     type: text('type').notNull(),
+    /** Whose password-failure counter a failed check counts against: the user, or an unknown email's digest. */
+    lockoutKey: text('lockout_key'),
     clientIp: text('client_ip'),
     createdAt: createdAt(),
   },
-  (t) => [index('account_events_user_type_time_idx').on(t.userId, t.type, t.createdAt)],
+  (t) => [
+    index('account_events_user_type_time_idx').on(t.userId, t.type, t.createdAt),
+    index('account_events_lockout_idx').on(t.lockoutKey, t.createdAt),
+  ],
 );
 
 export type Realm = typeof realms.$inferSelect;

@@ -8,7 +8,7 @@ import {
   type SignInInput,
 } from '@accounts/validators';
 import { isUniqueViolation, users } from '@accounts/db';
-import { claimPasswordCheck } from '../account-lockout.js';
+import { claimPasswordCheck, lockoutSubject } from '../account-lockout.js';
 import { fieldProblem, ProblemError } from '../errors.js';
 import { recordEvent } from '../events.js';
 import { createSession, deleteSessionByToken, revokeOtherSessions, rotateSession } from '../sessions.js';
@@ -51,7 +51,8 @@ export const accountRouter = router({
     ctx.hasher.assertCapacity();
     // An unknown email takes the same steps (a claim, one bcrypt, no further write), so neither
     // the answer nor its timing tells whether the account exists.
-    const check = await claimPasswordCheck(ctx.db, source(ctx), 'sign_in_failed', user?.id ?? null, ctx.config);
+    const subject = lockoutSubject(ctx.realm.id, data.email, user?.id ?? null);
+    const check = await claimPasswordCheck(ctx.db, source(ctx), 'sign_in_failed', subject, ctx.config);
     const ok = await check.during(() => (user ? ctx.hasher.verify(data.password, user.passwordHash) : ctx.hasher.verifyDummy(data.password).then(() => false)));
     const session =
       ok && user
@@ -88,7 +89,7 @@ export const accountRouter = router({
     const context = { name: user.name, email: user.email, realm: ctx.realm.slug };
     const data = parseInput(changePasswordSchema({ policy: ctx.config.passwordPolicy, context }), input);
     ctx.hasher.assertCapacity(2);
-    const check = await claimPasswordCheck(ctx.db, source(ctx), 'password_change_failed', user.id, ctx.config);
+    const check = await claimPasswordCheck(ctx.db, source(ctx), 'password_change_failed', lockoutSubject(ctx.realm.id, user.email, user.id), ctx.config);
     // A wrong current password leaves the claim as this attempt's password_change_failed event.
     const incorrect = () => fieldProblem('current_password', 'password_incorrect');
     if (!(await check.during(() => ctx.hasher.verify(data.current_password, user.passwordHash)))) throw incorrect();
