@@ -1,7 +1,7 @@
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
-import { findRealm, ProblemError, type AccountConfig, type Hasher } from '@accounts/api';
+import { ProblemError, type AccountConfig, type Hasher } from '@accounts/api';
 import type { DatabaseHandle } from '@accounts/db';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
@@ -11,7 +11,7 @@ import { registerHealth } from './health.js';
 import { assertSameOrigin } from './origin-check.js';
 import { answerClientError, sendProblem } from './problems.js';
 import { registerRateLimits } from './rate-limits.js';
-import { realmSlugFromHost } from './realm-host.js';
+import { realmLookup, realmSlugFromHost } from './realm-host.js';
 import { registerTrpc } from './trpc-routes.js';
 import { isPageRequest, registerWebApp } from './web-app.js';
 
@@ -75,10 +75,11 @@ export async function buildApp({ config, database, hasher, logStream }: AppDeps)
     return sendProblem(req, reply, new ProblemError('not_found'));
   });
 
+  const findRealmCached = realmLookup(database.db);
   app.addHook('onRequest', async (req) => {
     if (UNREALMED.test(req.url)) return;
     const slug = realmSlugFromHost(req.hostname, config.ROOT_DOMAIN);
-    const realm = slug ? await findRealm(database.db, slug) : null;
+    const realm = slug ? await findRealmCached(slug) : null;
     if (!realm) throw new ProblemError('realm_not_found');
     req.realm = realm;
     assertSameOrigin(req, config.TRUSTED_ORIGINS);

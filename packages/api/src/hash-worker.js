@@ -1,7 +1,18 @@
 // Runs in the hashing pool's worker threads: all bcrypt work happens here, never on the main thread.
 import { createHmac } from 'node:crypto';
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { threadId } from 'node:worker_threads';
 import bcrypt from 'bcryptjs';
+
+// With one hashing thread per core, the hashing threads would take CPU time from the event loop
+// under load, and every cheap request (health checks, sign-out, refusals) would wait. On Linux a
+// thread has its own nice value: lowered here, the event loop always runs first and hashing gets
+// all the rest. Elsewhere this is skipped.
+try {
+  const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+  if (tid > 0) setPriority(tid, 10);
+} catch {}
 
 /**
  * bcrypt reads only 72 bytes, so the NFKC form of the password is first condensed with

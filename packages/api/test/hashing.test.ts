@@ -22,6 +22,20 @@ describe('the hashing pool', () => {
     await hasher.close();
   });
 
+  it('runs the hashing threads at a lower priority than the event loop', async () => {
+    const { readFileSync, readdirSync } = await import('node:fs');
+    const niceOf = (task: string) => {
+      const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    };
+    const before = readdirSync('/proc/self/task').filter((t) => niceOf(t) === 10).length;
+    const hasher = await createHasher({ cost: 4, pepper: 'p', workers: 2 });
+    await Promise.all([hasher.hash('a'), hasher.hash('b'), hasher.hash('c'), hasher.hash('d')]);
+    expect(niceOf(String(process.pid))).toBe(0);
+    expect(readdirSync('/proc/self/task').filter((t) => niceOf(t) === 10).length - before).toBe(2);
+    await hasher.close();
+  });
+
   it('refuses work past the queue bound at once with server_busy', async () => {
     const hasher = await createHasher({ cost: 10, pepper: 'p', workers: 1, queueMax: 2 });
     const running = [hasher.hash('a'), hasher.hash('b'), hasher.hash('c')]; // one runs, two wait

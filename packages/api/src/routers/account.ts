@@ -26,8 +26,9 @@ export const accountRouter = router({
 
   register: limitedProcedure('register').input(typed<RegisterInput>()).mutation(async ({ ctx, input }) => {
     const data = parseInput(registerSchema({ policy: ctx.config.passwordPolicy, realm: ctx.realm.slug }), input);
-    if (await findUserByEmail(ctx.db, ctx.realm.id, data.email)) throw fieldProblem('email', 'email_taken', 'email_taken');
+    // Shedding comes before any database work, so an overloaded server refuses cheaply.
     ctx.hasher.assertCapacity();
+    if (await findUserByEmail(ctx.db, ctx.realm.id, data.email)) throw fieldProblem('email', 'email_taken', 'email_taken');
     const passwordHash = await ctx.hasher.hash(data.password);
     const created = await ctx.db
       .transaction(async (tx) => {
@@ -47,8 +48,8 @@ export const accountRouter = router({
 
   signIn: limitedProcedure('signIn').input(typed<SignInInput>()).mutation(async ({ ctx, input }) => {
     const data = parseInput(signInSchema, input);
-    const user = await findUserByEmail(ctx.db, ctx.realm.id, data.email);
     ctx.hasher.assertCapacity();
+    const user = await findUserByEmail(ctx.db, ctx.realm.id, data.email);
     // An unknown email takes the same steps (a claim, one bcrypt, no further write), so neither
     // the answer nor its timing tells whether the account exists.
     const subject = lockoutSubject(ctx.realm.id, data.email, user?.id ?? null);
