@@ -3,7 +3,7 @@ import { and, desc, eq, gt, inArray } from 'drizzle-orm';
 import { accountEvents, type Database } from '@accounts/db';
 import type { AccountConfig } from './config.js';
 import { ProblemError } from './errors.js';
-import type { EventSource } from './events.js';
+import type { AccountEventType, EventSource } from './events.js';
 
 // Sign-in and current_password failures share one counter per account. It is read from the
 // account events in the database, so every instance of the service sees the same count.
@@ -27,8 +27,8 @@ export function lockoutSubject(realmId: string, email: string, userId: string | 
 
 /** A password check that holds a place under the account's limit until it is settled. */
 export interface PasswordCheck {
-  /** The password was right: the claim is withdrawn (pass the transaction that acts on it). */
-  passed(tx: Database): Promise<void>;
+  /** The password was right: the claim becomes the success event (pass the transaction that acts on it). */
+  passed(tx: Database, outcome: AccountEventType): Promise<void>;
   /** Runs the hashing; if it fails for another reason (busy, outage), the claim is withdrawn. */
   during<T>(work: () => Promise<T>): Promise<T>;
 }
@@ -67,7 +67,8 @@ export async function claimPasswordCheck(
     throw new ProblemError('too_many_attempts', { retryAfter });
   }
   return {
-    passed: withdraw,
+    // One statement instead of a delete and an insert: the claim row is the success event.
+    passed: async (tx, outcome) => void (await tx.update(accountEvents).set({ type: outcome }).where(eq(accountEvents.id, claim!.id))),
     async during(work) {
       try {
         return await work();

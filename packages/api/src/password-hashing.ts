@@ -75,6 +75,7 @@ export async function createHasher(opts: HasherOptions): Promise<Hasher> {
     },
     stats: () => ({ workers, queued: pool.queueSize, queueMax }),
     workerThreadId: () => run<number>({ op: 'thread' }),
-    close: () => pool.destroy(),
+    // Lets tasks already running finish (a graceful stop), then ends the threads.
+    close: () => pool.close(),
   };
 }

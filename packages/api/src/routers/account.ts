@@ -60,10 +60,8 @@ export const accountRouter = router({
         ? await ctx.db.transaction(async (tx) => {
             // A password change that commits first makes the verified hash stale: no session then.
             if (!(await lockIfHashUnchanged(tx, user.id, user.passwordHash))) return null;
-            await check.passed(tx);
-            const issued = await createSession(tx, user.id, ctx.config);
-            await recordEvent(tx, source(ctx), 'signed_in', user.id);
-            return issued;
+            await check.passed(tx, 'signed_in');
+            return createSession(tx, user.id, ctx.config);
           })
         : null;
     // Otherwise the claim stays, as this attempt's sign_in_failed event.
@@ -97,10 +95,9 @@ export const accountRouter = router({
     const nextHash = await check.during(() => ctx.hasher.hash(data.new_password));
     const outcome = await ctx.db.transaction(async (tx) => {
       if (!(await replacePasswordHash(tx, user.id, user.passwordHash, nextHash))) return null;
-      await check.passed(tx);
+      await check.passed(tx, 'password_changed');
       const revoked = await revokeOtherSessions(tx, user.id, session.id);
       const rotated = await rotateSession(tx, session);
-      await recordEvent(tx, source(ctx), 'password_changed', user.id);
       if (revoked > 0) await recordEvent(tx, source(ctx), 'sessions_revoked', user.id);
       return { revoked, rotated };
     });
