@@ -1,6 +1,7 @@
 import { createCaller, ProblemError } from '@accounts/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendProblem } from './problems.js';
+import { hasBody, mediaType } from './request-body.js';
 import { contextFor, type Services } from './request-context.js';
 import { wantsTokenInBody } from './session-transport.js';
 
@@ -31,10 +32,6 @@ const FORMS: Record<string, FormRoute> = {
 
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 
-const hasBody = (req: FastifyRequest) =>
-  req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-
-export const mediaType = (req: FastifyRequest) => (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
 
 /** Picks the known fields; unknown ones are ignored, a repeated one refuses the request. */
 function pickFields(body: unknown, fields: readonly string[]): Fields {

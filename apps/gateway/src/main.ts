@@ -37,9 +37,9 @@ async function start(config: Config) {
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
 
-  await app.listen({ port: config.PORT, host: config.HOST });
+  const address = await app.listen({ port: config.PORT, host: config.HOST });
   const db = database.driver === 'pglite' ? `embedded PGlite in ${config.DATA_DIR}` : 'PostgreSQL';
-  app.log.info({ db, workers: hasher.stats().workers, cost: config.BCRYPT_COST }, `accounts service ready on http://${config.HOST === '127.0.0.1' ? 'localhost' : config.HOST}:${app.server.address() && typeof app.server.address() === 'object' ? (app.server.address() as { port: number }).port : config.PORT}`);
+  app.log.info({ db, workers: hasher.stats().workers, cost: config.BCRYPT_COST }, `accounts service ready on ${address.replace('127.0.0.1', 'localhost')}`);
 }
 
 try {

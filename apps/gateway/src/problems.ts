@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { ProblemError, toProblem, type Problem, type ProblemCode } from '@accounts/api';
+import { ProblemError, problemForStatus, toProblem, type Problem } from '@accounts/api';
 import { isUnavailable } from '@accounts/db';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { localeOf } from './locale.js';
@@ -9,16 +9,9 @@ import { localeOf } from './locale.js';
 function asProblemError(err: unknown): unknown {
   if (err instanceof ProblemError) return err;
   if (isUnavailable(err)) return new ProblemError('not_ready', { retryAfter: 5 });
-  const e = err as { statusCode?: number; code?: string };
-  const byStatus: Record<number, ProblemCode> = {
-    400: 'invalid_body',
-    404: 'not_found',
-    405: 'method_not_allowed',
-    413: 'payload_too_large',
-    415: 'unsupported_media_type',
-  };
-  const code = e.statusCode ? byStatus[e.statusCode] : undefined;
-  return code ? new ProblemError(code) : err;
+  const status = (err as { statusCode?: number }).statusCode;
+  const code = status ? problemForStatus(status) : 'internal';
+  return code === 'internal' ? err : new ProblemError(code);
 }
 
 export const isTrpcRequest = (req: FastifyRequest) => req.url.startsWith('/trpc/') || req.url === '/trpc';

@@ -1,7 +1,7 @@
 import { appRouter, ProblemError, toProblem } from '@accounts/api';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import type { FastifyInstance } from 'fastify';
-import { mediaType } from './form-routes.js';
+import { hasBody, mediaType } from './request-body.js';
 import { contextFor, type Services } from './request-context.js';
 
 /** The typed API for the web app and tRPC clients: the same procedures as the form routes. */
@@ -11,8 +11,7 @@ export async function registerTrpc(app: FastifyInstance, services: Services) {
       // tRPC answers HEAD with an empty 204 on any path, mutations included; nothing here serves HEAD.
       if (req.method === 'HEAD') throw new ProblemError('method_not_allowed');
       // A declared type counts even without a body: tRPC would take multipart/form-data for a mutation.
-      const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0 || req.headers['content-type'] !== undefined;
-      if (req.method === 'POST' && hasBody && mediaType(req) !== 'application/json') throw new ProblemError('unsupported_media_type');
+      if (req.method === 'POST' && (hasBody(req) || req.headers['content-type'] !== undefined) && mediaType(req) !== 'application/json') throw new ProblemError('unsupported_media_type');
     });
     await scope.register(fastifyTRPCPlugin, {
       prefix: '/trpc',

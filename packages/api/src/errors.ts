@@ -101,7 +101,8 @@ export function toProblem(err: unknown, locale: Locale): Problem {
   return problem;
 }
 
-function problemForStatus(status: number): ProblemCode {
+/** The problem code for an HTTP status from a framework or plugin error ('internal' when none fits). */
+export function problemForStatus(status: number): ProblemCode {
   switch (status) {
     case 400:
       return 'invalid_body';

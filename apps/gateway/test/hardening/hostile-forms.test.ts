@@ -2,10 +2,10 @@ import { testDrivers } from '@accounts/db/testing';
 import fc from 'fast-check';
 import { parse } from 'fast-querystring';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mintSession, userByEmail } from '../support/accounts.js';
+import { mintSession, startFuzzTarget } from '../support/accounts.js';
 import { FORM, contentType, formBody, hostileText, jsonBody, nearlyValid, type Pair } from '../support/arbitraries.js';
 import { assertProperty, countRows, expectCleanFormAnswer, type RowCounts } from '../support/checks.js';
-import { registration, startGateway, STRONG, STRONG2, uniqueEmail, type Gateway, type Response } from '../support/gateway.js';
+import { registration, STRONG, STRONG2, uniqueEmail, type Gateway, type Response } from '../support/gateway.js';
 
 // Thousands of generated requests against the form routes: whatever arrives, the answer is a
 // documented status with a problem+json body, and a refused request writes nothing.
@@ -45,11 +45,7 @@ describe.each(testDrivers())('hostile form requests on %s', (driver) => {
   };
 
   beforeAll(async () => {
-    // Limits raised so the generated traffic reaches validation; lockout has its own tests.
-    gw = await startGateway(driver, { RATE_LIMIT_REGISTER: '1000000', RATE_LIMIT_SIGN_IN: '1000000', RATE_LIMIT_CHANGE_PASSWORD: '1000000', ACCOUNT_MAX_FAILURES: '1000' });
-    ownerEmail = uniqueEmail('owner');
-    expect((await gw.form('/users/register', registration(ownerEmail))).status).toBe(201);
-    ownerId = (await userByEmail(gw.db.db, ownerEmail))!.id;
+    ({ gw, ownerEmail, ownerId } = await startFuzzTarget(driver));
   });
   afterAll(() => gw?.close());
 

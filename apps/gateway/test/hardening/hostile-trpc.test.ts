@@ -1,10 +1,10 @@
 import { testDrivers } from '@accounts/db/testing';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mintSession, userByEmail } from '../support/accounts.js';
+import { mintSession, startFuzzTarget } from '../support/accounts.js';
 import { contentType, formBody, hostileText, JSON_TYPE, jsonBody } from '../support/arbitraries.js';
 import { assertProperty, countRows, expectCleanTrpcAnswer } from '../support/checks.js';
-import { registration, startGateway, STRONG, STRONG2, uniqueEmail, type Gateway } from '../support/gateway.js';
+import { registration, STRONG, STRONG2, uniqueEmail, type Gateway } from '../support/gateway.js';
 
 // Generated calls to /trpc: malformed JSON, batch paths, wrong methods and content types.
 // Every answer is JSON in tRPC's error envelope carrying a documented problem, and a
@@ -39,10 +39,7 @@ describe.each(testDrivers())('hostile /trpc calls on %s', (driver) => {
   const seen = new Set<number>();
 
   beforeAll(async () => {
-    gw = await startGateway(driver, { RATE_LIMIT_REGISTER: '1000000', RATE_LIMIT_SIGN_IN: '1000000', RATE_LIMIT_CHANGE_PASSWORD: '1000000', ACCOUNT_MAX_FAILURES: '1000' });
-    ownerEmail = uniqueEmail('owner');
-    expect((await gw.form('/users/register', registration(ownerEmail))).status).toBe(201);
-    ownerId = (await userByEmail(gw.db.db, ownerEmail))!.id;
+    ({ gw, ownerEmail, ownerId } = await startFuzzTarget(driver));
   });
   afterAll(() => gw?.close());
 

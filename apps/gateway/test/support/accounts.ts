@@ -1,6 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { sessions, users, type Database } from '@accounts/db';
+import type { Driver } from '@accounts/db';
 import { eq, sql } from 'drizzle-orm';
+import { expect } from 'vitest';
+import { registration, startGateway, uniqueEmail, type Gateway } from './gateway.js';
 
 /**
  * Writes a live session for a user straight into the database, the way the service stores
@@ -21,4 +24,20 @@ export async function userByEmail(db: Database, email: string) {
 export async function sessionCount(db: Database, userId: string): Promise<number> {
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(sessions).where(eq(sessions.userId, userId));
   return row!.n;
+}
+
+/**
+ * A gateway for fuzzing, with one registered account (the owner): per-address limits and the
+ * account lock are raised so generated traffic reaches validation (both have tests of their own).
+ */
+export async function startFuzzTarget(driver: Driver): Promise<{ gw: Gateway; ownerEmail: string; ownerId: string }> {
+  const gw = await startGateway(driver, {
+    RATE_LIMIT_REGISTER: '1000000',
+    RATE_LIMIT_SIGN_IN: '1000000',
+    RATE_LIMIT_CHANGE_PASSWORD: '1000000',
+    ACCOUNT_MAX_FAILURES: '1000',
+  });
+  const ownerEmail = uniqueEmail('owner');
+  expect((await gw.form('/users/register', registration(ownerEmail))).status).toBe(201);
+  return { gw, ownerEmail, ownerId: (await userByEmail(gw.db.db, ownerEmail))!.id };
 }
