@@ -1,5 +1,6 @@
 // The README's test command: runs every package's tests through turbo, then prints one
-// summary line over all of them ("N passed, N failed, N skipped").
+// summary line over all of them ("N passed, N failed, N skipped"). `--continue` runs every
+// package even after one fails, so the line counts the whole suite.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,7 +10,7 @@ const reportDir = join(root, 'test-results', 'reports');
 rmSync(reportDir, { recursive: true, force: true });
 mkdirSync(reportDir, { recursive: true });
 
-const run = spawnSync(join(root, 'node_modules', '.bin', 'turbo'), ['run', 'test', '--concurrency=2', '--log-order=grouped', ...process.argv.slice(2)], {
+const run = spawnSync(join(root, 'node_modules', '.bin', 'turbo'), ['run', 'test', '--continue', '--concurrency=2', '--log-order=grouped', ...process.argv.slice(2)], {
   cwd: root,
   stdio: 'inherit',
   env: { ...process.env, TEST_REPORT_DIR: reportDir, FORCE_COLOR: process.env.CI ? '0' : process.env.FORCE_COLOR },

@@ -9,5 +9,7 @@ export default defineConfig({
     environment: 'happy-dom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
+    // Typing through user-event is slow on a loaded machine; this only guards against a hang.
+    testTimeout: 30_000,
   },
 });

@@ -1,17 +1,19 @@
 import cookie from '@fastify/cookie';
-import formbody from '@fastify/formbody';
-import helmet from '@fastify/helmet';
-import { ProblemError, type AccountConfig, type Hasher } from '@accounts/api';
+import helmet from './security-headers.js';
+import { callerFor, createAppRouter, notReady, ProblemError, type AccountConfig, type Hasher } from '@accounts/api';
 import type { DatabaseHandle } from '@accounts/db';
+import { passwordEstimator } from '@accounts/validators/password-estimator';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { parseFormBody } from './form-body.js';
 import { registerFormRoutes } from './form-routes.js';
 import { registerHealth } from './health.js';
+import { registerOpenApi } from './openapi.js';
 import { assertSameOrigin } from './origin-check.js';
 import { answerClientError, sendProblem } from './problems.js';
-import { registerRateLimits } from './rate-limits.js';
+import { createRateLimits } from './rate-limits.js';
 import { realmLookup, realmSlugFromHost } from './realm-host.js';
+import { schedulePurge } from './retention-purge.js';
 import { registerTrpc } from './trpc-routes.js';
 import { isPageRequest, registerWebApp } from './web-app.js';
 
@@ -32,12 +34,26 @@ export function accountConfigFrom(config: Config): AccountConfig {
     sessionIdleMs: config.SESSION_IDLE_HOURS * 3600_000,
     maxPasswordFailures: config.ACCOUNT_MAX_FAILURES,
     failureWindowMs: config.ACCOUNT_FAILURE_WINDOW_SECONDS * 1000,
+    productName: config.PRODUCT_NAME,
+    accountFailureCap: config.ACCOUNT_FAILURE_CAP,
+    accountCapWindowMs: config.ACCOUNT_CAP_WINDOW_HOURS * 3600_000,
+    knownDeviceTtlMs: config.KNOWN_DEVICE_DAYS * 24 * 3600_000,
   };
 }
 
-const UNREALMED = /^\/(healthz|readyz)(\?|$)/;
+const UNREALMED = /^\/(healthz|readyz|openapi\.json)(\?|$)/;
+const API_PATH = /^\/(users|trpc)(\/|\?|$)/;
+
+function hostHeaderCount(raw: string[]): number {
+  let n = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toLowerCase() === 'host') n++;
+  return n;
+}
 
 export async function buildApp({ config, database, hasher, logStream }: AppDeps): Promise<FastifyInstance & { draining: boolean }> {
+  // Ranks the password dictionaries before serving: built inside the first registration instead,
+  // it would hold the event loop (and every request in flight) for a few hundred milliseconds.
+  passwordEstimator();
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
     trustProxy: config.TRUST_PROXY as boolean | string[],
@@ -48,14 +64,33 @@ export async function buildApp({ config, database, hasher, logStream }: AppDeps)
       ...(logStream ? { stream: logStream } : {}),
       redact: { paths: ['req.headers', 'headers', 'body', 'password', '*.password'], remove: true },
     },
-    return503OnClosing: true,
+    // Requests that arrive while stopping are refused by the hook below, as problem+json.
+    return503OnClosing: false,
     // Fastify answers a path it cannot decode (a stray "%") by itself; no route has such a path.
     frameworkErrors: (err, req, reply) => sendProblem(req, reply, err.code === 'FST_ERR_BAD_URL' ? new ProblemError('not_found') : err),
     clientErrorHandler: answerClientError,
-    // A request without Host reaches the realm check (404 problem+json) instead of Node's empty 400.
-    http: { requireHostHeader: false },
+    // Slow clients: a request must have fully arrived within REQUEST_TIMEOUT_SECONDS (its headers
+    // within HEADERS_TIMEOUT_SECONDS), and a connection with nothing going on is closed after
+    // IDLE_TIMEOUT_SECONDS; answers were written when a timeout cuts a client off.
+    requestTimeout: config.REQUEST_TIMEOUT_SECONDS * 1000,
+    connectionTimeout: config.IDLE_TIMEOUT_SECONDS * 1000,
+    keepAliveTimeout: config.IDLE_TIMEOUT_SECONDS * 1000,
+    http: {
+      // A request without Host reaches the realm check (404 problem+json) instead of Node's empty 400.
+      requireHostHeader: false,
+      requestTimeout: config.REQUEST_TIMEOUT_SECONDS * 1000,
+      headersTimeout: Math.min(config.HEADERS_TIMEOUT_SECONDS, config.REQUEST_TIMEOUT_SECONDS) * 1000,
+      // Node checks those timeouts on this interval (30 s by default, which would double them).
+      connectionsCheckingInterval: 1000,
+    },
   }) as unknown as FastifyInstance & { draining: boolean };
+  // Past this many open connections new ones are closed at once, so held connections cannot pile up.
+  app.server.maxConnections = config.MAX_CONNECTIONS;
   app.decorate('draining', false);
+  // Stopping starts with close(): from then on /readyz and every new request answer 503.
+  app.addHook('preClose', async () => {
+    app.draining = true;
+  });
   // While stopping, each answer closes its connection: a keep-alive client (a load balancer's
   // pool) would otherwise hold the server open until the shutdown timeout.
   app.addHook('onSend', async (_req, reply) => {
@@ -63,11 +98,29 @@ export async function buildApp({ config, database, hasher, logStream }: AppDeps)
   });
 
   await app.register(helmet, {
-    contentSecurityPolicy: { directives: { 'upgrade-insecure-requests': null } },
+    // The web app's styles are files of its own origin: no other style source is needed.
+    contentSecurityPolicy: { directives: { 'upgrade-insecure-requests': null, 'style-src': ["'self'"] } },
+    // Sent below, and only over https.
     hsts: false,
+    // Under "no-referrer" browsers send "Origin: null" with a same-origin form POST, which the
+    // origin check must then refuse; "same-origin" keeps the real Origin and tells other sites nothing.
+    referrerPolicy: { policy: 'same-origin' },
+  });
+  const hsts = `max-age=${config.HSTS_MAX_AGE_SECONDS}; includeSubDomains`;
+  app.addHook('onSend', async (req, reply) => {
+    // Account answers are personal: no cache (browser or shared) may keep them.
+    if (API_PATH.test(req.url)) reply.header('cache-control', 'no-store');
+    // Realms are subdomains, so HSTS covers them too.
+    if (config.HSTS_MAX_AGE_SECONDS > 0 && req.protocol === 'https') reply.header('strict-transport-security', hsts);
   });
   await app.register(cookie);
-  await app.register(formbody, { parser: parseFormBody });
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (_req, body, done) => {
+    try {
+      done(null, parseFormBody(body as Buffer));
+    } catch (err) {
+      done(err as Error);
+    }
+  });
 
   app.setErrorHandler((err, req, reply) => sendProblem(req, reply, err));
   app.setNotFoundHandler(async (req, reply) => {
@@ -77,6 +130,10 @@ export async function buildApp({ config, database, hasher, logStream }: AppDeps)
 
   const findRealmCached = realmLookup(database.db);
   app.addHook('onRequest', async (req) => {
+    // A request on a connection still open while stopping: the load balancer should go elsewhere.
+    if (app.draining) throw notReady();
+    // Two Host headers are a malformed request (RFC 9112 §3.2), not one to serve by the first.
+    if (hostHeaderCount(req.raw.rawHeaders) > 1) throw new ProblemError('invalid_body');
     if (UNREALMED.test(req.url)) return;
     const slug = realmSlugFromHost(req.hostname, config.ROOT_DOMAIN);
     const realm = slug ? await findRealmCached(slug) : null;
@@ -91,11 +148,14 @@ export async function buildApp({ config, database, hasher, logStream }: AppDeps)
     );
   });
 
-  const limits = await registerRateLimits(app, config);
+  const limits = createRateLimits(app, config);
   app.addHook('onClose', () => limits.close());
-  const services = { db: database.db, hasher, accounts: accountConfigFrom(config), limit: limits.limit };
+  const router = createAppRouter(accountConfigFrom(config));
+  const services = { db: database.db, hasher, router, createCaller: callerFor(router), limit: limits.limit };
+  schedulePurge(app, database.db, accountConfigFrom(config), config);
 
   registerHealth(app, database);
+  registerOpenApi(app, router);
   registerFormRoutes(app, services);
   await registerTrpc(app, services);
   const servesWeb = config.SERVE_WEB && (await registerWebApp(app));

@@ -12,12 +12,17 @@ const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' |
 const trustProxy = z
   .string()
   .trim()
-  .transform((v, ctx): boolean | number | string[] => {
-    if (v === 'true' || v === 'false') return v === 'true';
+  .transform((v, ctx): false | number | string[] => {
+    if (v === 'false') return false;
+    if (v === 'true') {
+      // Fastify would then take the left-most X-Forwarded-For address, which the client writes.
+      ctx.addIssue({ code: 'custom', message: 'true would believe any client-forged X-Forwarded-For; give the number of proxy hops in front (e.g. 1) or the proxies\' addresses (e.g. 10.0.0.0/8)' });
+      return z.NEVER;
+    }
     if (/^\d+$/.test(v)) return Number(v);
     const list = v.split(',').map((s) => s.trim()).filter(Boolean);
     if (list.length && list.every((a) => isIP(a.split('/')[0] ?? '') !== 0)) return list;
-    ctx.addIssue({ code: 'custom', message: 'use true, false, a hop count, or a comma-separated list of proxy IPs/CIDRs' });
+    ctx.addIssue({ code: 'custom', message: 'use false, a hop count, or a comma-separated list of proxy IPs/CIDRs' });
     return z.NEVER;
   });
 
@@ -64,21 +69,59 @@ export const envSchema = z.object({
   RATE_LIMIT_CHANGE_PASSWORD: int(0, 1_000_000).default(10),
   ACCOUNT_MAX_FAILURES: int(1, 1000).default(5),
   ACCOUNT_FAILURE_WINDOW_SECONDS: int(1, 86_400).default(900),
+  ACCOUNT_FAILURE_CAP: int(1, 100_000).default(100),
+  ACCOUNT_CAP_WINDOW_HOURS: int(1, 24 * 30).default(24),
+  KNOWN_DEVICE_DAYS: int(1, 3650).default(365),
   SESSION_TTL_HOURS: int(1, 24 * 365).default(24 * 30),
   SESSION_IDLE_HOURS: int(1, 24 * 365).default(24 * 7),
   SHUTDOWN_TIMEOUT_SECONDS: int(1, 600).default(10),
   SERVE_WEB: bool.default(true),
+  PRODUCT_NAME: z.string().trim().min(1).max(80).default('Accounts'),
+  HSTS_MAX_AGE_SECONDS: int(0, 2 * 31_536_000).default(31_536_000),
+  REQUEST_TIMEOUT_SECONDS: int(1, 600).default(30),
+  HEADERS_TIMEOUT_SECONDS: int(1, 600).default(10),
+  IDLE_TIMEOUT_SECONDS: int(1, 3600).default(72),
+  MAX_CONNECTIONS: int(1, 1_000_000).default(800),
+  EVENT_RETENTION_DAYS: int(1, 3650).default(90),
+  PURGE_INTERVAL_SECONDS: int(0, 86_400).default(3600),
 });
 
 export type Config = z.output<typeof envSchema>;
 
 export class ConfigError extends Error {}
 
+/** Variables whose whole value is a secret: an error names them but never shows the value. */
+const SECRET_NAME = /PEPPER|SECRET|TOKEN|PASSWORD$|_KEY$/;
+
+/**
+ * How a bad value is shown in an error: secrets not at all, URLs without their password
+ * (postgres://app:***@db/accounts), anything else as given.
+ */
+export function describeValue(name: string, value: string | undefined): string {
+  if (value === undefined) return 'unset';
+  if (SECRET_NAME.test(name)) return `(secret, ${[...value].length} characters, not shown)`;
+  if (name.endsWith('_URL')) {
+    try {
+      const url = new URL(value);
+      if (url.host) {
+        if (url.password) url.password = '***';
+        return JSON.stringify(url.href);
+      }
+    } catch {}
+    // Without a host, where a password would be cannot be told: show nothing of it.
+    return '(not a URL, not shown)';
+  }
+  return JSON.stringify(value);
+}
+
 /** Parses the environment; a bad value names the variable and what it must be. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = envSchema.safeParse(present);
   if (parsed.success) return parsed.data;
-  const lines = parsed.error.issues.map((i) => `  ${String(i.path[0])}=${JSON.stringify(present[String(i.path[0])])}: ${i.message}`);
+  const lines = parsed.error.issues.map((i) => {
+    const name = String(i.path[0]);
+    return `  ${name}=${describeValue(name, present[name])}: ${i.message}`;
+  });
   throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
 }

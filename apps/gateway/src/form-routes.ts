@@ -1,37 +1,56 @@
-import { createCaller, ProblemError } from '@accounts/api';
+import { ProblemError } from '@accounts/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { fieldsOf, type RouteDoc } from './openapi.js';
 import { sendProblem } from './problems.js';
 import { hasBody, mediaType } from './request-body.js';
 import { contextFor, type Services } from './request-context.js';
-import { wantsTokenInBody } from './session-transport.js';
 
-type Caller = ReturnType<typeof createCaller>;
 type Fields = Record<string, string>;
 
-interface FormRoute {
-  fields: readonly string[];
-  status: number;
-  call(caller: Caller, input: Fields): Promise<object>;
+interface FormRoute extends RouteDoc {
+  method: 'GET' | 'POST';
+  url: `/users/${string}`;
 }
 
-// The seed's form endpoints, each a thin adapter onto the same tRPC procedure as /trpc.
-const FORMS: Record<string, FormRoute> = {
-  '/users/register': {
-    fields: ['name', 'email', 'password', 'password2'],
+/**
+ * The seed's form endpoints, each a thin adapter onto the tRPC procedure it names: its fields
+ * are that procedure's input, and the OpenAPI document is built from this table. A new
+ * /users/* route is a new row.
+ */
+export const FORM_ROUTES: readonly FormRoute[] = [
+  {
+    method: 'POST',
+    url: '/users/register',
+    procedure: 'account.register',
     status: 201,
-    call: (c, i) => c.account.register(i as never),
+    summary: 'Create an account in the realm of the Host, and sign it in.',
+    issuesSession: true,
+    problems: ['email_taken', 'rate_limited', 'server_busy'],
   },
-  '/users/change_password': {
-    fields: ['current_password', 'new_password', 'confirm_password'],
+  {
+    method: 'POST',
+    url: '/users/change_password',
+    procedure: 'account.changePassword',
     status: 200,
-    call: (c, i) => c.account.changePassword(i as never),
+    summary: "Change the signed-in user's password; other sessions end, this one gets a new token.",
+    authenticated: true,
+    issuesSession: true,
+    problems: ['unauthenticated', 'rate_limited', 'too_many_attempts', 'server_busy'],
   },
-  '/users/login': { fields: ['email', 'password'], status: 200, call: (c, i) => c.account.signIn(i as never) },
-  '/users/logout': { fields: [], status: 200, call: (c) => c.account.signOut() },
-};
+  {
+    method: 'POST',
+    url: '/users/login',
+    procedure: 'account.signIn',
+    status: 200,
+    summary: 'Sign in with email and password.',
+    issuesSession: true,
+    problems: ['rate_limited', 'too_many_attempts', 'server_busy'],
+  },
+  { method: 'POST', url: '/users/logout', procedure: 'account.signOut', status: 200, summary: 'Sign out: the session ends and its cookie is cleared.', problems: [] },
+  { method: 'GET', url: '/users/me', procedure: 'account.me', status: 200, summary: 'The signed-in user.', authenticated: true, problems: ['unauthenticated'] },
+];
 
 const FORM_TYPE = 'application/x-www-form-urlencoded';
-
 
 /** Picks the known fields; unknown ones are ignored, a repeated one refuses the request. */
 function pickFields(body: unknown, fields: readonly string[]): Fields {
@@ -43,27 +62,33 @@ function pickFields(body: unknown, fields: readonly string[]): Fields {
   return input;
 }
 
-export function registerFormRoutes(app: FastifyInstance, services: Services) {
-  const run = async (req: FastifyRequest, reply: FastifyReply, route: FormRoute | null) => {
-    const { ctx, session } = contextFor(req, reply, services, wantsTokenInBody(req));
-    try {
-      const caller = createCaller(ctx);
-      const result = route ? await route.call(caller, pickFields(req.body, route.fields)) : await caller.account.me();
-      const body = session.delivered ? { ...result, session: session.delivered } : result;
-      return reply.code(route?.status ?? 200).header('content-language', ctx.locale).send(body);
-    } catch (err) {
-      return sendProblem(req, reply, err);
-    }
-  };
+/** The caller's function for a procedure path such as "account.register". */
+const procedureCall = (caller: object, path: string) =>
+  path.split('.').reduce<any>((node, key) => node[key], caller) as (input?: Fields) => Promise<object>;
 
-  for (const [url, route] of Object.entries(FORMS)) {
-    app.post(url, {
+export function registerFormRoutes(app: FastifyInstance, services: Services) {
+  for (const route of FORM_ROUTES) {
+    const fields = fieldsOf(services.router, route.procedure);
+    const handler = async (req: FastifyRequest, reply: FastifyReply) => {
+      const { ctx } = contextFor(req, reply, services);
+      try {
+        const call = procedureCall(services.createCaller(ctx), route.procedure);
+        const result = route.method === 'POST' && fields.length ? await call(pickFields(req.body, fields)) : await call();
+        // For a token client the procedure's result carries the session (and known-device) tokens.
+        return reply.code(route.status).header('content-language', ctx.locale).send(result);
+      } catch (err) {
+        return sendProblem(req, reply, err);
+      }
+    };
+    app.route({
+      method: route.method,
+      url: route.url,
+      config: { openapi: route },
       // Decided before the body is read: only form bodies are accepted here.
       onRequest: async (req) => {
-        if (hasBody(req) && mediaType(req) !== FORM_TYPE) throw new ProblemError('unsupported_media_type');
+        if (route.method === 'POST' && hasBody(req) && mediaType(req) !== FORM_TYPE) throw new ProblemError('unsupported_media_type');
       },
-      handler: (req, reply) => run(req, reply, route),
+      handler,
     });
   }
-  app.get('/users/me', (req, reply) => run(req, reply, null));
 }

@@ -1,6 +1,6 @@
 import type { DatabaseHandle } from '@accounts/db';
 import type { FastifyInstance } from 'fastify';
-import { ProblemError } from '@accounts/api';
+import { notReady } from '@accounts/api';
 import { sendProblem } from './problems.js';
 
 const READY_TIMEOUT_MS = 1000;
@@ -19,7 +19,7 @@ export function registerHealth(app: FastifyInstance & { draining: boolean }, dat
       ]);
       return { status: 'ready' };
     } catch {
-      return sendProblem(req, reply, new ProblemError('not_ready', { retryAfter: 5 }));
+      return sendProblem(req, reply, notReady());
     }
   });
 }

@@ -21,7 +21,6 @@ async function start(config: Config) {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    app.draining = true;
     app.log.info({ signal }, 'stopping: finishing requests in flight');
     const force = setTimeout(() => {
       app.log.error('requests still running after the shutdown timeout; exiting');

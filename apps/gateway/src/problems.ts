@@ -1,14 +1,14 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { ProblemError, problemForStatus, toProblem, type Problem } from '@accounts/api';
-import { isUnavailable } from '@accounts/db';
+import { outageProblem, ProblemError, problemForStatus, toProblem, trpcErrorBody, type Problem } from '@accounts/api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { localeOf } from './locale.js';
 
 /** Maps what fastify and its plugins throw onto our problem codes. */
 function asProblemError(err: unknown): unknown {
   if (err instanceof ProblemError) return err;
-  if (isUnavailable(err)) return new ProblemError('not_ready', { retryAfter: 5 });
+  const outage = outageProblem(err);
+  if (outage) return outage;
   const status = (err as { statusCode?: number }).statusCode;
   const code = status ? problemForStatus(status) : 'internal';
   return code === 'internal' ? err : new ProblemError(code);
@@ -16,20 +16,24 @@ function asProblemError(err: unknown): unknown {
 
 export const isTrpcRequest = (req: FastifyRequest) => req.url.startsWith('/trpc/') || req.url === '/trpc';
 
+/** The procedure path of a /trpc URL, when it names one. */
+const trpcPath = (req: FastifyRequest) => /^\/trpc\/([^?/]+)/.exec(req.url)?.[1];
+
 /**
- * Sends an error as application/problem+json (RFC 9457), or, under /trpc, in tRPC's error
- * envelope carrying the same problem, so typed clients read it as a TRPCClientError.
+ * Sends an error as application/problem+json (RFC 9457), or, under /trpc, as the tRPC error
+ * its procedures answer with (the router's own formatter, the same problem inside), so a
+ * refusal decided before any procedure runs reads like any other TRPCClientError.
  */
 export function sendProblem(req: FastifyRequest, reply: FastifyReply, err: unknown) {
   const locale = localeOf(req);
-  const problem: Problem = toProblem(asProblemError(err), locale);
+  const error = asProblemError(err);
+  const problem: Problem = toProblem(error, locale);
   if (problem.status >= 500 && problem.code === 'internal') req.log.error({ err }, 'request failed');
   reply.code(problem.status).header('content-language', locale);
   if (problem.retryAfter !== undefined) reply.header('retry-after', String(problem.retryAfter));
   if (isTrpcRequest(req)) {
-    return reply.type('application/json').send({
-      error: { message: problem.title, code: -32600, data: { code: problem.code, httpStatus: problem.status, problem } },
-    });
+    const trpcError = error instanceof ProblemError ? error : new ProblemError(problem.code);
+    return reply.type('application/json').send(trpcErrorBody(trpcError, locale, trpcPath(req)));
   }
   return reply.type('application/problem+json').send(problem);
 }

@@ -1,9 +1,9 @@
-import type { AccountConfig, Context, Hasher } from '@accounts/api';
+import type { AppRouter, callerFor, Hasher, RequestContext } from '@accounts/api';
 import type { Database, Realm } from '@accounts/db';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { localeOf } from './locale.js';
 import type { Limiter } from './rate-limits.js';
-import { sessionSink, sessionTokenOf } from './session-transport.js';
+import { deviceCredentialOf, sessionSink, sessionTokenOf, wantsTokenInBody } from './session-transport.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -16,24 +16,23 @@ declare module 'fastify' {
 export interface Services {
   db: Database;
   hasher: Hasher;
-  accounts: AccountConfig;
+  /** The router built from this deployment's account configuration, and its server-side caller. */
+  router: AppRouter;
+  createCaller: ReturnType<typeof callerFor>;
   limit: Limiter;
 }
 
-/**
- * The tRPC context of one HTTP request, shared by the form routes and /trpc. Only the form
- * routes can hand a token over in the body; /trpc always uses the cookie.
- */
-export function contextFor(req: FastifyRequest, reply: FastifyReply, services: Services, tokenInBody = false) {
-  const session = sessionSink(req, reply, tokenInBody);
-  const ctx: Context = {
+/** The tRPC context of one HTTP request, shared by the form routes and /trpc. */
+export function contextFor(req: FastifyRequest, reply: FastifyReply, services: Services) {
+  const session = sessionSink(req, reply, wantsTokenInBody(req));
+  const ctx: RequestContext = {
     db: services.db,
     hasher: services.hasher,
-    config: services.accounts,
     realm: req.realm!,
     locale: localeOf(req),
     clientIp: req.ip ?? null,
     sessionToken: sessionTokenOf(req),
+    deviceCredential: deviceCredentialOf(req),
     session,
     rateLimit: (action) => services.limit(req, action),
   };

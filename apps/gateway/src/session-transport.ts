@@ -1,43 +1,58 @@
-import type { IssuedSession, SessionSink } from '@accounts/api';
+import { isSessionTokenShape, type SessionSink } from '@accounts/api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 // Host-only cookies (no Domain): a realm's session is never sent to a sibling realm.
 // Over https the __Host- prefix makes browsers enforce Secure, Path=/ and no Domain.
 const PLAIN = 'session';
 const HOST_PREFIXED = '__Host-session';
+// The known-device credential: long-lived, kept across sign-outs, grants nothing by itself.
+const DEVICE_PLAIN = 'known_device';
+const DEVICE_HOST_PREFIXED = '__Host-known_device';
 
-/** Programmatic clients of the form routes ask for the token in the body with this header, and get no cookie. */
+/** Programmatic clients ask for the token in the body with this header, and get no cookie. */
 export const TOKEN_DELIVERY_HEADER = 'x-session-delivery';
+/** Programs send their known-device credential back in this header (browsers use the cookie). */
+export const KNOWN_DEVICE_HEADER = 'x-known-device';
 
 const isHttps = (req: FastifyRequest) => req.protocol === 'https';
 const cookieName = (req: FastifyRequest) => (isHttps(req) ? HOST_PREFIXED : PLAIN);
+const deviceCookieName = (req: FastifyRequest) => (isHttps(req) ? DEVICE_HOST_PREFIXED : DEVICE_PLAIN);
 
+/**
+ * Tokens go in the body when the client asks for it, and for a bearer client (it has no cookie
+ * jar, so a rotated token in a cookie would lose it its session).
+ */
 export function wantsTokenInBody(req: FastifyRequest): boolean {
-  return req.headers[TOKEN_DELIVERY_HEADER] === 'token';
+  return req.headers[TOKEN_DELIVERY_HEADER] === 'token' || /^Bearer /.test(req.headers.authorization ?? '');
+}
+
+/** The known-device credential: the header for programs, else the cookie. */
+export function deviceCredentialOf(req: FastifyRequest): string | null {
+  const header = req.headers[KNOWN_DEVICE_HEADER];
+  if (typeof header === 'string') return header;
+  return req.cookies[deviceCookieName(req)] ?? null;
 }
 
 /** The caller's session token: a bearer header for programs, else the session cookie. */
 export function sessionTokenOf(req: FastifyRequest): string | null {
   const auth = req.headers.authorization;
   if (auth) {
-    const m = /^Bearer ([A-Za-z0-9_-]{16,128})$/.exec(auth.trim());
-    return m ? m[1]! : null;
+    const m = /^Bearer (\S+)$/.exec(auth.trim());
+    return m && isSessionTokenShape(m[1]!) ? m[1]! : null;
   }
   return req.cookies[cookieName(req)] ?? null;
 }
 
 /**
- * Where a procedure's new session goes: an HttpOnly cookie, or, for a client that asked,
- * the response body (kept in `delivered` for the form routes to add).
+ * Where a procedure's new session and known-device credential go: HttpOnly cookies, or, for a
+ * token client, the response body (the procedures add them to their result).
  */
-export function sessionSink(req: FastifyRequest, reply: FastifyReply, tokenInBody: boolean): SessionSink & { delivered?: IssuedSession } {
-  const sink: SessionSink & { delivered?: IssuedSession } = {
+export function sessionSink(req: FastifyRequest, reply: FastifyReply, tokenInBody: boolean): SessionSink {
+  return {
+    tokensInBody: tokenInBody,
     issue(session) {
       reply.header('cache-control', 'no-store');
-      if (tokenInBody) {
-        sink.delivered = session;
-        return;
-      }
+      if (tokenInBody) return;
       reply.setCookie(cookieName(req), session.token, {
         httpOnly: true,
         sameSite: 'lax',
@@ -48,8 +63,14 @@ export function sessionSink(req: FastifyRequest, reply: FastifyReply, tokenInBod
     },
     clear() {
       reply.header('cache-control', 'no-store');
+      // Not "cookies": the known-device cookie must outlive sign-outs to keep its owner unlocked.
+      reply.header('clear-site-data', '"cache", "storage"');
       reply.clearCookie(cookieName(req), { httpOnly: true, sameSite: 'lax', path: '/', secure: isHttps(req) });
     },
+    rememberDevice(credential, expiresAt) {
+      if (tokenInBody) return;
+      // Strict: only the service's own pages ever need to send it.
+      reply.setCookie(deviceCookieName(req), credential, { httpOnly: true, sameSite: 'strict', path: '/', secure: isHttps(req), expires: expiresAt });
+    },
   };
-  return sink;
 }

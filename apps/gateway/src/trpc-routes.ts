@@ -1,4 +1,4 @@
-import { appRouter, ProblemError, toProblem } from '@accounts/api';
+import { ProblemError, toProblem, type AppRouter } from '@accounts/api';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import type { FastifyInstance } from 'fastify';
 import { hasBody, mediaType } from './request-body.js';
@@ -11,12 +11,13 @@ export async function registerTrpc(app: FastifyInstance, services: Services) {
       // tRPC answers HEAD with an empty 204 on any path, mutations included; nothing here serves HEAD.
       if (req.method === 'HEAD') throw new ProblemError('method_not_allowed');
       // A declared type counts even without a body: tRPC would take multipart/form-data for a mutation.
-      if (req.method === 'POST' && (hasBody(req) || req.headers['content-type'] !== undefined) && mediaType(req) !== 'application/json') throw new ProblemError('unsupported_media_type');
+      if (req.method === 'POST' && (hasBody(req) || req.headers['content-type'] !== undefined) && mediaType(req) !== 'application/json')
+        throw new ProblemError('unsupported_media_type_json');
     });
     await scope.register(fastifyTRPCPlugin, {
       prefix: '/trpc',
       trpcOptions: {
-        router: appRouter,
+        router: services.router,
         // One procedure per request keeps per-procedure limits and statuses exact.
         allowBatching: false,
         createContext: ({ req, res }) => contextFor(req, res, services).ctx,
@@ -30,7 +31,7 @@ export async function registerTrpc(app: FastifyInstance, services: Services) {
         onError({ error, req }) {
           if (error.code === 'INTERNAL_SERVER_ERROR' && !(error instanceof ProblemError)) req.log.error({ err: error.cause ?? error }, 'procedure failed');
         },
-      } satisfies FastifyTRPCPluginOptions<typeof appRouter>['trpcOptions'],
+      } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
     });
   });
 }

@@ -11,7 +11,7 @@ const CLI = new URL('../src/cli.ts', import.meta.url).pathname;
 
 async function cli(args: string[], env: Record<string, string>) {
   try {
-    const r = await run(process.execPath, ['--import', 'tsx', CLI, ...args], { env: { ...process.env, ...env }, timeout: 60_000 });
+    const r = await run(process.execPath, ['--import', 'tsx', CLI, ...args], { env: { ...process.env, ...env }, timeout: 120_000 });
     return { code: 0, out: r.stdout, err: r.stderr };
   } catch (e) {
     const x = e as { code: number; stdout: string; stderr: string };
@@ -23,7 +23,8 @@ describe('the realm command on the embedded database', () => {
   const dir = mkdtempSync(join(tmpdir(), 'accounts-cli-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('creates and lists realms, and refuses a duplicate or a bad slug with a clear message', async () => {
+  // The first command creates the database (initdb in a child process): slow on a busy machine.
+  it('creates and lists realms, and refuses a duplicate or a bad slug with a clear message', { timeout: 180_000 }, async () => {
     const created = await cli(['realm', 'create', 'acme', 'Acme Inc'], { DATA_DIR: dir });
     expect(created).toMatchObject({ code: 0 });
     expect(created.out).toContain('created realm "acme" (Acme Inc): http://acme.localhost:3000/');

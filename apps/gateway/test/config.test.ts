@@ -25,8 +25,36 @@ describe('configuration from the environment', () => {
     expect(text).toContain('16 characters');
   });
 
-  it('reads proxy trust as a flag, a hop count or a list of addresses', () => {
-    expect(loadConfig({ TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true);
+  it('names a bad secret but never shows it', () => {
+    const pepper = 'short-pepper';
+    const dbPassword = 's3cr3t-db-pass';
+    const redisPassword = 'r3dis-pass';
+    let text = '';
+    try {
+      loadConfig({ PASSWORD_PEPPER: pepper, DATABASE_URL: `mysql://app:${dbPassword}@db.internal/accounts`, REDIS_URL: `http://:${redisPassword}@cache:6379` });
+    } catch (e) {
+      text = (e as Error).message;
+    }
+    expect(text).toMatch(/PASSWORD_PEPPER=\(secret, 12 characters, not shown\): must be at least 16 characters/);
+    expect(text).toContain('DATABASE_URL="mysql://app:***@db.internal/accounts"');
+    expect(text).toContain('REDIS_URL="http://:***@cache:6379/"');
+    for (const secret of [pepper, dbPassword, redisPassword]) expect(text).not.toContain(secret);
+  });
+
+  it('hides a URL that cannot be parsed, since its password cannot be located', () => {
+    let text = '';
+    try {
+      loadConfig({ DATABASE_URL: 'app:hunter2-hunter2@db' });
+    } catch (e) {
+      text = (e as Error).message;
+    }
+    expect(text).toContain('DATABASE_URL=(not a URL, not shown): must be a postgres:// or postgresql:// URL');
+    expect(text).not.toContain('hunter2');
+  });
+
+  it('reads proxy trust as false, a hop count or a list of addresses, and refuses true', () => {
+    expect(loadConfig({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY="true": .*proxy hops.*addresses/);
     expect(loadConfig({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
     expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).TRUST_PROXY).toEqual(['10.0.0.0/8', '127.0.0.1']);
     expect(loadConfig({ TRUSTED_ORIGINS: 'https://a.example.com, http://localhost:5173' }).TRUSTED_ORIGINS).toEqual(['https://a.example.com', 'http://localhost:5173']);

@@ -1,4 +1,4 @@
-import { testDrivers } from '@accounts/db/testing';
+import { testDrivers } from '@accounts/testing';
 import { users } from '@accounts/db';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,9 +20,10 @@ describe.each(testDrivers())('the seed interface over HTTP on %s', (driver) => {
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.json).toEqual({ user: { id: expect.any(String), name: 'Test User', email: email.toLowerCase(), realm: 'default' } });
     expect(res.text).not.toMatch(/hash|\$2b\$|session/i);
-    const setCookie = String(res.headers['set-cookie']);
-    expect(setCookie).toMatch(/^session=[A-Za-z0-9_-]{43}; Path=\/; Expires=[^;]+; HttpOnly; SameSite=Lax$/);
-    expect(setCookie).not.toMatch(/Domain/i);
+    const cookies = [res.headers['set-cookie']].flat();
+    expect(cookies.find((c) => c?.startsWith('session='))).toMatch(/^session=[A-Za-z0-9_-]{43}; Path=\/; Expires=[^;]+; HttpOnly; SameSite=Lax$/);
+    expect(cookies.find((c) => c?.startsWith('known_device='))).toMatch(/^known_device=[A-Za-z0-9_-]{43}; Path=\/; Expires=[^;]+; HttpOnly; SameSite=Strict$/);
+    expect(String(cookies)).not.toMatch(/Domain/i);
     expect(res.headers['cache-control']).toBe('no-store');
   });
 

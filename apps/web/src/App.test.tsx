@@ -1,10 +1,10 @@
 import { message } from '@accounts/validators';
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { ErrorBoundary } from './components/ErrorBoundary';
 import { LocaleProvider } from './i18n';
-import { ADA, problem, UNAUTHENTICATED, type Reply } from './test/fake-api';
-import { currentPath, renderApp } from './test/render-app';
+import { ACME_SETTINGS, ADA, DEFAULT_SETTINGS, deferred, problem, UNAUTHENTICATED, type Reply } from './test/fake-api';
+import { currentPath, findSummary, renderApp } from './test/render-app';
 
 describe('app shell', () => {
   it('sends / to sign-in when signed out', async () => {
@@ -19,13 +19,31 @@ describe('app shell', () => {
     expect(currentPath()).toBe('/account');
   });
 
-  it('shows the realm on every page', async () => {
+  it('names the product and a realm other than the default one on every page, and in the title', async () => {
     for (const path of ['/login', '/register', '/nowhere']) {
       const { unmount } = renderApp(path);
-      await screen.findByRole('heading', { level: 1 });
-      expect(screen.getByRole('banner').textContent).toContain('Acme Inc');
+      await waitFor(() => expect(screen.getByRole('banner').textContent).toContain('Acme Inc'));
+      expect(screen.getByRole('banner').textContent).toContain('Example ID');
+      await waitFor(() => expect(document.title).toMatch(/ · Acme Inc · Example ID$/));
       unmount();
     }
+    renderApp('/login', { 'account.settings': () => ({ data: DEFAULT_SETTINGS }) });
+    await waitFor(() => expect(document.title).toBe('Sign in · Example ID'));
+    expect(screen.getByRole('banner').textContent).not.toContain('Default');
+  });
+
+  it('draws the frame and the heading before the realm settings arrive, and no navigation until the session is known', async () => {
+    const settings = deferred<Reply>();
+    const me = deferred<Reply>();
+    renderApp('/login', { 'account.settings': () => settings.promise, 'account.me': () => me.promise });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Sign in' })).toBeTruthy();
+    expect(screen.getByRole('banner').textContent).toContain('Accounts');
+    expect(within(screen.getByRole('navigation')).queryAllByRole('link')).toHaveLength(0);
+    me.resolve({ data: { user: ADA } });
+    await within(screen.getByRole('navigation')).findByRole('link', { name: 'Account' });
+    expect(within(screen.getByRole('navigation')).queryByRole('link', { name: 'Sign in' })).toBeNull();
+    settings.resolve({ data: ACME_SETTINGS });
+    await waitFor(() => expect(screen.getByRole('banner').textContent).toContain('Example ID'));
   });
 
   it('signs out from the header and lands on sign-in', async () => {
@@ -47,20 +65,19 @@ describe('app shell', () => {
   it('explains when the service is not ready, and loads once it is', async () => {
     let ready = false;
     const { user } = renderApp('/login', {
-      'account.settings': (): Reply => (ready ? { data: { realm: { slug: 'default', name: 'Default' }, passwordPolicy: { minLength: 15, maxLength: 256 } } } : problem(503, 'not_ready', { retryAfter: 5 })),
+      'account.settings': (): Reply => (ready ? { data: DEFAULT_SETTINGS } : problem(503, 'not_ready', { retryAfter: 5 })),
     });
     expect((await screen.findByRole('alert')).textContent).toContain(message('not_ready', 'en'));
     ready = true;
     await user.click(screen.getByRole('button', { name: 'Try again' }));
-    await screen.findByRole('heading', { level: 1, name: 'Sign in' });
-    expect(screen.getByRole('banner').textContent).toContain('Default');
+    await screen.findByLabelText('Email address');
+    expect(screen.getByRole('banner').textContent).toContain('Example ID');
   });
 
   it('speaks German to a German browser, errors included', async () => {
     const { user } = renderApp('/register', {}, 'de');
-    await screen.findByRole('heading', { level: 1, name: 'Konto erstellen' });
-    await user.click(screen.getByRole('button', { name: 'Konto erstellen' }));
-    expect((await screen.findByRole('alert')).textContent).toContain(`Name: ${message('required', 'de')}`);
+    await user.click(await screen.findByRole('button', { name: 'Konto erstellen' }));
+    expect((await findSummary()).textContent).toContain('Name: Geben Sie Ihren Namen ein.');
     expect(screen.getByLabelText('Passwort bestätigen')).toBeTruthy();
   });
 });

@@ -1,13 +1,18 @@
 import { Layout } from './components/Layout';
+import { PageHeading } from './components/PageHeading';
 import { LoadError, Loading } from './components/Status';
+import { useI18n, type UiKey } from './i18n';
+import { lazy, Suspense } from 'react';
 import { AccountPage } from './pages/AccountPage';
 import { NotFoundPage } from './pages/NotFoundPage';
-import { RegisterPage } from './pages/RegisterPage';
-import { SettingsPage } from './pages/SettingsPage';
 import { SignInPage } from './pages/SignInPage';
 import { Redirect, useLocation } from './router';
-import { useSession } from './session';
-import { trpc } from './trpc';
+import { useSession, useSettingsQuery } from './session';
+
+// The pages where a new password is typed carry the password rule and its data: they load on
+// their own, so the sign-in page (most visits) does not download them.
+const RegisterPage = lazy(() => import('./pages/RegisterPage').then((m) => ({ default: m.RegisterPage })));
+const SettingsPage = lazy(() => import('./pages/SettingsPage').then((m) => ({ default: m.SettingsPage })));
 
 function Home() {
   const session = useSession();
@@ -34,21 +39,42 @@ function Page({ path }: { path: string }) {
   }
 }
 
-/** Loads the realm first: every page shows it, and the forms need its password policy. */
+/** Each page's heading, shown while the realm settings are still on their way. */
+const PAGE_TITLES: Record<string, UiKey> = {
+  '/register': 'registerTitle',
+  '/login': 'signInTitle',
+  '/account': 'accountTitle',
+  '/settings': 'settingsTitle',
+};
+
+/** The page's frame and heading at once; its content once the realm's settings are known. */
+function PendingPage({ path, failure }: { path: string; failure?: { error: unknown; retry: () => void } }) {
+  const { t } = useI18n();
+  const title = PAGE_TITLES[path];
+  return (
+    <>
+      {title ? <PageHeading>{t(title)}</PageHeading> : failure && <PageHeading>{t('loadFailedTitle')}</PageHeading>}
+      {failure ? <LoadError error={failure.error} retry={failure.retry} /> : <Loading />}
+    </>
+  );
+}
+
 export function App() {
-  const settings = trpc.account.settings.useQuery(undefined, { staleTime: Infinity });
+  const settings = useSettingsQuery();
   const { path } = useLocation();
-  if (!settings.data) {
-    return (
-      <main id="main" className="page">
-        {settings.error ? <LoadError error={settings.error} retry={() => void settings.refetch()} /> : <Loading />}
-      </main>
-    );
-  }
   const normalized = path.length > 1 ? path.replace(/\/+$/, '') : path;
   return (
     <Layout>
-      <Page key={normalized} path={normalized} />
+      {settings.data ? (
+        <Suspense fallback={<PendingPage path={normalized} />}>
+          <Page key={normalized} path={normalized} />
+        </Suspense>
+      ) : (
+        <PendingPage
+          path={normalized}
+          failure={settings.error ? { error: settings.error, retry: () => void settings.refetch() } : undefined}
+        />
+      )}
     </Layout>
   );
 }

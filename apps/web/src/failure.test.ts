@@ -31,9 +31,19 @@ describe('describeFailure', () => {
     expect(describeFailure(error, 'en').message).toBe(`${message('internal', 'en')} Please try again later.`);
   });
 
-  it('treats an answer without a problem (a proxy page, a dropped connection) as unreachable', () => {
+  it('blames the connection only when no answer came back', () => {
     const expected = 'The service could not be reached. Check your internet connection, then try again.';
-    expect(describeFailure(new TRPCClientError('Unable to transform response from server'), 'en').message).toBe(expected);
     expect(describeFailure(new TypeError('Failed to fetch'), 'en').message).toBe(expected);
+    expect(describeFailure(TRPCClientError.from(new TypeError('Failed to fetch')), 'en').message).toBe(expected);
+  });
+
+  it('words an answer that is not ours (a proxy error page) as a fault of the service', () => {
+    const proxyPage = TRPCClientError.from(new SyntaxError('Unexpected token < in JSON at position 0'));
+    expect(describeFailure(proxyPage, 'en').message).toBe('The service is having a problem on its side. Please try again in a few minutes.');
+  });
+
+  it('makes wrong credentials a message about the form, not about the password field', () => {
+    const error = refusal({ status: 422, code: 'validation_failed', title: 'x', errors: [{ field: 'password', code: 'credentials_invalid', message: 'x' }] });
+    expect(describeFailure(error, 'de')).toEqual({ fieldErrors: [], message: message('credentials_invalid', 'de') });
   });
 });

@@ -1,4 +1,5 @@
 import { isMessageCode, localizeFieldErrors, message, type FieldError, type Locale } from '@accounts/validators';
+import { TRPCClientError } from '@trpc/client';
 import { translate } from './i18n';
 import { problemOf } from './trpc';
 
@@ -9,14 +10,28 @@ export interface Failure {
   message: string | null;
 }
 
+/** Field error codes that are about the form as a whole: which of email and password is wrong is not said. */
+const FORM_LEVEL_CODES = new Set(['credentials_invalid']);
+
+/**
+ * No request left the browser, or no answer came back: fetch rejects with a TypeError. Anything
+ * else without a problem body was an answer, just not ours (a proxy's error page): the fault is
+ * on the service's side, not the person's connection.
+ */
+function neverAnswered(error: unknown): boolean {
+  if (error instanceof TypeError) return true;
+  return error instanceof TRPCClientError && error.cause instanceof TypeError;
+}
+
 export function describeFailure(error: unknown, locale: Locale): Failure {
   const problem = problemOf(error);
-  // No problem body means the request never got a proper answer: offline, DNS, a proxy page.
-  if (!problem) return { fieldErrors: [], message: translate(locale, 'unreachable') };
+  if (!problem) return { fieldErrors: [], message: translate(locale, neverAnswered(error) ? 'unreachable' : 'serverTrouble') };
 
   // Field errors are re-rendered from their codes, in this page's language.
-  const fieldErrors = localizeFieldErrors(problem.errors ?? [], locale);
-  if (fieldErrors.length > 0) return { fieldErrors, message: null };
+  const all = localizeFieldErrors(problem.errors ?? [], locale);
+  const fieldErrors = all.filter((e) => !FORM_LEVEL_CODES.has(e.code));
+  const formLevel = all.filter((e) => FORM_LEVEL_CODES.has(e.code)).map((e) => e.message);
+  if (all.length > 0) return { fieldErrors, message: formLevel.length > 0 ? formLevel.join(' ') : null };
 
   const code = isMessageCode(problem.code) ? problem.code : 'internal';
   // A title that needs a wait time it was not given keeps the server's own wording.

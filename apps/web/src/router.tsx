@@ -17,12 +17,22 @@ function subscribe(listener: () => void) {
 
 const currentHref = () => window.location.pathname + window.location.search;
 
-export function navigate(to: string, { replace = false }: { replace?: boolean } = {}) {
-  if (to === currentHref()) return;
-  if (replace) {
-    window.history.replaceState(null, '', to);
-  } else {
-    window.history.pushState(null, '', to);
+/** Optional data for the next page, e.g. the result of what was just done (kept in history). */
+export type PageState = Record<string, unknown> | null;
+
+interface NavigateOptions {
+  /** Replace the current history entry (Back then skips it), e.g. after signing in. */
+  replace?: boolean;
+  state?: PageState;
+  /** A redirect the person did not ask for: the new page does not take focus. */
+  silent?: boolean;
+}
+
+export function navigate(to: string, { replace = false, state = null, silent = false }: NavigateOptions = {}) {
+  if (to === currentHref() && state === null) return;
+  if (replace) window.history.replaceState(state, '', to);
+  else window.history.pushState(state, '', to);
+  if (!silent) {
     pushCount += 1;
     window.scrollTo?.(0, 0);
   }
@@ -32,10 +42,13 @@ export function navigate(to: string, { replace = false }: { replace?: boolean } 
 /** True once the user has moved between pages, so a new page may take focus. */
 export const hasNavigated = () => pushCount > 0;
 
+const currentState = (): PageState => (window.history.state as PageState) ?? null;
+
 export function useLocation() {
   const href = useSyncExternalStore(subscribe, currentHref, currentHref);
+  const state = useSyncExternalStore(subscribe, currentState, currentState);
   const url = new URL(href, 'http://local');
-  return { path: url.pathname, search: url.searchParams };
+  return { path: url.pathname, search: url.searchParams, state };
 }
 
 /** The place to return to after signing in: only a path on this site, never another origin. */
@@ -44,12 +57,13 @@ export function safeNext(value: string | null, fallback = '/account'): string {
   return value;
 }
 
-export function loginPathFor(returnTo: string) {
-  return `/login?next=${encodeURIComponent(returnTo)}`;
+/** The sign-in page, returning to `returnTo` after; `expired` has it say the session ended. */
+export function loginPathFor(returnTo: string, { expired = false }: { expired?: boolean } = {}) {
+  return `/login?next=${encodeURIComponent(returnTo)}${expired ? '&expired=1' : ''}`;
 }
 
 export function Redirect({ to }: { to: string }) {
-  useEffect(() => navigate(to, { replace: true }), [to]);
+  useEffect(() => navigate(to, { replace: true, silent: true }), [to]);
   return null;
 }
 

@@ -1,7 +1,12 @@
+import type { AppRouter } from '@accounts/api';
+import type { inferRouterOutputs } from '@trpc/server';
 import { isUnauthenticated } from './failure';
+import { useI18n } from './i18n';
+import { loginPathFor, navigate } from './router';
 import { trpc } from './trpc';
 
-export type SignedInUser = { id: string; name: string; email: string; realm: string };
+/** The user as the server describes it (account.me), never a copy kept by hand. */
+export type SignedInUser = inferRouterOutputs<AppRouter>['account']['me']['user'];
 
 export type Session =
   | { status: 'loading' }
@@ -30,9 +35,36 @@ export function useForgetSession() {
   return () => utils.account.me.reset();
 }
 
-/** The realm and password policy; the app shell renders pages only once these are loaded. */
+/**
+ * The realm and its password policy. index.html preloads the same request, so it is usually
+ * answered by the time the app starts; the page frame does not wait for it.
+ */
+export function useSettingsQuery() {
+  return trpc.account.settings.useQuery(undefined, { staleTime: Infinity });
+}
+
+/** The realm settings, for pages: the app renders a page only once these are loaded. */
 export function useRealmSettings() {
-  const { data } = trpc.account.settings.useQuery(undefined, { staleTime: Infinity });
+  const { data } = useSettingsQuery();
   if (!data) throw new Error('account.settings is not loaded yet');
   return data;
+}
+
+/** The service's name: configured on the server (PRODUCT_NAME), else the interface's word for it. */
+export function useProductName() {
+  const { t } = useI18n();
+  return useSettingsQuery().data?.productName ?? t('appName');
+}
+
+/**
+ * The session ended while the person was on a page (it expired, or was signed out elsewhere):
+ * off to sign in, with the reason said there, and back to this page afterwards.
+ */
+export function useSessionEnded() {
+  const forgetSession = useForgetSession();
+  return () => {
+    // Leave first: a protected page that saw the session vanish would redirect without the reason.
+    navigate(loginPathFor(window.location.pathname + window.location.search, { expired: true }), { replace: true });
+    void forgetSession();
+  };
 }

@@ -5,7 +5,7 @@ import { createTRPCReact } from '@trpc/react-query';
 export const trpc = createTRPCReact<AppRouter>();
 
 export type ApiError = TRPCClientErrorLike<AppRouter>;
-/** The RFC 9457-style body the server attaches to every refusal. */
+/** The RFC 9457-style body the server attaches to every refusal (inferred from the router's error formatter). */
 export type Problem = NonNullable<ApiError['data']>['problem'];
 
 /**

@@ -1,15 +1,27 @@
 import { createHash } from 'node:crypto';
-import { and, desc, eq, gt, inArray } from 'drizzle-orm';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import ipaddr from 'ipaddr.js';
 import { accountEvents, type Database } from '@accounts/db';
 import type { AccountConfig } from './config.js';
 import { ProblemError } from './errors.js';
 import type { AccountEventType, EventSource } from './events.js';
 
-// Sign-in and current_password failures share one counter per account. It is read from the
-// account events in the database, so every instance of the service sees the same count.
+// Failed password checks (sign-in and current_password) are counted per account AND client,
+// from the account events in the database, so every instance sees the same counts and every
+// window is measured by the database's clock. A client is refused for an account after
+// maxPasswordFailures within the window; clients that are not known devices of the account
+// share one more cap (accountFailureCap within accountCapWindowMs), which known devices ignore,
+// so the owner's own browser is never locked out by anyone else's guesses.
 const FAILURES = ['sign_in_failed', 'password_change_failed'] as const;
 
-/** Whose counter a check runs against. */
+/** A claim still pending after this long belongs to a process that died mid-check: it counts as a failure. */
+const STALE_CLAIM_SECONDS = 60;
+/** How long a check may wait for earlier checks in flight to settle before it is refused. */
+const MAX_WAIT_MS = 15_000;
+const POLL_MS = 25;
+
+/** Whose counters a check runs against. */
 export interface LockoutSubject {
   userId: string | null;
   key: string;
@@ -25,50 +37,128 @@ export function lockoutSubject(realmId: string, email: string, userId: string | 
   return { userId: null, key: `email:${createHash('sha256').update(`${realmId}\n${email}`).digest('hex')}` };
 }
 
-/** A password check that holds a place under the account's limit until it is settled. */
+/** Which client a check comes from. Known devices are exempt from the account-wide cap. */
+export interface LockoutClient {
+  key: string;
+  knownDevice: boolean;
+}
+
+export const deviceClient = (tokenHash: string): LockoutClient => ({ key: `d:${tokenHash}`, knownDevice: true });
+export const sessionClient = (sessionId: string): LockoutClient => ({ key: `s:${sessionId}`, knownDevice: false });
+
+/**
+ * A client known only by its address. IPv6 is grouped by /64, the block one subscriber usually
+ * gets, so walking through the addresses of one network does not buy more guesses.
+ */
+export function addressClient(ip: string | null): LockoutClient {
+  return { key: `a:${addressGroup(ip)}`, knownDevice: false };
+}
+
+export function addressGroup(ip: string | null): string {
+  if (!ip) return 'unknown';
+  try {
+    let addr: ipaddr.IPv4 | ipaddr.IPv6 = ipaddr.parse(ip);
+    if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
+    if (addr.kind() === 'ipv4') return addr.toString();
+    const prefix = (addr as ipaddr.IPv6).parts.slice(0, 4);
+    return `${new ipaddr.IPv6([...prefix, 0, 0, 0, 0]).toString()}/64`;
+  } catch {
+    return ip;
+  }
+}
+
+/** A password check that holds a place under the limits until it is settled. */
 export interface PasswordCheck {
   /** The password was right: the claim becomes the success event (pass the transaction that acts on it). */
   passed(tx: Database, outcome: AccountEventType): Promise<void>;
+  /** The password was wrong: the claim becomes a counted failure. */
+  failed(): Promise<void>;
   /** Runs the hashing; if it fails for another reason (busy, outage), the claim is withdrawn. */
   during<T>(work: () => Promise<T>): Promise<T>;
 }
 
+export interface ClaimOptions {
+  subject: LockoutSubject;
+  client: LockoutClient;
+  /** False for a signed-in session's own checks: other clients' failures never refuse them. */
+  accountCap: boolean;
+}
+
+const secs = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+const since = (seconds: number) => sql`now() - ${seconds}::integer * interval '1 second'`;
+
 /**
- * Claims one password check before any hashing. The claim is written first as the failure it
- * becomes if the password is wrong, then the failures in the window are counted, own claim
- * included. Because each check counts only after its own claim is committed, the k-th claim
- * sees at least k: a burst of concurrent guesses (on any instance) gets no more than
- * maxPasswordFailures checks through. Over the limit it refuses with 429, withdrawing the
- * claim; Retry-After says when the oldest counted failure leaves the window.
+ * Claims one password check before any hashing. The claim is written first, pending; then the
+ * failures in the windows are counted. A check goes ahead when the settled failures plus the
+ * claims in flight before it (by id) stay under the limits, so a burst of concurrent guesses on
+ * any number of instances gets no more checks through than the limits. A claim in flight is
+ * not a failure: when only claims in flight stand in the way, the check waits for them to
+ * settle, so several correct sign-ins at once all succeed. Over a limit it refuses with 429,
+ * withdrawing the claim; Retry-After says when the oldest counted failure leaves the window.
  */
 export async function claimPasswordCheck(
   db: Database,
   src: EventSource,
   type: (typeof FAILURES)[number],
-  subject: LockoutSubject,
+  { subject, client, accountCap }: ClaimOptions,
   config: AccountConfig,
 ): Promise<PasswordCheck> {
   const [claim] = await db
     .insert(accountEvents)
-    .values({ realmId: src.realmId, userId: subject.userId, lockoutKey: subject.key, type, clientIp: src.clientIp })
+    .values({ realmId: src.realmId, userId: subject.userId, lockoutKey: subject.key, clientKey: client.key, type, clientIp: src.clientIp, pending: true })
     .returning({ id: accountEvents.id });
-  const withdraw = async (tx: Database = db) => void (await tx.delete(accountEvents).where(eq(accountEvents.id, claim!.id)));
-  const since = new Date(Date.now() - config.failureWindowMs);
-  const [over] = await db
-    .select({ at: accountEvents.createdAt })
-    .from(accountEvents)
-    .where(and(eq(accountEvents.lockoutKey, subject.key), inArray(accountEvents.type, FAILURES), gt(accountEvents.createdAt, since)))
-    .orderBy(desc(accountEvents.createdAt))
-    .limit(1)
-    .offset(config.maxPasswordFailures);
-  if (over) {
-    await withdraw();
-    const retryAfter = Math.max(1, Math.ceil((over.at.getTime() + config.failureWindowMs - Date.now()) / 1000));
-    throw new ProblemError('too_many_attempts', { retryAfter });
+  const id = claim!.id;
+  const withdraw = async (tx: Database = db) => void (await tx.delete(accountEvents).where(eq(accountEvents.id, id)));
+  const capped = accountCap && !client.knownDevice;
+  const limits = {
+    client: { max: config.maxPasswordFailures, window: secs(config.failureWindowMs) },
+    account: { max: config.accountFailureCap, window: secs(config.accountCapWindowMs) },
+  };
+
+  const stale = sql`${accountEvents.createdAt} < ${since(STALE_CLAIM_SECONDS)}`;
+  const settled = sql`(not ${accountEvents.pending} or ${stale})`;
+  const inFlightBefore = sql`(${accountEvents.pending} and not ${stale} and ${accountEvents.id} < ${id})`;
+  const ofClient = sql`(${accountEvents.clientKey} = ${client.key} and ${accountEvents.createdAt} > ${since(limits.client.window)})`;
+  const ofUnknownClients = sql`(${accountEvents.clientKey} not like 'd:%' and ${accountEvents.createdAt} > ${since(limits.account.window)})`;
+  const count = (where: SQL) => sql<number>`count(*) filter (where ${where})`.mapWith(Number);
+  const failuresOf = (scope: SQL) => and(eq(accountEvents.lockoutKey, subject.key), inArray(accountEvents.type, FAILURES), scope);
+
+  try {
+    const deadline = Date.now() + MAX_WAIT_MS; // a local bound on waiting, not a lockout window
+    for (;;) {
+      const [c] = await db
+        .select({
+          client: count(sql`${ofClient} and ${settled}`),
+          clientInFlight: count(sql`${ofClient} and ${inFlightBefore}`),
+          account: count(sql`${ofUnknownClients} and ${settled}`),
+          accountInFlight: count(sql`${ofUnknownClients} and ${inFlightBefore}`),
+        })
+        .from(accountEvents)
+        .where(failuresOf(sql`(${ofClient} or ${ofUnknownClients})`));
+      const clientOver = c!.client >= limits.client.max;
+      const accountOver = capped && c!.account >= limits.account.max;
+      if (clientOver || accountOver) {
+        const waits = await Promise.all([
+          clientOver ? retryAfter(db, failuresOf(sql`${ofClient} and ${settled}`), limits.client.max, limits.client.window) : 0,
+          accountOver ? retryAfter(db, failuresOf(sql`${ofUnknownClients} and ${settled}`), limits.account.max, limits.account.window) : 0,
+        ]);
+        throw new ProblemError('too_many_attempts', { retryAfter: Math.max(1, ...waits) });
+      }
+      const clientFree = c!.client + c!.clientInFlight < limits.client.max;
+      const accountFree = !capped || c!.account + c!.accountInFlight < limits.account.max;
+      if (clientFree && accountFree) break;
+      if (Date.now() > deadline) throw new ProblemError('too_many_attempts', { retryAfter: 1 });
+      await sleep(POLL_MS);
+    }
+  } catch (err) {
+    await withdraw().catch(() => {});
+    throw err;
   }
+
   return {
-    // One statement instead of a delete and an insert: the claim row is the success event.
-    passed: async (tx, outcome) => void (await tx.update(accountEvents).set({ type: outcome }).where(eq(accountEvents.id, claim!.id))),
+    // One statement: the claim row becomes the success event.
+    passed: async (tx, outcome) => void (await tx.update(accountEvents).set({ type: outcome, pending: false }).where(eq(accountEvents.id, id))),
+    failed: async () => void (await db.update(accountEvents).set({ pending: false }).where(eq(accountEvents.id, id))),
     async during(work) {
       try {
         return await work();
@@ -78,4 +168,16 @@ export async function claimPasswordCheck(
       }
     },
   };
+}
+
+/** Seconds, by the database's clock, until the failure that keeps the count at `max` leaves the window. */
+async function retryAfter(db: Database, where: SQL | undefined, max: number, windowSeconds: number): Promise<number> {
+  const [row] = await db
+    .select({ s: sql<number>`ceil(extract(epoch from (${accountEvents.createdAt} + ${windowSeconds}::integer * interval '1 second' - now())))::integer`.mapWith(Number) })
+    .from(accountEvents)
+    .where(where)
+    .orderBy(desc(accountEvents.createdAt))
+    .limit(1)
+    .offset(max - 1);
+  return row?.s ?? 1;
 }

@@ -7,9 +7,16 @@ export interface AccountConfig {
   sessionTtlMs: number;
   /** A session unused for this long expires. */
   sessionIdleMs: number;
-  /** Failed password checks (sign-in and current_password) allowed per account in the window. */
+  /** Failed password checks (sign-in and current_password) allowed per account and client in the window. */
   maxPasswordFailures: number;
   failureWindowMs: number;
+  /** What the web app's header and page titles call the service. */
+  productName: string;
+  /** Failed checks per account, from all clients that are not known devices together, in their window. */
+  accountFailureCap: number;
+  accountCapWindowMs: number;
+  /** A known-device credential unused for this long is forgotten (and its cookie expires). */
+  knownDeviceTtlMs: number;
 }
 
 export const DEFAULT_ACCOUNT_CONFIG: AccountConfig = {
@@ -18,4 +25,9 @@ export const DEFAULT_ACCOUNT_CONFIG: AccountConfig = {
   sessionIdleMs: 7 * 24 * 3600_000,
   maxPasswordFailures: 5,
   failureWindowMs: 15 * 60_000,
+  productName: 'Accounts',
+  // NIST SP 800-63B-4 §3.2.2: at most 100 consecutive failed attempts on one account.
+  accountFailureCap: 100,
+  accountCapWindowMs: 24 * 3600_000,
+  knownDeviceTtlMs: 365 * 24 * 3600_000,
 };

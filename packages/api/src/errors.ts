@@ -1,7 +1,8 @@
 import { TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
-import { message, toFieldErrors, localizeFieldErrors, type Locale, type MessageCode } from '@accounts/validators';
+import { message, toFieldErrors, localizeFieldErrors, type FieldError, type Locale, type MessageCode } from '@accounts/validators';
 import { ZodError } from 'zod';
+import { isUnavailable } from '@accounts/db';
 
 /** The one registry of problem codes: each has one HTTP status, on every path. */
 export const PROBLEM_STATUS = {
@@ -15,6 +16,7 @@ export const PROBLEM_STATUS = {
   email_taken: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  unsupported_media_type_json: 415,
   validation_failed: 422,
   rate_limited: 429,
   too_many_attempts: 429,
@@ -41,6 +43,9 @@ const TRPC_CODE_BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
   503: 'SERVICE_UNAVAILABLE',
 };
 
+/** The tRPC code a problem status travels under on /trpc (data.code of a TRPCClientError). */
+export const trpcCodeOf = (status: number): TRPC_ERROR_CODE_KEY => TRPC_CODE_BY_STATUS[status] ?? 'INTERNAL_SERVER_ERROR';
+
 const STATUS_BY_TRPC_CODE = Object.fromEntries(
   Object.entries(TRPC_CODE_BY_STATUS).map(([status, code]) => [code, Number(status)]),
 ) as Record<TRPC_ERROR_CODE_KEY, number>;
@@ -56,9 +61,15 @@ export class ProblemError extends TRPCError {
     readonly problem: ProblemCode,
     readonly extra: { fields?: FieldIssue[]; zod?: ZodError; retryAfter?: number } = {},
   ) {
-    super({ code: TRPC_CODE_BY_STATUS[PROBLEM_STATUS[problem]] ?? 'INTERNAL_SERVER_ERROR', message: problem });
+    super({ code: trpcCodeOf(PROBLEM_STATUS[problem]), message: problem });
   }
 }
+
+/** Not ready to serve (the database is unreachable, or the process is stopping): 503, retry in 5 s. */
+export const notReady = () => new ProblemError('not_ready', { retryAfter: 5 });
+
+/** The one decision that an error means the database is out of reach, and what to answer then. */
+export const outageProblem = (err: unknown): ProblemError | null => (isUnavailable(err) ? notReady() : null);
 
 export const fieldProblem = (field: string, code: MessageCode, problem: ProblemCode = 'validation_failed') =>
   new ProblemError(problem, { fields: [{ field, code }] });
@@ -70,7 +81,8 @@ export interface Problem {
   title: string;
   code: ProblemCode;
   detail?: string;
-  errors?: { field: string; code: MessageCode; message: string }[];
+  /** One per field: its code, the message in the request's language, and the values it was filled with. */
+  errors?: FieldError[];
   retryAfter?: number;
 }
 

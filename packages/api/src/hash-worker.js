@@ -26,15 +26,21 @@ function prehash(password, pepper) {
 
 /**
  * @param {{ op: 'hash', password: string, pepper: string, cost: number }
- *   | { op: 'verify', password: string, pepper: string, hash: string }
+ *   | { op: 'verify', password: string, pepper: string, hash: string, padToCost?: number }
  *   | { op: 'thread' }} task
  */
 export default function run(task) {
   switch (task.op) {
     case 'hash':
       return bcrypt.hashSync(prehash(task.password, task.pepper), task.cost);
-    case 'verify':
-      return bcrypt.compareSync(prehash(task.password, task.pepper), task.hash);
+    case 'verify': {
+      const ok = bcrypt.compareSync(prehash(task.password, task.pepper), task.hash);
+      // A hash of a lower cost c0 than the current c checks faster than the dummy hash of an
+      // unknown email, which would tell the two apart. One bcrypt of each cost c0 … c−1 adds
+      // 2^c0 + … + 2^(c−1) = 2^c − 2^c0 rounds: both paths then cost 2^c, whatever the outcome.
+      for (let cost = bcrypt.getRounds(task.hash); cost < (task.padToCost ?? 0); cost++) bcrypt.hashSync('pad', cost);
+      return ok;
+    }
     case 'thread':
       return threadId;
     default:

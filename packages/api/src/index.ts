@@ -1,8 +1,11 @@
+export { addressGroup } from './account-lockout.js';
 export { DEFAULT_ACCOUNT_CONFIG, type AccountConfig } from './config.js';
-export { PROBLEM_STATUS, ProblemError, problemForStatus, toProblem, type Problem, type ProblemCode } from './errors.js';
+export { notReady, outageProblem, PROBLEM_STATUS, ProblemError, problemForStatus, toProblem, trpcCodeOf, type Problem, type ProblemCode } from './errors.js';
 export { costOf, createHasher, defaultWorkers, type Hasher, type HasherOptions } from './password-hashing.js';
+export { purgeExpired, type Purged, type RetentionOptions } from './retention.js';
 export { createRealm, DEFAULT_REALM_SLUG, findRealm, listRealms, RealmError } from './realms.js';
-export { appRouter, createCaller, type AppRouter } from './router.js';
-export type { IssuedSession } from './sessions.js';
-export type { Context, RateLimitedAction, SessionSink } from './trpc.js';
+export { callerFor, createAppRouter, type AppRouter } from './router.js';
+export { createSession, isSessionTokenShape, type IssuedSession } from './sessions.js';
+export { trpcErrorBody, type Context, type RateLimitedAction, type RequestContext, type SessionSink } from './trpc.js';
 export type { PublicUser } from './users.js';
+export { fieldErrorSchema, okResult, passwordChangedResult, PROBLEM_CODES, problemSchema, publicUserSchema, settingsResult, userResult } from './outputs.js';

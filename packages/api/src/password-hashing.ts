@@ -61,7 +61,7 @@ export async function createHasher(opts: HasherOptions): Promise<Hasher> {
     `${SCHEME}${await run<string>({ op: 'hash', password, pepper: opts.pepper, cost: opts.cost })}`;
   const verify = async (password: string, stored: string) => {
     if (costOf(stored) === undefined) return false;
-    return run<boolean>({ op: 'verify', password, pepper: opts.pepper, hash: stored.slice(SCHEME.length) });
+    return run<boolean>({ op: 'verify', password, pepper: opts.pepper, hash: stored.slice(SCHEME.length), padToCost: opts.cost });
   };
   const dummy = await hash(`dummy-${Math.random()}`);
   return {

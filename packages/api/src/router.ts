@@ -1,6 +1,13 @@
-import { accountRouter } from './routers/account.js';
+import type { AccountConfig } from './config.js';
+import { createAccountRouter } from './routers/account.js';
 import { createCallerFactory, router } from './trpc.js';
 
-export const appRouter = router({ account: accountRouter });
-export type AppRouter = typeof appRouter;
-export const createCaller = createCallerFactory(appRouter);
+/** The one router, built from the deployment's account configuration. */
+export function createAppRouter(config: AccountConfig) {
+  return router({ account: createAccountRouter(config) });
+}
+
+export type AppRouter = ReturnType<typeof createAppRouter>;
+
+/** Server-side calls of the same procedures (the form routes, tests). */
+export const callerFor = (appRouter: AppRouter) => createCallerFactory(appRouter);

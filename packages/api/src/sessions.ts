@@ -8,6 +8,15 @@ export function newSessionToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
+/** What a session token can look like (43 base64url characters today; a range leaves room to change). */
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{16,128}$/;
+
+/** The one check of a presented token's shape: anything else is no session, without a query. */
+export const isSessionTokenShape = (token: string) => TOKEN_SHAPE.test(token);
+
+/** A duration as a PostgreSQL interval, for times computed by the database's clock. */
+export const millis = (ms: number) => sql`(${ms}::double precision * interval '1 millisecond')`;
+
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
@@ -17,43 +26,58 @@ export interface IssuedSession {
   expiresAt: Date;
 }
 
+// Every session time is the database's clock (now()), the clock its rows are stamped with, so
+// expiry does not depend on which instance answers, and tests move time by ageing rows.
+
 export async function createSession(db: Database, userId: string, config: AccountConfig): Promise<IssuedSession> {
   const token = newSessionToken();
-  const expiresAt = new Date(Date.now() + config.sessionTtlMs);
-  await db.insert(sessions).values({ userId, tokenHash: hashToken(token), expiresAt });
-  return { token, expiresAt };
+  const [row] = await db
+    .insert(sessions)
+    .values({ userId, tokenHash: hashToken(token), expiresAt: sql`now() + ${millis(config.sessionTtlMs)}` })
+    .returning({ expiresAt: sessions.expiresAt });
+  return { token, expiresAt: row!.expiresAt };
 }
 
 // Writing last_seen_at on every request would turn reads into writes; a minute's precision is plenty.
-const TOUCH_AFTER_MS = 60_000;
+export const TOUCH_AFTER_MS = 60_000;
 
-/** The live session of a token, with its user, if the user belongs to the realm. */
+/**
+ * The session check runs on nearly every request, so its statement is built once per database
+ * handle and prepared on the server; built each time, drizzle spends more CPU assembling the
+ * SQL than the database spends answering it (see docs/benchmarks.md).
+ */
+function sessionLookup(db: Database) {
+  return db
+    .select({ session: sessions, user: users, stale: sql<boolean>`${sessions.lastSeenAt} < now() - ${millis(TOUCH_AFTER_MS)}` })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(
+      and(
+        eq(sessions.tokenHash, sql.placeholder('tokenHash')),
+        eq(users.realmId, sql.placeholder('realmId')),
+        gt(sessions.expiresAt, sql`now()`),
+        gt(sessions.lastSeenAt, sql`now() - (${sql.placeholder('idleMs')}::double precision * interval '1 millisecond')`),
+      ),
+    )
+    .limit(1)
+    .prepare('find_session');
+}
+const sessionLookups = new WeakMap<Database, ReturnType<typeof sessionLookup>>();
+
+/** The live session of a token, with its user, if the user belongs to the realm; use keeps it from idling out. */
 export async function findSession(
   db: Database,
   token: string,
   realmId: string,
   config: AccountConfig,
 ): Promise<{ session: Session; user: User } | null> {
-  if (token.length < 16 || token.length > 128) return null;
-  const now = Date.now();
-  const [row] = await db
-    .select({ session: sessions, user: users })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(
-      and(
-        eq(sessions.tokenHash, hashToken(token)),
-        eq(users.realmId, realmId),
-        gt(sessions.expiresAt, new Date(now)),
-        gt(sessions.lastSeenAt, new Date(now - config.sessionIdleMs)),
-      ),
-    )
-    .limit(1);
+  if (!isSessionTokenShape(token)) return null;
+  let lookup = sessionLookups.get(db);
+  if (!lookup) sessionLookups.set(db, (lookup = sessionLookup(db)));
+  const [row] = await lookup.execute({ tokenHash: hashToken(token), realmId, idleMs: config.sessionIdleMs });
   if (!row) return null;
-  if (now - row.session.lastSeenAt.getTime() > TOUCH_AFTER_MS) {
-    await db.update(sessions).set({ lastSeenAt: new Date(now) }).where(eq(sessions.id, row.session.id));
-  }
-  return row;
+  if (row.stale) await db.update(sessions).set({ lastSeenAt: sql`now()` }).where(eq(sessions.id, row.session.id));
+  return { session: row.session, user: row.user };
 }
 
 /** Gives a session a new token in place: same expiry, the old token stops working. */

@@ -1,85 +1,106 @@
-import { initTRPC } from '@trpc/server';
-import { isUnavailable, type Database, type Realm, type Session, type User } from '@accounts/db';
+import { getTRPCErrorShape, initTRPC, TRPCError } from '@trpc/server';
+import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
+import type { Database, Realm, Session, User } from '@accounts/db';
 import type { Locale } from '@accounts/validators';
-import type { z } from 'zod';
 import type { AccountConfig } from './config.js';
-import { ProblemError, toProblem } from './errors.js';
+import { outageProblem, ProblemError, toProblem, trpcCodeOf } from './errors.js';
 import type { Hasher } from './password-hashing.js';
 import { findSession, type IssuedSession } from './sessions.js';
 
 /** How a procedure hands a session to the transport (a cookie, or a body for token clients). */
 export interface SessionSink {
+  /** The client takes its tokens in the response body (a program), not in cookies. */
+  tokensInBody?: boolean;
   issue(session: IssuedSession): void;
   clear(): void;
+  /** Hands the client its known-device credential (the whole value it should send back). */
+  rememberDevice(credential: string, expiresAt: Date): void;
 }
 
-export interface Context {
+/** What the transport supplies for one request. */
+export interface RequestContext {
   db: Database;
   hasher: Hasher;
-  config: AccountConfig;
   /** The realm the request is addressed to (from its host). */
   realm: Realm;
   locale: Locale;
   clientIp: string | null;
   /** The caller's session token, from a cookie or a bearer header. */
   sessionToken: string | null;
+  /** The known-device credential the client presented (cookie or header), unparsed. */
+  deviceCredential?: string | null;
   session: SessionSink;
   /** Counts a call against the client's limit for an action; returns Retry-After seconds when over it. */
   rateLimit?: (action: RateLimitedAction) => Promise<number | null>;
 }
 
+/** What a procedure sees: the request, plus the configuration its router was built with. */
+export interface Context extends RequestContext {
+  config: AccountConfig;
+}
+
 export type RateLimitedAction = 'register' | 'signIn' | 'changePassword';
 
-const t = initTRPC.context<Context>().create({
+const t = initTRPC.context<RequestContext>().create({
   // Stack traces and internal messages never leave the process, whatever NODE_ENV says.
   isDev: false,
+  // Every /trpc error carries the service's problem; data.code is the tRPC code of its status.
   errorFormatter({ shape, error, ctx }) {
     const problem = toProblem(error, ctx?.locale ?? 'en');
-    return { ...shape, message: problem.title, data: { code: shape.data.code, httpStatus: problem.status, problem } };
+    const code = trpcCodeOf(problem.status);
+    return { ...shape, code: TRPC_ERROR_CODES_BY_KEY[code], message: problem.title, data: { code, httpStatus: problem.status, problem } };
   },
 });
+
+/**
+ * The tRPC error body for a refusal decided before any procedure runs (unknown realm, foreign
+ * origin, body type or size): the same formatter, so clients see one shape.
+ */
+export function trpcErrorBody(error: TRPCError, locale: Locale, path?: string) {
+  return { error: getTRPCErrorShape({ config: t._config, error, type: 'unknown', path, input: undefined, ctx: { locale } as RequestContext }) };
+}
 
 /** A database that cannot be reached is "not ready" (503), never an internal error. */
 const mapOutages = t.middleware(async ({ next }) => {
   const result = await next();
-  if (!result.ok && !(result.error instanceof ProblemError) && isUnavailable(result.error.cause ?? result.error)) {
-    throw new ProblemError('not_ready', { retryAfter: 5 });
-  }
+  const outage = !result.ok && !(result.error instanceof ProblemError) ? outageProblem(result.error.cause ?? result.error) : null;
+  if (outage) throw outage;
   return result;
 });
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
-export const publicProcedure = t.procedure.use(mapOutages);
-
-/** Per-client limit, decided before validation and hashing so refusals stay cheap. */
-export const limitedProcedure = (action: RateLimitedAction) =>
-  publicProcedure.use(async ({ ctx, next }) => {
-    const retryAfter = ctx.rateLimit ? await ctx.rateLimit(action) : null;
-    if (retryAfter !== null) throw new ProblemError('rate_limited', { retryAfter });
-    return next();
-  });
 
 /** Resolves the caller's session and user, or refuses with 401. */
-export const authenticate = t.middleware(async ({ ctx, next }) => {
+async function requireSession(ctx: Context): Promise<{ session: Session; user: User }> {
   const found = ctx.sessionToken ? await findSession(ctx.db, ctx.sessionToken, ctx.realm.id, ctx.config) : null;
   if (!found) throw new ProblemError('unauthenticated');
-  return next({ ctx: { auth: found as { session: Session; user: User } } });
-});
-
-export const authedProcedure = publicProcedure.use(authenticate);
+  return found;
+}
 
 /**
- * Types an input for the client and leaves checking to parseInput(), which needs the
- * request's policy and realm and reports every field error at once.
+ * The procedure builders of a router built from `config`: each procedure sees it as ctx.config.
+ * Inputs are declared with a static `.input(schema)`; checks that need the request (the
+ * realm, the signed-in account) run in the resolver after it.
  */
-export const typed =
-  <T>() =>
-  (value: unknown) =>
-    (value ?? {}) as T;
+export function proceduresFor(config: AccountConfig) {
+  const publicProcedure = t.procedure.use(({ ctx, next }) => next({ ctx: { ...ctx, config } })).use(mapOutages);
 
-export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input);
-  if (!result.success) throw new ProblemError('validation_failed', { zod: result.error });
-  return result.data;
+  /** Per-client limit, decided before validation and hashing so refusals stay cheap. */
+  const limitedProcedure = (action: RateLimitedAction) =>
+    publicProcedure.use(async ({ ctx, next }) => {
+      const retryAfter = ctx.rateLimit ? await ctx.rateLimit(action) : null;
+      if (retryAfter !== null) throw new ProblemError('rate_limited', { retryAfter });
+      return next();
+    });
+
+  const authedProcedure = publicProcedure.use(async ({ ctx, next }) => next({ ctx: { auth: await requireSession(ctx) } }));
+
+  /** Limited first (a refusal costs nothing), then signed in. */
+  const authedLimitedProcedure = (action: RateLimitedAction) =>
+    limitedProcedure(action).use(async ({ ctx, next }) => next({ ctx: { auth: await requireSession(ctx) } }));
+
+  return { publicProcedure, limitedProcedure, authedProcedure, authedLimitedProcedure };
 }
+
+export type Procedures = ReturnType<typeof proceduresFor>;

@@ -2,13 +2,11 @@ import { and, eq, sql } from 'drizzle-orm';
 import { users, type Database, type Realm, type User } from '@accounts/db';
 import { normalizeEmail } from '@accounts/validators';
 
+import type { z } from 'zod';
+import type { publicUserSchema } from './outputs.js';
+
 /** What leaves the service about a user: never the hash. */
-export interface PublicUser {
-  id: string;
-  name: string;
-  email: string;
-  realm: string;
-}
+export type PublicUser = z.infer<typeof publicUserSchema>;
 
 export function publicUser(user: User, realm: Realm): PublicUser {
   return { id: user.id, name: user.name, email: user.email, realm: realm.slug };

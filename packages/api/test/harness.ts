@@ -1,23 +1,21 @@
-import { createTestDatabase, type TestDatabase } from '@accounts/db/testing';
+import { createTestDatabase, STRONG, uniqueEmail, type TestDatabase } from '@accounts/testing';
 import type { Driver } from '@accounts/db';
 import { afterAll, beforeAll } from 'vitest';
 import { DEFAULT_ACCOUNT_CONFIG, type AccountConfig } from '../src/config.js';
 import { createHasher, type Hasher } from '../src/password-hashing.js';
 import { createRealm, findRealm } from '../src/realms.js';
-import { createCaller } from '../src/router.js';
+import { callerFor, createAppRouter } from '../src/router.js';
 import type { IssuedSession } from '../src/sessions.js';
 
-export const STRONG = 'violet tractor sings at midnight';
-export const STRONG2 = 'quiet harbor lanterns drifting east';
 
-type Caller = { account: ReturnType<typeof createCaller>['account']; issued: IssuedSession[]; cleared: number };
+type Caller = { account: ReturnType<ReturnType<typeof callerFor>>['account']; issued: IssuedSession[]; cleared: number; devices: string[] };
 
 export interface Harness {
   db: TestDatabase;
   hasher: Hasher;
   config: AccountConfig;
   /** A caller in a realm, optionally holding a session token; `issued` records what it was given. */
-  caller(opts?: { realm?: string; token?: string | null; ip?: string }): Caller;
+  caller(opts?: { realm?: string; token?: string | null; ip?: string; device?: string; config?: AccountConfig }): Caller;
   realm(slug: string): Promise<void>;
 }
 
@@ -35,9 +33,15 @@ export function useHarness(driver: Driver, overrides: Partial<AccountConfig> = {
   h.realm = async (slug) => {
     if (!(await findRealm(h.db.db, slug))) await createRealm(h.db.db, slug, `Realm ${slug}`);
   };
+  // One router per configuration, as the gateway builds one at start-up.
+  const routers = new WeakMap<AccountConfig, ReturnType<typeof callerFor>>();
   h.caller = (opts = {}) => {
+    const config = opts.config ?? h.config;
+    if (!routers.has(config)) routers.set(config, callerFor(createAppRouter(config)));
+    const createCaller = routers.get(config)!;
     const issued: IssuedSession[] = [];
-    const record = { issued, cleared: 0 };
+    const devices: string[] = [];
+    const record = { issued, cleared: 0, devices };
     let realmP: Promise<NonNullable<Awaited<ReturnType<typeof findRealm>>>> | undefined;
     const caller = createCaller(async () => {
       realmP ??= findRealm(h.db.db, opts.realm ?? 'default').then((r) => {
@@ -47,12 +51,12 @@ export function useHarness(driver: Driver, overrides: Partial<AccountConfig> = {
       return {
         db: h.db.db,
         hasher: h.hasher,
-        config: h.config,
         realm: await realmP,
         locale: 'en',
         clientIp: opts.ip ?? '127.0.0.1',
         sessionToken: opts.token ?? null,
-        session: { issue: (s) => void issued.push(s), clear: () => void record.cleared++ },
+        deviceCredential: opts.device ?? null,
+        session: { issue: (s) => void issued.push(s), clear: () => void record.cleared++, rememberDevice: (d) => void devices.push(d) },
       };
     });
     return Object.assign(record, { account: caller.account });
@@ -60,8 +64,6 @@ export function useHarness(driver: Driver, overrides: Partial<AccountConfig> = {
   return h;
 }
 
-let n = 0;
-export const uniqueEmail = (tag = 'user') => `${tag}.${process.pid}.${Date.now()}.${n++}@example.com`;
 
 /** Registers a user and returns a caller holding their session. */
 export async function registerUser(h: Harness, opts: { email?: string; password?: string; name?: string; realm?: string } = {}) {
@@ -69,7 +71,7 @@ export async function registerUser(h: Harness, opts: { email?: string; password?
   const password = opts.password ?? STRONG;
   const c = h.caller({ realm: opts.realm });
   const { user } = await c.account.register({ name: opts.name ?? 'Test User', email, password, password2: password });
-  return { user, email, password, token: c.issued[0]!.token, session: c.issued[0]! };
+  return { user, email, password, token: c.issued[0]!.token, session: c.issued[0]!, device: c.devices[0]! };
 }
 
 /** The problem a call failed with (code, status, field codes), for compact assertions. */

@@ -1,24 +1,20 @@
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { threadId } from 'node:worker_threads';
-import { testDrivers } from '@accounts/db/testing';
+import { STRONG, uniqueEmail, testDrivers } from '@accounts/testing';
 import { users } from '@accounts/db';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createHasher } from '../src/password-hashing.js';
-import { problemOf, STRONG, uniqueEmail, useHarness } from './harness.js';
+import { problemOf, useHarness } from './harness.js';
 
 describe('the hashing pool', () => {
-  it('hashes on worker threads, never on the main thread, and keeps the event loop free', async () => {
-    const hasher = await createHasher({ cost: 10, pepper: 'p', workers: 2 });
+  // How long the event loop stalls under hashing is a timing, measured by the benchmark
+  // (event-loop delay p99); here, where the work runs.
+  it('hashes on worker threads, never on the main thread', async () => {
+    const hasher = await createHasher({ cost: 4, pepper: 'p', workers: 2 });
     expect(threadId).toBe(0);
     expect(await hasher.workerThreadId()).toBeGreaterThan(0);
-    const delay = monitorEventLoopDelay({ resolution: 5 });
-    delay.enable();
     const hashes = await Promise.all(Array.from({ length: 8 }, (_, i) => hasher.hash(`password number ${i}`)));
-    delay.disable();
     expect(new Set(hashes).size).toBe(8);
-    // bcrypt at cost 10 takes ~70 ms a hash: on the main thread the loop would stall for hundreds of ms.
-    expect(delay.max / 1e6).toBeLessThan(60);
     await hasher.close();
   });
 
@@ -38,12 +34,14 @@ describe('the hashing pool', () => {
 
   it('refuses work past the queue bound at once with server_busy', async () => {
     const hasher = await createHasher({ cost: 10, pepper: 'p', workers: 1, queueMax: 2 });
-    const running = [hasher.hash('a'), hasher.hash('b'), hasher.hash('c')]; // one runs, two wait
-    const started = Date.now();
+    const finished: string[] = [];
+    const running = ['a', 'b', 'c'].map((p) => hasher.hash(p).then(() => void finished.push(p))); // one runs, two wait
     expect(() => hasher.assertCapacity()).toThrow();
     expect((await problemOf(hasher.hash('d'))).code).toBe('server_busy');
-    expect(Date.now() - started).toBeLessThan(50);
+    // Refused without waiting for a place: none of the queued hashes had finished.
+    expect(finished).toEqual([]);
     await Promise.all(running);
+    expect(finished).toHaveLength(3);
     expect(() => hasher.assertCapacity()).not.toThrow();
     await hasher.close();
   });

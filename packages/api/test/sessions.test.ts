@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { testDrivers } from '@accounts/db/testing';
+import { STRONG, STRONG2, testDrivers } from '@accounts/testing';
 import { accountEvents, sessions, users } from '@accounts/db';
-import { eq } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { problemOf, registerUser, STRONG, STRONG2, useHarness } from './harness.js';
+import { toProblem } from '../src/errors.js';
+import { problemOf, registerUser, useHarness } from './harness.js';
 
 const change = (current: string, next: string, confirm = next) => ({ current_password: current, new_password: next, confirm_password: confirm });
 
@@ -63,7 +64,7 @@ describe.each(testDrivers())('sessions and password change on %s', (driver) => {
     ['a confirmation that differs', change(STRONG, STRONG2, `${STRONG2}.`), 'confirm_password', 'password_mismatch'],
     ['a short new password', change(STRONG, 'tiny pass'), 'new_password', 'password_too_short'],
     ['a common new password', change(STRONG, '1234567890qwerty'), 'new_password', 'password_too_common'],
-    ['the user name in the new password', change(STRONG, 'Bartholomew forever and ever'), 'new_password', 'password_too_similar'],
+    ['the user name in the new password', change(STRONG, 'Bartholomew Quince forever'), 'new_password', 'password_too_similar'],
   ])('refuses %s', async (_, input, field, code) => {
     const { token } = await registerUser(h, { name: 'Bartholomew Quince' });
     const p = await problemOf(h.caller({ token }).account.changePassword(input));
@@ -102,6 +103,37 @@ describe.each(testDrivers())('sessions and password change on %s', (driver) => {
     expect((await problemOf(h.caller({ token }).account.me())).status).toBe(401);
   });
 
+  it('gives no session to a sign-in whose password was verified just before a change committed', async () => {
+    const { email, token } = await registerUser(h);
+    const real = h.hasher;
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let verified!: () => void;
+    const verifiedP = new Promise<void>((r) => (verified = r));
+    // The sign-in's password check succeeds, then waits until the change has committed.
+    h.hasher = {
+      ...real,
+      verify: async (password, hash) => {
+        const ok = await real.verify(password, hash);
+        verified();
+        await held;
+        return ok;
+      },
+    };
+    try {
+      const signingIn = problemOf(h.caller().account.signIn({ email, password: STRONG }));
+      await verifiedP;
+      h.hasher = real;
+      await h.caller({ token }).account.changePassword(change(STRONG, STRONG2));
+      release();
+      expect(await signingIn).toMatchObject({ status: 422, fields: { password: 'credentials_invalid' } });
+    } finally {
+      h.hasher = real;
+    }
+    const [user] = await h.db.db.select().from(users).where(eq(users.email, email));
+    expect(await h.db.db.select().from(sessions).where(eq(sessions.userId, user!.id))).toHaveLength(1);
+  });
+
   it('does not accept a session of one realm in another', async () => {
     await h.realm('other');
     const { token } = await registerUser(h);
@@ -109,21 +141,49 @@ describe.each(testDrivers())('sessions and password change on %s', (driver) => {
   });
 });
 
+// Session times are the database's: these tests move time by ageing a session's row.
 describe.each(testDrivers())('session expiry on %s', (driver) => {
-  const idle = useHarness(driver, { sessionIdleMs: 1500 });
+  const HOUR = 3600_000;
+  const h = useHarness(driver, { sessionIdleMs: HOUR, sessionTtlMs: 24 * HOUR });
+  const age = (token: string, set: Partial<Record<'lastSeenAt' | 'expiresAt', SQL>>) =>
+    h.db.db.update(sessions).set(set).where(eq(sessions.tokenHash, createHash('sha256').update(token).digest('hex')));
+  const me = (token: string) => h.caller({ token }).account.me().then(
+    () => 200,
+    (err: unknown) => toProblem(err, 'en').status,
+  );
 
-  it('expires a session left idle past the idle timeout', async () => {
-    const { token } = await registerUser(idle);
-    await expect(idle.caller({ token }).account.me()).resolves.toBeTruthy();
-    await new Promise((r) => setTimeout(r, 1700));
-    expect((await problemOf(idle.caller({ token }).account.me())).status).toBe(401);
+  it('sets the expiry from the database clock: created_at plus the lifetime', async () => {
+    const { user, session } = await registerUser(h);
+    const [row] = await h.db.db
+      .select({ lifetime: sql<number>`extract(epoch from ${sessions.expiresAt} - ${sessions.createdAt}) * 1000`, expiresAt: sessions.expiresAt })
+      .from(sessions)
+      .where(eq(sessions.userId, user.id));
+    expect(Number(row!.lifetime)).toBe(24 * HOUR);
+    expect(session.expiresAt.getTime()).toBe(row!.expiresAt.getTime());
+  });
+
+  it('expires a session left idle past the idle timeout, and not before', async () => {
+    const { token } = await registerUser(h);
+    await age(token, { lastSeenAt: sql`now() - interval '59 minutes'` });
+    expect(await me(token)).toBe(200);
+    await age(token, { lastSeenAt: sql`now() - interval '61 minutes'` });
+    expect(await me(token)).toBe(401);
+  });
+
+  it('keeps a session that is in use alive past the idle timeout', async () => {
+    const { token } = await registerUser(h);
+    await age(token, { lastSeenAt: sql`now() - interval '50 minutes'` });
+    expect(await me(token)).toBe(200); // use marks it seen now
+    await age(token, { lastSeenAt: sql`${sessions.lastSeenAt} - interval '20 minutes'` });
+    // 70 minutes after it was first aged, 20 after its last use: still alive.
+    expect(await me(token)).toBe(200);
   });
 
   it('expires a session at its absolute lifetime even when in use', async () => {
-    idle.config = { ...idle.config, sessionIdleMs: 60_000, sessionTtlMs: 1200 };
-    const { token } = await registerUser(idle);
-    await expect(idle.caller({ token }).account.me()).resolves.toBeTruthy();
-    await new Promise((r) => setTimeout(r, 1400));
-    expect((await problemOf(idle.caller({ token }).account.me())).status).toBe(401);
+    const { token } = await registerUser(h);
+    await age(token, { expiresAt: sql`now() + interval '1 minute'`, lastSeenAt: sql`now()` });
+    expect(await me(token)).toBe(200);
+    await age(token, { expiresAt: sql`now() - interval '1 second'`, lastSeenAt: sql`now()` });
+    expect(await me(token)).toBe(401);
   });
 });

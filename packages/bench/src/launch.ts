@@ -31,11 +31,12 @@ function serverEnv(vars: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 /** The production build, started as a user would: `node apps/gateway/dist/main.js`. */
-export async function startGateway(s: Settings, db: FreshDatabase): Promise<ServerUnderTest> {
+export async function startGateway(s: Settings, db: FreshDatabase, nodeArgs: string[] = []): Promise<ServerUnderTest> {
   const port = await freePort();
   return startServer({
     name: 'gateway',
     entry: gatewayMain,
+    nodeArgs,
     cwd: root,
     port,
     env: serverEnv({
@@ -56,8 +57,8 @@ export async function startGateway(s: Settings, db: FreshDatabase): Promise<Serv
   });
 }
 
-/** The better-auth peer (src/peer/server.ts) on the same kind of database. */
-export async function startPeer(s: Settings, db: FreshDatabase): Promise<ServerUnderTest> {
+/** The better-auth peer (src/peer/server.ts) on the same kind of database, with its own password hashing. */
+export async function startPeer(db: FreshDatabase): Promise<ServerUnderTest> {
   const port = await freePort();
   return startServer({
     name: 'better-auth',
@@ -65,6 +66,12 @@ export async function startPeer(s: Settings, db: FreshDatabase): Promise<ServerU
     nodeArgs: ['--import', 'tsx'],
     cwd: benchDir,
     port,
-    env: serverEnv({ ...db.env, PORT: String(port), BCRYPT_COST: String(s.cost) }),
+    env: serverEnv({ ...db.env, PORT: String(port) }),
   });
+}
+
+/** The floor server (src/floor/server.js) on the gateway's PostgreSQL database, beside the gateway. */
+export async function startFloor(db: FreshDatabase): Promise<ServerUnderTest> {
+  const port = await freePort();
+  return startServer({ name: 'floor', entry: join('src', 'floor', 'server.js'), cwd: benchDir, port, env: serverEnv({ ...db.env, PORT: String(port) }) });
 }

@@ -1,14 +1,15 @@
-// `npm run bench`: measures the raw bcrypt capacity, then the gateway's production build and
-// a better-auth peer under the same load, and writes results/latest-<database>.{json,md}.
+// `npm run bench`: the gateway's production build, a floor server (PostgreSQL) and a better-auth
+// peer under the same load, each run on fresh databases; the raw bcrypt capacity is measured
+// around every hashing scenario. Writes results/latest-<database>.{json,md}.
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { measureCapacity } from './capacity.js';
-import { freshDatabase, type FreshDatabase } from './databases.js';
-import { buildGateway, startGateway, startPeer } from './launch.js';
-import { capacityDrift, DRIFT_WARNING, evaluateTargets, toMarkdown, writeReport, type BenchReport } from './report.js';
-import { gatewayScenarios, runScenario, warmUp, type ScenarioResult } from './scenarios.js';
+import { freshDatabase, type DatabaseKind, type FreshDatabase } from './databases.js';
+import { buildGateway, startFloor, startGateway, startPeer } from './launch.js';
+import { evaluateTargets, spread, summarise, toMarkdown, writeReport, type BenchReport, type RunResult } from './report.js';
+import { hashingScenarios, overloadConnections, readAgainst, runScenario, warmUp, type ScenarioResult } from './scenarios.js';
 import type { ServerUnderTest } from './servers.js';
 import { loadSettings } from './settings.js';
-import { betterAuth } from './traffic.js';
+import { betterAuth, createAccounts, createPeerSessions } from './traffic.js';
 
 const settings = loadSettings();
 const log = (line: string) => console.error(`bench: ${line}`);
@@ -35,9 +36,8 @@ async function using<T, R>(resource: Promise<T>, dispose: (r: T) => Promise<void
   }
 }
 
-/** Each server gets a fresh database of the run's kind, dropped once the server has stopped. */
-const withServer = <R>(label: string, start: (db: FreshDatabase) => Promise<ServerUnderTest>, body: (s: ServerUnderTest, db: FreshDatabase) => Promise<R>) =>
-  using(freshDatabase(settings.databaseUrl, label), (db) => db.drop(), (db) => using(start(db), (s) => s.stop(), (s) => body(s, db)));
+const withDatabase = <R>(label: string, body: (db: FreshDatabase) => Promise<R>) => using(freshDatabase(settings.databaseUrl, label), (db) => db.drop(), body);
+const withServer = <R>(start: Promise<ServerUnderTest>, body: (s: ServerUnderTest) => Promise<R>) => using(start, (s) => s.stop(), body);
 
 /** The command as run, for the report (with any database password masked). */
 function command(): string {
@@ -49,76 +49,114 @@ function command(): string {
 }
 
 const summary = (s: ScenarioResult) =>
-  `${s.rps.toFixed(1)} 2xx/s (${s.capacityRatio.toFixed(2)} × capacity), p99 ${s.latencyMs.p99} ms, ` +
+  `${s.rps.toFixed(1)} 2xx/s${s.capacity === null ? '' : ` (${s.capacityRatio.toFixed(2)} × capacity)`}, p99 ${s.latencyMs.p99} ms, ` +
   `/healthz p99 ${s.healthzMs.p99.toFixed(1)} ms, loop delay p99 ${s.eventLoopDelayMs.p99.toFixed(1)} ms`;
 
 async function capacityNow() {
-  log(`raw capacity: bcrypt cost ${settings.cost} on ${settings.workers} threads for ${settings.capacitySeconds} s`);
   const c = await measureCapacity({ cost: settings.cost, workers: settings.workers, seconds: settings.capacitySeconds });
-  log(`raw capacity: ${c.hashesPerSecond.toFixed(1)} hashes/s`);
-  return c;
+  log(`raw capacity: ${c.hashesPerSecond.toFixed(1)} hashes/s (bcrypt cost ${settings.cost}, ${settings.workers} threads)`);
+  return c.hashesPerSecond;
+}
+
+async function run(index: number): Promise<{ kind: DatabaseKind; result: RunResult }> {
+  const before = loadavg();
+  const date = new Date().toISOString();
+  log(`run ${index + 1} of ${settings.runs} (load average ${before.map((l) => l.toFixed(2)).join(' ')})`);
+  const capacities = [await capacityNow()];
+  const scenarios: ScenarioResult[] = [];
+  const record = (r: ScenarioResult) => {
+    scenarios.push(r);
+    log(`  ${r.server}: ${r.name}: ${summary(r)}`);
+  };
+
+  const { kind, memory } = await withDatabase('gateway', async (db) => {
+    const startFreshMB = await withServer(startGateway(settings, db), async (gateway) => {
+      const fresh = (await gateway.settle()).rssMB;
+      log(`gateway on ${db.kind}: ${fresh.toFixed(0)} MB after start on a new database; warming up`);
+      await warmUp(gateway, settings);
+      for (const scenario of hashingScenarios(settings, capacities[0]!)) {
+        log(`gateway: ${scenario.name} (${scenario.connections} connections${scenario.overallRate ? `, ${scenario.overallRate} req/s` : ''})`);
+        const result = await runScenario(gateway, scenario, settings, null);
+        capacities.push(await capacityNow());
+        record(readAgainst(result, Math.min(capacities.at(-2)!, capacities.at(-1)!)));
+      }
+      // Session checks: no hashing, so the event loop and the database are all that is measured.
+      const tokens = (await createAccounts(gateway.url, settings.sessionAccounts, settings.workers * 2)).map((a) => a.token);
+      for (const style of ['bearer', 'cookie'] as const) {
+        record(await runScenario(gateway, { name: `GET /users/me (${style})`, connections: settings.sessionConnections, sessions: { style, credentials: tokens } }, settings, null));
+      }
+      if (db.kind === 'postgres') {
+        await withServer(startFloor(db), async (floor) => {
+          record(await runScenario(floor, { name: 'GET /users/me (bearer)', connections: settings.sessionConnections, sessions: { style: 'bearer', credentials: tokens } }, settings, null));
+        });
+      }
+      return fresh;
+    });
+    // The same database again, as after a restart.
+    const startExistingMB = await withServer(startGateway(settings, db), async (gateway) => (await gateway.settle()).rssMB);
+    log(`gateway: ${startExistingMB.toFixed(0)} MB after a restart on the same database`);
+    const peakMB = Math.max(...scenarios.filter((s) => s.server === 'gateway').map((s) => s.rssPeakMB));
+    return { kind: db.kind, memory: { startFreshMB, startExistingMB, peakMB } };
+  });
+
+  await withDatabase('peer', (db) =>
+    withServer(startPeer(db), async (peer) => {
+      log(`better-auth on ${db.kind}: warming up`);
+      await warmUp(peer, settings, betterAuth(peer.url));
+      record(await runScenario(peer, { name: 'registration', weights: { register: 1 }, connections: settings.connections, builders: betterAuth(peer.url) }, settings, null));
+      const cookies = await createPeerSessions(peer.url, settings.sessionAccounts, settings.workers * 2);
+      record(await runScenario(peer, { name: 'getSession (cookie)', connections: settings.sessionConnections, sessions: { style: 'better-auth', credentials: cookies } }, settings, null));
+      record(await runScenario(peer, { name: 'overload 5×', weights: { register: 1 }, builders: betterAuth(peer.url), ...overloadConnections(settings, capacities[0]!) }, settings, null));
+    }),
+  );
+  return { kind, result: { date, loadAverage: { before, after: loadavg() }, capacities, scenarios, memory } };
 }
 
 async function main() {
-  const loadAverage = loadavg();
-  if (loadAverage[0]! > 0.5) log(`the machine is busy (load average ${loadAverage[0]!.toFixed(2)}): figures will be lower and noisier than on a quiet one`);
   log('building the gateway if needed');
   buildGateway(log);
+  const runs: RunResult[] = [];
+  let database: DatabaseKind = 'pglite';
+  for (let i = 0; i < settings.runs; i++) {
+    const { kind, result } = await run(i);
+    database = kind;
+    runs.push(result);
+    // Written after every run, so an interrupted benchmark keeps the runs it completed.
+    const files = await writeReport(settings.resultsDir, `${settings.smoke ? 'smoke' : 'latest'}-${database}`, report(database, runs));
+    log(`run ${i + 1} done: wrote ${files.json} and ${files.md}`);
+  }
+  console.log(toMarkdown(report(database, runs)));
+}
 
-  const capacity = await capacityNow();
-  const cap = capacity.hashesPerSecond;
-
-  const { database, scenarios } = await withServer('gateway', (db) => startGateway(settings, db), async (gateway, db) => {
-    log(`gateway on ${db.kind}: warming up`);
-    await warmUp(gateway, settings);
-    const results: ScenarioResult[] = [];
-    for (const scenario of gatewayScenarios(settings, cap)) {
-      log(`gateway: ${scenario.name} (${scenario.connections} connections${scenario.overallRate ? `, ${scenario.overallRate} req/s` : ''})`);
-      results.push(await runScenario(gateway, scenario, settings, cap));
-      log(`  ${summary(results.at(-1)!)}`);
-    }
-    return { database: db.kind, scenarios: results };
-  });
-
-  const peer = await withServer('peer', (db) => startPeer(settings, db), async (server, db) => {
-    log(`better-auth on ${db.kind}: warming up`);
-    await warmUp(server, settings, betterAuth);
-    log(`better-auth: registration (${settings.connections} connections)`);
-    const result = await runScenario(server, { name: 'registration', weights: { register: 1 }, connections: settings.connections, builders: betterAuth }, settings, cap);
-    log(`  ${summary(result)}`);
-    return result;
-  });
-
-  const capacityAfter = await capacityNow();
-  const peerRatio = scenarios.find((s) => s.name === 'registration')!.rps / peer.rps;
-  const report: BenchReport = {
+function report(database: DatabaseKind, runs: RunResult[]): BenchReport {
+  const rows = summarise(runs);
+  const memory = {
+    startFreshMB: spread(runs.map((r) => r.memory.startFreshMB)),
+    startExistingMB: spread(runs.map((r) => r.memory.startExistingMB)),
+    peakMB: spread(runs.map((r) => r.memory.peakMB)),
+  };
+  return {
     meta: {
-      date: new Date().toISOString(),
+      date: runs[0]!.date,
       command: command(),
       node: process.version,
       cores: availableParallelism(),
       cpu: cpus()[0]?.model.trim() ?? 'unknown',
-      loadAverage,
       database,
-      peerDatabase: database,
       bcryptCost: settings.cost,
       workers: settings.workers,
       hashQueueMax: settings.queueMax,
       scenarioSeconds: settings.scenarioSeconds,
+      capacitySeconds: settings.capacitySeconds,
+      sessionConnections: settings.sessionConnections,
       healthzIntervalMs: settings.healthzIntervalMs,
       smoke: settings.smoke,
     },
-    capacity,
-    capacityAfter,
-    scenarios,
-    peer,
-    peerRatio,
-    targets: evaluateTargets(scenarios, peerRatio),
+    runs,
+    summary: rows,
+    memory,
+    targets: evaluateTargets(database, runs, rows, memory),
   };
-  const files = await writeReport(settings.resultsDir, `${settings.smoke ? 'smoke' : 'latest'}-${database}`, report);
-  console.log(toMarkdown(report));
-  if (capacityDrift(report) > DRIFT_WARNING) log(`the capacity moved by more than ${DRIFT_WARNING * 100}% during the run: other work was using the CPU`);
-  log(`wrote ${files.json} and ${files.md}`);
 }
 
 try {

@@ -2,19 +2,21 @@ import type autocannon from 'autocannon';
 import { runLoad, type HealthzStats } from './load.js';
 import type { ServerUnderTest } from './servers.js';
 import type { Settings } from './settings.js';
-import { createAccounts, HASHES_PER_REQUEST, mixedRequests, type Kind } from './traffic.js';
+import { createAccounts, HASHES_PER_REQUEST, mixedRequests, sessionChecks, type Kind, type SessionStyle } from './traffic.js';
 
 export interface Scenario {
   name: string;
-  /** Kinds of request in a repeating cycle, e.g. { signIn: 6, register: 3 }. */
-  weights: Partial<Record<Kind, number>>;
   connections: number;
   overallRate?: number;
+  /** Requests that hash, as kinds in a repeating cycle, e.g. { signIn: 6, register: 3 }. */
+  weights?: Partial<Record<Kind, number>>;
   /** Accounts made before the run for sign-ins, and for changes of password. */
   signInAccounts?: number;
   changeAccounts?: number;
   /** Builds registrations for another API (the peer). */
   builders?: { register(): Pick<autocannon.Request, 'method' | 'path' | 'headers' | 'body'> };
+  /** Or session checks (no hashing), going round these credentials. */
+  sessions?: { style: SessionStyle; credentials: string[] };
 }
 
 export interface ScenarioResult {
@@ -23,15 +25,17 @@ export interface ScenarioResult {
   connections: number;
   overallRate: number | null;
   seconds: number;
-  /** Requests sent per second, and that as a multiple of the bcrypt capacity. */
+  /** Requests sent per second. */
   offeredRps: number;
-  offeredRatio: number;
   /** 2xx answers per second. */
   rps: number;
   /** bcrypt operations behind those answers, per second (a change of password costs two). */
   bcryptOpsPerSecond: number;
+  /** The raw capacity the scenario is read against: the lower of the measurements before and after it. */
+  capacity: number | null;
   /** bcryptOpsPerSecond / capacity: for a change of password, its rate against half the capacity. */
   capacityRatio: number;
+  offeredRatio: number;
   okByKind: Record<Kind, number>;
   latencyMs: { p50: number; p99: number; max: number };
   statusCodes: Record<string, number>;
@@ -44,35 +48,36 @@ export interface ScenarioResult {
   rssSettledMB: number;
 }
 
-/** The gateway's scenarios; the overload offers about five times what the hashing can do. */
-export function gatewayScenarios(s: Settings, capacity: number): Scenario[] {
-  const c = s.connections;
+/** Connections of the 5× overload: see docs/benchmarks.md. */
+export function overloadConnections(s: Settings, capacity: number) {
   // Each accepted request holds its connection while it waits in the hashing queue, so the
   // overload has as many connections again as the queue holds; each sends one request a
-  // second (more when capped), which offers ≈ 5 × capacity in all (see docs/benchmarks.md).
-  const overload = Math.min(s.maxConnections, Math.round(4 * capacity + s.queueMax + s.workers));
+  // second (more when capped), which offers ≈ 5 × capacity in all.
+  const connections = Math.min(s.maxConnections, Math.round(4 * capacity + s.queueMax + s.workers));
+  return { connections, overallRate: Math.max(connections, Math.round(5 * capacity)) };
+}
+
+/** The gateway's hashing scenarios; the overload offers about five times what the hashing can do. */
+export function hashingScenarios(s: Settings, capacity: number): Scenario[] {
+  const c = s.connections;
   return [
     { name: 'registration', weights: { register: 1 }, connections: c },
     { name: 'sign-in', weights: { signIn: 1 }, connections: c, signInAccounts: c * 2 },
     { name: 'change password', weights: { changePassword: 1 }, connections: c, changeAccounts: c * 2 },
     { name: 'mix', weights: { signIn: 6, register: 3, changePassword: 1 }, connections: c, signInAccounts: c * 2, changeAccounts: c * 2 },
-    {
-      name: 'overload 5×',
-      weights: { register: 1 },
-      connections: overload,
-      overallRate: Math.max(overload, Math.round(5 * capacity)),
-    },
+    { name: 'overload 5×', weights: { register: 1 }, ...overloadConnections(s, capacity) },
   ];
 }
 
-/** Makes the scenario's accounts, runs its load, and reads the outcome against the capacity. */
-export async function runScenario(server: ServerUnderTest, scenario: Scenario, s: Settings, capacity: number): Promise<ScenarioResult> {
+/** Makes the scenario's accounts, runs its load, and reads the outcome (against `capacity` for now). */
+export async function runScenario(server: ServerUnderTest, scenario: Scenario, s: Settings, capacity: number | null): Promise<ScenarioResult> {
   const make = (n = 0) => (n ? createAccounts(server.url, n, s.workers * 2) : Promise.resolve([]));
   const signIn = await make(scenario.signInAccounts);
   const changePassword = await make(scenario.changeAccounts);
   await server.settle();
 
-  const { requests, counts } = mixedRequests({ weights: scenario.weights, signIn, changePassword, builders: scenario.builders });
+  const mixed = scenario.sessions ? null : mixedRequests({ weights: scenario.weights ?? { register: 1 }, signIn, changePassword, builders: scenario.builders });
+  const requests = mixed ? mixed.requests : sessionChecks(scenario.sessions!.style, scenario.sessions!.credentials);
   const { result, seconds, healthz, server: probe } = await runLoad(
     server,
     { connections: scenario.connections, overallRate: scenario.overallRate, seconds: s.scenarioSeconds, requests },
@@ -80,19 +85,22 @@ export async function runScenario(server: ServerUnderTest, scenario: Scenario, s
   );
   const settled = await server.settle();
 
-  const bcryptOps = (Object.keys(counts.ok) as Kind[]).reduce((sum, k) => sum + counts.ok[k] * HASHES_PER_REQUEST[k], 0) / seconds;
-  return {
+  const okByKind = mixed?.counts.ok ?? { register: 0, signIn: 0, changePassword: 0 };
+  const bcryptOps = (Object.keys(okByKind) as Kind[]).reduce((sum, k) => sum + okByKind[k] * HASHES_PER_REQUEST[k], 0) / seconds;
+  const sent = mixed ? mixed.counts.sent : result.requests.sent;
+  const outcome: ScenarioResult = {
     name: scenario.name,
     server: server.name,
     connections: scenario.connections,
     overallRate: scenario.overallRate ?? null,
     seconds,
-    offeredRps: counts.sent / seconds,
-    offeredRatio: counts.sent / seconds / capacity,
+    offeredRps: sent / seconds,
     rps: result['2xx'] / seconds,
     bcryptOpsPerSecond: bcryptOps,
-    capacityRatio: bcryptOps / capacity,
-    okByKind: counts.ok,
+    capacity: null,
+    capacityRatio: 0,
+    offeredRatio: 0,
+    okByKind,
     latencyMs: { p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max },
     statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, v]) => [code, v.count ?? 0])),
     errors: result.errors,
@@ -102,6 +110,12 @@ export async function runScenario(server: ServerUnderTest, scenario: Scenario, s
     rssPeakMB: probe.rssPeakMB,
     rssSettledMB: settled.rssMB,
   };
+  return capacity === null || scenario.sessions ? outcome : readAgainst(outcome, capacity);
+}
+
+/** Reads a hashing scenario against a capacity (the lower of those measured around it). */
+export function readAgainst(r: ScenarioResult, capacity: number): ScenarioResult {
+  return { ...r, capacity, capacityRatio: r.bcryptOpsPerSecond / capacity, offeredRatio: r.offeredRps / capacity };
 }
 
 /** Unmeasured load before the first scenario, so the JIT and the pools are warm. */

@@ -6,7 +6,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ProbeStats } from './probe-types.js';
 
 const PROBE = new URL('./probe.js', import.meta.url).href;
-const READY_TIMEOUT_MS = 60_000;
+// A first start on a new PGlite directory runs initdb, which is slow on a busy machine.
+const READY_TIMEOUT_MS = 180_000;
 const STOP_TIMEOUT_MS = 15_000;
 
 export interface ServerUnderTest {
@@ -93,9 +94,10 @@ export async function startServer(opts: {
     reset: () => ask('reset'),
     report: () => ask('report'),
     async settle() {
-      // Quiet: under a tenth of a core over a quarter second, or 30 s have passed.
+      // Quiet: under a tenth of a core over a quarter second, or 2 minutes have passed (a busy
+      // machine drains a full hashing queue slowly).
       let last = await ask('report');
-      for (let i = 0; i < 120; i++) {
+      for (let i = 0; i < 480; i++) {
         await sleep(250);
         const now = await ask('report');
         const busy = (now.cpuMicros - last.cpuMicros) / 250_000;

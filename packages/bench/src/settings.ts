@@ -16,6 +16,12 @@ export interface Settings {
   scenarioSeconds: number;
   /** Connections of the saturating scenarios. */
   connections: number;
+  /** Connections of the session checks (GET /users/me and its peers). */
+  sessionConnections: number;
+  /** Signed-in accounts the session checks go round. */
+  sessionAccounts: number;
+  /** Whole runs (fresh servers and databases each time); the report gives their medians. */
+  runs: number;
   /** Upper bound on the overload's connections (it scales with capacity). */
   maxConnections: number;
   healthzIntervalMs: number;
@@ -39,10 +45,13 @@ export function loadSettings(): Settings {
     workers,
     queueMax: Math.round(positive('HASH_QUEUE_MAX', workers * 32)),
     databaseUrl: process.env.DATABASE_URL || undefined,
-    capacitySeconds: positive('BENCH_CAPACITY_SECONDS', smoke ? 1 : 10),
+    capacitySeconds: positive('BENCH_CAPACITY_SECONDS', smoke ? 0.5 : 5),
     warmupSeconds: smoke ? 0.5 : 3,
-    scenarioSeconds: positive('BENCH_SECONDS', smoke ? 1.5 : 15),
+    scenarioSeconds: positive('BENCH_SECONDS', smoke ? 1.5 : 10),
     connections: Math.round(positive('BENCH_CONNECTIONS', smoke ? 4 : workers * 4)),
+    sessionConnections: Math.round(positive('BENCH_SESSION_CONNECTIONS', smoke ? 4 : 32)),
+    sessionAccounts: smoke ? 4 : 64,
+    runs: Math.round(positive('BENCH_RUNS', smoke ? 1 : 3)),
     maxConnections: smoke ? 64 : 1000,
     healthzIntervalMs: 20,
     resultsDir: process.env.BENCH_RESULTS_DIR || fileURLToPath(new URL('../results', import.meta.url)),

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type autocannon from 'autocannon';
 
 /** What one request asks of the server, and the bcrypt operations a success costs. */
@@ -53,17 +54,62 @@ export const gateway = {
   },
 };
 
-/** better-auth's JSON sign-up, the peer's registration. */
-export const betterAuth = {
-  register(): Req {
+/**
+ * better-auth's JSON sign-up, the peer's registration. It refuses a POST without an Origin as a
+ * possible cross-site request, so each carries its own, as a browser's would.
+ */
+export const betterAuth = (baseUrl: string) => ({
+  register(email = uniqueEmail()): Req {
     return {
       method: 'POST',
       path: '/api/auth/sign-up/email',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: NAME, email: uniqueEmail(), password: PASSWORDS[0] }),
+      headers: { 'content-type': 'application/json', origin: baseUrl },
+      body: JSON.stringify({ name: NAME, email, password: PASSWORDS[0] }),
     };
   },
-};
+});
+
+/** How a session check presents its session: the gateway's bearer token or cookie, or better-auth's cookie. */
+export type SessionStyle = 'bearer' | 'cookie' | 'better-auth';
+
+/** The cheapest authenticated request: who is signed in? */
+export function sessionCheck(style: SessionStyle, credential: string): Req {
+  if (style === 'better-auth') return { method: 'GET', path: '/api/auth/get-session', headers: { cookie: credential } };
+  const headers = style === 'bearer' ? { authorization: `Bearer ${credential}` } : { cookie: `session=${credential}` };
+  return { method: 'GET', path: '/users/me', headers };
+}
+
+/** Session checks going round the given credentials, one per request. */
+export function sessionChecks(style: SessionStyle, credentials: string[]): autocannon.Request[] {
+  let turn = 0;
+  return [{ setupRequest: (req) => ({ ...req, ...sessionCheck(style, credentials[turn++ % credentials.length]!) }) }];
+}
+
+/** Signs up `count` better-auth users before a scenario, keeping their session cookies. */
+export async function createPeerSessions(baseUrl: string, count: number, concurrency: number): Promise<string[]> {
+  const cookies: string[] = [];
+  let next = 0;
+  const lane = async () => {
+    while (next < count) {
+      next++;
+      const req = betterAuth(baseUrl).register();
+      const res = await fetch(baseUrl + req.path, { method: 'POST', headers: req.headers as Record<string, string>, body: req.body as string });
+      if (!res.ok) throw new Error(`better-auth sign-up answered ${res.status}`);
+      const cookie = res.headers
+        .getSetCookie()
+        .map((c) => c.split(';')[0]!)
+        .find((c) => c.startsWith('better-auth.session_token='));
+      if (!cookie) throw new Error('better-auth sign-up set no session cookie');
+      cookies.push(cookie);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, lane));
+  // An unknown session answers 200 with a null body: check that these are known.
+  const check = sessionCheck('better-auth', cookies[0]!);
+  const res = await fetch(baseUrl + check.path, { headers: check.headers as Record<string, string> });
+  if (!res.ok || (await res.json()) === null) throw new Error('better-auth did not recognise its own session cookie');
+  return cookies;
+}
 
 /** Registers `count` accounts before a scenario (not measured), keeping their session tokens. */
 export async function createAccounts(baseUrl: string, count: number, concurrency: number): Promise<Account[]> {
@@ -74,7 +120,13 @@ export async function createAccounts(baseUrl: string, count: number, concurrency
       next++;
       const email = uniqueEmail();
       const req = gateway.register(email, true);
-      const res = await fetch(baseUrl + req.path, { method: 'POST', headers: req.headers as Record<string, string>, body: req.body as string });
+      let res = await fetch(baseUrl + req.path, { method: 'POST', headers: req.headers as Record<string, string>, body: req.body as string });
+      // A hashing queue still draining after an overload answers 503 with Retry-After: wait and retry.
+      for (let tries = 0; res.status === 503 && tries < 60; tries++) {
+        await res.body?.cancel();
+        await sleep(1000 * Math.min(5, Number(res.headers.get('retry-after')) || 1));
+        res = await fetch(baseUrl + req.path, { method: 'POST', headers: req.headers as Record<string, string>, body: req.body as string });
+      }
       if (res.status !== 201) throw new Error(`creating an account answered ${res.status}`);
       const body = (await res.json()) as { session: { token: string } };
       accounts.push({ email, password: PASSWORDS[0], token: body.session.token });

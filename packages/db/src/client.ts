@@ -8,6 +8,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import { lockDataDir } from './data-dir-lock.js';
+import { initialiseDataDir, PGLITE_START_PARAMS } from './pglite-setup.js';
 import * as schema from './schema.js';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -80,7 +81,8 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
     release = await lockDataDir(dataDir);
   }
   try {
-    const client = new PGlite(inMemory ? undefined : dataDir);
+    if (!inMemory) await initialiseDataDir(dataDir, MIGRATIONS_DIR);
+    const client = new PGlite(inMemory ? undefined : dataDir, { startParams: PGLITE_START_PARAMS });
     await client.waitReady;
     const db = drizzlePglite({ client, schema }) as unknown as Database;
     return {

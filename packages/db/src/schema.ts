@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -40,7 +40,12 @@ export const sessions = pgTable(
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
-  (t) => [index('sessions_user_idx').on(t.userId)],
+  (t) => [
+    index('sessions_user_idx').on(t.userId),
+    // The retention purge finds expired and idle sessions by these.
+    index('sessions_expires_idx').on(t.expiresAt),
+    index('sessions_last_seen_idx').on(t.lastSeenAt),
+  ],
 );
 
 export const accountEvents = pgTable(
@@ -54,13 +59,37 @@ export const accountEvents = pgTable(
     type: text('type').notNull(),
     /** Whose password-failure counter a failed check counts against: the user, or an unknown email's digest. */
     lockoutKey: text('lockout_key'),
+    /** Which client a password check came from: a known device, a session, or an address (IPv6 by /64). */
+    clientKey: text('client_key'),
+    /** A password check still being hashed: not yet a failure or a success. */
+    pending: boolean('pending').notNull().default(false),
     clientIp: text('client_ip'),
     createdAt: createdAt(),
   },
   (t) => [
     index('account_events_user_type_time_idx').on(t.userId, t.type, t.createdAt),
     index('account_events_lockout_idx').on(t.lockoutKey, t.createdAt),
+    index('account_events_created_idx').on(t.createdAt),
   ],
+);
+
+/**
+ * Browsers (and programs) that have signed in to an account before. The credential is a random
+ * token held by the client; only its SHA-256 is stored. It grants nothing by itself: it only keeps
+ * other clients' failed guesses from locking that client out.
+ */
+export const knownDevices = pgTable(
+  'known_devices',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull().unique(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('known_devices_user_idx').on(t.userId), index('known_devices_last_used_idx').on(t.lastUsedAt)],
 );
 
 export type Realm = typeof realms.$inferSelect;

@@ -12,6 +12,29 @@ export interface TestDatabase extends DatabaseHandle {
   url?: string;
 }
 
+export interface TempDatabase {
+  /** The postgres:// URL of the new database. */
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** An empty database with a unique name on a PostgreSQL server (TEST_DATABASE_URL by default), dropped by drop(). */
+export async function createTempDatabase(serverUrl = process.env.TEST_DATABASE_URL): Promise<TempDatabase> {
+  if (!serverUrl) throw new Error('TEST_DATABASE_URL is not set');
+  const name = `accounts_test_${randomBytes(6).toString('hex')}`;
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database "${name}"`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      await admin.unsafe(`drop database if exists "${name}" with (force)`);
+      await admin.end();
+    },
+  };
+}
+
 /**
  * A clean, migrated database for one test file: an in-memory PGlite, or a freshly
  * created PostgreSQL database on the TEST_DATABASE_URL server, dropped on close().
@@ -22,22 +45,15 @@ export async function createTestDatabase(driver: Driver): Promise<TestDatabase> 
     await handle.migrate();
     return handle;
   }
-  const base = process.env.TEST_DATABASE_URL;
-  if (!base) throw new Error('TEST_DATABASE_URL is not set');
-  const name = `accounts_test_${randomBytes(6).toString('hex')}`;
-  const admin = postgres(base, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${name}"`);
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  const handle = await openDatabase({ url: url.toString(), poolSize: 20 });
+  const temp = await createTempDatabase();
+  const handle = await openDatabase({ url: temp.url, poolSize: 20 });
   await handle.migrate();
   return {
     ...handle,
-    url: url.toString(),
+    url: temp.url,
     close: async () => {
       await handle.close();
-      await admin.unsafe(`drop database if exists "${name}" with (force)`);
-      await admin.end();
+      await temp.drop();
     },
   };
 }

@@ -7,3 +7,5 @@ export function normalizeEmail(raw: string): string {
 }
 
 export const EMAIL_MAX_LENGTH = 254;
+/** RFC 5321 §4.5.3.1.1: the part before the @ holds at most 64 octets. */
+export const EMAIL_LOCAL_MAX_OCTETS = 64;

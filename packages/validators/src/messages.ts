@@ -9,14 +9,16 @@ const en = {
   required: 'This field is required.',
   invalid_type: 'This field must be text.',
   name_too_long: 'Use at most {max} characters.',
-  name_invalid_chars: 'The name must not contain control characters.',
+  name_invalid_chars: 'The name must not contain control, formatting or invisible characters.',
+  name_combining_marks: 'Use at most {max} accent marks on one letter.',
   invalid_email: 'Enter a valid email address.',
   email_too_long: 'The email address must be at most {max} characters.',
+  email_local_too_long: 'The part before the @ must be at most {max} characters.',
   email_taken: 'An account with this email address already exists here.',
   password_too_short: 'Use at least {min} characters.',
   password_too_long: 'Use at most {max} characters.',
-  password_too_common: 'This password is too common. Choose one that is harder to guess.',
-  password_too_similar: 'The password is too similar to your name, email address or this site.',
+  password_too_common: 'This password is easy to guess: it is a common password or a pattern (repeats, sequences, keyboard rows, common words with digits). Use a few unrelated words instead.',
+  password_too_similar: 'Without your name, email address or the name of this site, what remains of this password is easy to guess.',
   password_mismatch: 'The passwords do not match.',
   password_unchanged: 'The new password must differ from the current one.',
   password_incorrect: 'The password is incorrect.',
@@ -33,8 +35,9 @@ const en = {
   payload_too_large: 'The request body is too large.',
   headers_too_large: 'The request headers are too large.',
   unsupported_media_type: 'Send the body as application/x-www-form-urlencoded.',
-  rate_limited: 'Too many requests. Try again in {retryAfter} seconds.',
-  too_many_attempts: 'Too many failed password attempts for this account. Try again in {retryAfter} seconds.',
+  unsupported_media_type_json: 'Send the body as application/json.',
+  rate_limited: 'Too many requests. Try again in {wait}.',
+  too_many_attempts: 'Too many failed password attempts for this account. Try again in {wait}.',
   server_busy: 'The server is busy. Try again in a few seconds.',
   not_ready: 'The service is not ready. Try again shortly.',
   internal: 'Something went wrong on our side.',
@@ -42,18 +45,23 @@ const en = {
 
 export type MessageCode = keyof typeof en;
 
+/** Every message code, in the order of the English table. */
+export const MESSAGE_CODES = Object.keys(en) as MessageCode[];
+
 const de: Record<MessageCode, string> = {
   required: 'Dieses Feld ist erforderlich.',
   invalid_type: 'Dieses Feld muss Text sein.',
   name_too_long: 'Verwenden Sie höchstens {max} Zeichen.',
-  name_invalid_chars: 'Der Name darf keine Steuerzeichen enthalten.',
+  name_invalid_chars: 'Der Name darf keine Steuer-, Formatierungs- oder unsichtbaren Zeichen enthalten.',
+  name_combining_marks: 'Verwenden Sie höchstens {max} Akzentzeichen auf einem Buchstaben.',
   invalid_email: 'Geben Sie eine gültige E-Mail-Adresse ein.',
   email_too_long: 'Die E-Mail-Adresse darf höchstens {max} Zeichen lang sein.',
+  email_local_too_long: 'Der Teil vor dem @ darf höchstens {max} Zeichen lang sein.',
   email_taken: 'Hier gibt es bereits ein Konto mit dieser E-Mail-Adresse.',
   password_too_short: 'Verwenden Sie mindestens {min} Zeichen.',
   password_too_long: 'Verwenden Sie höchstens {max} Zeichen.',
-  password_too_common: 'Dieses Passwort ist zu verbreitet. Wählen Sie eines, das schwerer zu erraten ist.',
-  password_too_similar: 'Das Passwort ähnelt zu sehr Ihrem Namen, Ihrer E-Mail-Adresse oder dieser Website.',
+  password_too_common: 'Dieses Passwort ist leicht zu erraten: Es ist ein verbreitetes Passwort oder ein Muster (Wiederholungen, Folgen, Tastaturreihen, häufige Wörter mit Ziffern). Verwenden Sie stattdessen einige Wörter, die nichts miteinander zu tun haben.',
+  password_too_similar: 'Ohne Ihren Namen, Ihre E-Mail-Adresse oder den Namen dieser Website ist der Rest dieses Passworts leicht zu erraten.',
   password_mismatch: 'Die Passwörter stimmen nicht überein.',
   password_unchanged: 'Das neue Passwort muss sich vom aktuellen unterscheiden.',
   password_incorrect: 'Das Passwort ist falsch.',
@@ -69,8 +77,9 @@ const de: Record<MessageCode, string> = {
   payload_too_large: 'Der Inhalt der Anfrage ist zu groß.',
   headers_too_large: 'Die Header der Anfrage sind zu groß.',
   unsupported_media_type: 'Senden Sie den Inhalt als application/x-www-form-urlencoded.',
-  rate_limited: 'Zu viele Anfragen. Versuchen Sie es in {retryAfter} Sekunden erneut.',
-  too_many_attempts: 'Zu viele falsche Passworteingaben für dieses Konto. Versuchen Sie es in {retryAfter} Sekunden erneut.',
+  unsupported_media_type_json: 'Senden Sie den Inhalt als application/json.',
+  rate_limited: 'Zu viele Anfragen. Versuchen Sie es in {wait} erneut.',
+  too_many_attempts: 'Zu viele falsche Passworteingaben für dieses Konto. Versuchen Sie es in {wait} erneut.',
   server_busy: 'Der Server ist ausgelastet. Versuchen Sie es in einigen Sekunden erneut.',
   not_ready: 'Der Dienst ist noch nicht bereit. Versuchen Sie es gleich erneut.',
   internal: 'Bei uns ist etwas schiefgelaufen.',
@@ -80,14 +89,16 @@ const fr: Record<MessageCode, string> = {
   required: 'Ce champ est obligatoire.',
   invalid_type: 'Ce champ doit être du texte.',
   name_too_long: 'Utilisez au plus {max} caractères.',
-  name_invalid_chars: 'Le nom ne doit pas contenir de caractères de contrôle.',
+  name_invalid_chars: 'Le nom ne doit pas contenir de caractères de contrôle, de mise en forme ou invisibles.',
+  name_combining_marks: 'Utilisez au plus {max} accents sur une même lettre.',
   invalid_email: 'Saisissez une adresse e-mail valide.',
   email_too_long: "L'adresse e-mail doit comporter au plus {max} caractères.",
+  email_local_too_long: "La partie avant le @ doit comporter au plus {max} caractères.",
   email_taken: 'Un compte existe déjà ici avec cette adresse e-mail.',
   password_too_short: 'Utilisez au moins {min} caractères.',
   password_too_long: 'Utilisez au plus {max} caractères.',
-  password_too_common: 'Ce mot de passe est trop courant. Choisissez-en un plus difficile à deviner.',
-  password_too_similar: 'Le mot de passe ressemble trop à votre nom, à votre adresse e-mail ou à ce site.',
+  password_too_common: 'Ce mot de passe est facile à deviner : c’est un mot de passe courant ou un motif (répétitions, suites, rangées du clavier, mots courants suivis de chiffres). Utilisez plutôt quelques mots sans rapport entre eux.',
+  password_too_similar: 'Sans votre nom, votre adresse e-mail ou le nom de ce site, le reste de ce mot de passe est facile à deviner.',
   password_mismatch: 'Les mots de passe ne correspondent pas.',
   password_unchanged: "Le nouveau mot de passe doit être différent de l'actuel.",
   password_incorrect: 'Le mot de passe est incorrect.',
@@ -103,8 +114,9 @@ const fr: Record<MessageCode, string> = {
   payload_too_large: 'Le corps de la requête est trop volumineux.',
   headers_too_large: 'Les en-têtes de la requête sont trop volumineux.',
   unsupported_media_type: 'Envoyez le corps au format application/x-www-form-urlencoded.',
-  rate_limited: 'Trop de requêtes. Réessayez dans {retryAfter} secondes.',
-  too_many_attempts: 'Trop de mots de passe erronés pour ce compte. Réessayez dans {retryAfter} secondes.',
+  unsupported_media_type_json: 'Envoyez le corps au format application/json.',
+  rate_limited: 'Trop de requêtes. Réessayez dans {wait}.',
+  too_many_attempts: 'Trop de mots de passe erronés pour ce compte. Réessayez dans {wait}.',
   server_busy: 'Le serveur est surchargé. Réessayez dans quelques secondes.',
   not_ready: "Le service n'est pas prêt. Réessayez dans un instant.",
   internal: 'Une erreur est survenue de notre côté.',
@@ -117,7 +129,21 @@ export function isMessageCode(code: string): code is MessageCode {
 }
 
 export function message(code: MessageCode, locale: Locale = DEFAULT_LOCALE, params: Record<string, unknown> = {}): string {
-  return TABLES[locale][code].replace(/\{(\w+)\}/g, (_, key: string) => String(params[key] ?? ''));
+  const all = typeof params.retryAfter === 'number' ? { wait: humanWait(params.retryAfter, locale), ...params } : params;
+  return TABLES[locale][code].replace(/\{(\w+)\}/g, (_, key: string) => String(all[key] ?? ''));
+}
+
+const ABOUT: Record<Locale, string> = { en: 'about', de: 'etwa', fr: 'environ' };
+
+/**
+ * A wait as people say it: "45 seconds", "about 10 minutes", "about 2 hours" (rounded up, so
+ * trying at the time said works), in the locale's words for the units.
+ */
+export function humanWait(seconds: number, locale: Locale): string {
+  const s = Math.max(1, Math.ceil(seconds));
+  const [value, unit] = s < 60 ? [s, 'second'] : s < 3600 ? [Math.ceil(s / 60), 'minute'] : [Math.ceil(s / 3600), 'hour'];
+  const amount = new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'long' }).format(value);
+  return unit === 'second' ? amount : `${ABOUT[locale]} ${amount}`;
 }
 
 /** Picks the first supported locale from a preference list such as navigator.languages. */

@@ -1,26 +1,26 @@
 import { z } from 'zod';
-import { EMAIL_MAX_LENGTH, normalizeEmail } from './email.js';
+import { EMAIL_LOCAL_MAX_OCTETS, EMAIL_MAX_LENGTH, normalizeEmail } from './email.js';
+import { nameProblem, normalizeName } from './name.js';
 import {
   DEFAULT_POLICY,
-  isCommonPassword,
-  isTooSimilar,
+  judgePassword,
   normalizePassword,
   passwordLength,
   PASSWORD_MAX_LENGTH,
   type PasswordContext,
+  type PasswordEstimator,
   type PasswordPolicy,
 } from './password-policy.js';
 
 // The one definition of each input. Issue messages are stable codes from messages.ts;
 // toFieldErrors() turns them into { field, code, message } for every caller.
 
-export const NAME_MAX_LENGTH = 150;
-const CONTROL_CHARS = /[\p{Cc}\u2028\u2029]/u;
 // The WHATWG "valid email address" production: what browsers accept for <input type=email>.
 const EMAIL_PATTERN =
   /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
 
 const codePoints = (s: string) => [...s].length;
+const utf8 = new TextEncoder();
 
 // A lone UTF-16 surrogate (JSON allows "\ud800") is not text: stored or hashed, it would
 // silently turn into U+FFFD, so two different passwords would hash alike.
@@ -34,19 +34,27 @@ const text = () =>
 
 const filled = () => text().min(1, { error: 'required' });
 
+/** A display name, mapped and checked after the PRECIS Nickname profile (RFC 8266); see name.ts. */
 export const nameField = text()
-  .trim()
+  .overwrite(normalizeName)
   .min(1, { error: 'required' })
-  .refine((s) => codePoints(s) <= NAME_MAX_LENGTH, { error: 'name_too_long', params: { max: NAME_MAX_LENGTH } })
-  .refine((s) => !CONTROL_CHARS.test(s), { error: 'name_invalid_chars' });
+  .superRefine((s, ctx) => {
+    const problem = nameProblem(s);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem.code, params: problem.params });
+  });
 
 export const emailField = text()
   .overwrite(normalizeEmail)
   .min(1, { error: 'required' })
   .refine((s) => codePoints(s) <= EMAIL_MAX_LENGTH, { error: 'email_too_long', params: { max: EMAIL_MAX_LENGTH } })
-  .regex(EMAIL_PATTERN, { error: 'invalid_email' });
+  .regex(EMAIL_PATTERN, { error: 'invalid_email' })
+  // RFC 5321 §4.5.3.1.1: a local part holds at most 64 octets.
+  .refine((s) => utf8.encode(s.slice(0, s.lastIndexOf('@'))).length <= EMAIL_LOCAL_MAX_OCTETS, {
+    error: 'email_local_too_long',
+    params: { max: EMAIL_LOCAL_MAX_OCTETS },
+  });
 
-/** A new password: length rules only; the rules that need other fields run on the object. */
+/** A new password: length rules only, counted as typed; the rules that need other fields run on the object. */
 export const newPasswordField = (policy: PasswordPolicy) =>
   filled()
     .refine((p) => passwordLength(p) >= policy.minLength, { error: 'password_too_short', params: { min: policy.minLength } })
@@ -59,9 +67,20 @@ export const currentPasswordField = filled().refine((p) => codePoints(p) <= PASS
 
 type Ctx = z.RefinementCtx;
 
-function checkNewPassword(password: string, context: PasswordContext, field: string, ctx: Ctx) {
-  if (isCommonPassword(password)) ctx.addIssue({ code: 'custom', path: [field], message: 'password_too_common' });
-  else if (isTooSimilar(password, context)) ctx.addIssue({ code: 'custom', path: [field], message: 'password_too_similar' });
+/** The content rule, for a password whose length is already right (the estimator reads its start). */
+function checkNewPassword(
+  password: string,
+  policy: PasswordPolicy,
+  context: PasswordContext,
+  estimator: PasswordEstimator | null,
+  field: string,
+  ctx: Ctx,
+) {
+  if (!estimator) return;
+  const length = passwordLength(password);
+  if (length < policy.minLength || length > PASSWORD_MAX_LENGTH) return;
+  const verdict = judgePassword(password, context, estimator);
+  if (verdict !== 'ok') ctx.addIssue({ code: 'custom', path: [field], message: verdict });
 }
 
 function same(a: string, b: string) {
@@ -81,13 +100,18 @@ const textOr = (v: unknown) => (typeof v === 'string' ? v : undefined);
 export interface RegisterOptions {
   policy?: PasswordPolicy;
   realm?: string;
+  /**
+   * Judges how easy the password is to guess (password-estimator.ts). The server always passes
+   * one; `null` leaves that rule to the server (a browser that has not loaded it yet).
+   */
+  estimator: PasswordEstimator | null;
 }
 
-export const registerSchema = ({ policy = DEFAULT_POLICY, realm }: RegisterOptions = {}) =>
+export const registerSchema = ({ policy = DEFAULT_POLICY, realm, estimator }: RegisterOptions) =>
   z
     .object({ name: nameField, email: emailField, password: newPasswordField(policy), password2: filled() })
     .superRefine((v, ctx) => {
-      if (isText(v.password)) checkNewPassword(v.password, { name: textOr(v.name), email: textOr(v.email), realm }, 'password', ctx);
+      if (isText(v.password)) checkNewPassword(v.password, policy, { name: textOr(v.name), email: textOr(v.email), realm }, estimator, 'password', ctx);
       if (isText(v.password) && isText(v.password2) && !same(v.password, v.password2))
         ctx.addIssue({ code: 'custom', path: ['password2'], message: 'password_mismatch' });
     }, runEvenWithFieldErrors);
@@ -96,9 +120,11 @@ export interface ChangePasswordOptions {
   policy?: PasswordPolicy;
   /** The account's own name, email and realm, which the new password may not resemble. */
   context?: PasswordContext;
+  /** As for registerSchema. */
+  estimator: PasswordEstimator | null;
 }
 
-export const changePasswordSchema = ({ policy = DEFAULT_POLICY, context = {} }: ChangePasswordOptions = {}) =>
+export const changePasswordSchema = ({ policy = DEFAULT_POLICY, context = {}, estimator }: ChangePasswordOptions) =>
   z
     .object({
       current_password: currentPasswordField,
@@ -106,7 +132,7 @@ export const changePasswordSchema = ({ policy = DEFAULT_POLICY, context = {} }: 
       confirm_password: filled(),
     })
     .superRefine((v, ctx) => {
-      if (isText(v.new_password)) checkNewPassword(v.new_password, context, 'new_password', ctx);
+      if (isText(v.new_password)) checkNewPassword(v.new_password, policy, context, estimator, 'new_password', ctx);
       if (isText(v.new_password) && isText(v.current_password) && same(v.new_password, v.current_password))
         ctx.addIssue({ code: 'custom', path: ['new_password'], message: 'password_unchanged' });
       if (isText(v.new_password) && isText(v.confirm_password) && !same(v.new_password, v.confirm_password))

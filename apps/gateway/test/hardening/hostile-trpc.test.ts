@@ -1,4 +1,5 @@
-import { testDrivers } from '@accounts/db/testing';
+import { testDrivers } from '@accounts/testing';
+import { normalizeName } from '@accounts/validators';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintSession, startFuzzTarget } from '../support/accounts.js';
@@ -143,12 +144,14 @@ describe.each(testDrivers())('hostile /trpc calls on %s', (driver) => {
           expect(d, what).toEqual({ users: 0, sessions: 0, events: 0 });
           return;
         }
+        // A sign-in or registration ends the session the client presented (the owner's, in the default realm).
+        const ended = (c.auth === 'cookie' || c.auth === 'bearer') && c.host === 'localhost' ? 1 : 0;
         if (called === 'account.register') {
-          expect(d, what).toEqual({ users: 1, sessions: 1, events: 1 });
-          // What was stored is what was validated: nothing is silently rewritten on the way in.
-          expect(res.json.result.data.user.name, what).toBe(String(JSON.parse(body!.toString()).name).trim());
+          expect(d, what).toEqual({ users: 1, sessions: 1 - ended, events: 1 });
+          // What was stored is what was validated: only the documented name mapping (RFC 8266) applies.
+          expect(res.json.result.data.user.name, what).toBe(normalizeName(String(JSON.parse(body!.toString()).name)));
         }
-        if (called === 'account.signIn') expect(d, what).toEqual({ users: 0, sessions: 1, events: 1 });
+        if (called === 'account.signIn') expect(d, what).toEqual({ users: 0, sessions: 1 - ended, events: 1 });
         if (called === 'account.changePassword') {
           expect(d.users, what).toBe(0);
           ownerPassword = String(JSON.parse(body!.toString()).new_password);

@@ -2,9 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTestDatabase, type TestDatabase } from '@accounts/db/testing';
+import { createTempDatabase, createTestDatabase, type TestDatabase } from '@accounts/testing';
 import { Redis } from 'ioredis';
-import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registration, STRONG, STRONG2, uniqueEmail } from '../support/gateway.js';
 import { spawnGateway, type GatewayProcess } from '../support/process.js';
@@ -31,20 +30,15 @@ describe('two processes on one PGlite data directory', () => {
 if (process.env.TEST_DATABASE_URL) {
   describe('instances starting together on a new PostgreSQL database', () => {
     it('all come up: one applies the migrations, the others wait for it', { timeout: 60_000 }, async () => {
-      const admin = postgres(process.env.TEST_DATABASE_URL!, { max: 1, onnotice: () => {} });
-      const name = `accounts_test_${randomBytes(6).toString('hex')}`;
-      await admin.unsafe(`create database "${name}"`);
-      const url = new URL(process.env.TEST_DATABASE_URL!);
-      url.pathname = `/${name}`;
-      const started = await Promise.allSettled(Array.from({ length: 3 }, () => spawnGateway({ DATABASE_URL: url.toString() })));
+      const temp = await createTempDatabase();
+      const started = await Promise.allSettled(Array.from({ length: 3 }, () => spawnGateway({ DATABASE_URL: temp.url })));
       try {
         expect(started.map((s) => (s.status === 'rejected' ? String(s.reason).slice(0, 300) : 'up'))).toEqual(['up', 'up', 'up']);
         const up = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
         expect((await up[2]!.client.form('/users/register', registration())).status).toBe(201);
       } finally {
         await Promise.all(started.map((s) => s.status === 'fulfilled' && s.value.stop()));
-        await admin.unsafe(`drop database if exists "${name}" with (force)`);
-        await admin.end();
+        await temp.drop();
       }
     });
   });
@@ -55,7 +49,7 @@ if (process.env.TEST_DATABASE_URL) {
     let b: GatewayProcess;
     beforeAll(async () => {
       db = await createTestDatabase('postgres');
-      const env = { DATABASE_URL: db.url!, TRUST_PROXY: 'true', ACCOUNT_MAX_FAILURES: '5' };
+      const env = { DATABASE_URL: db.url!, TRUST_PROXY: '127.0.0.1', ACCOUNT_MAX_FAILURES: '5' };
       [a, b] = await Promise.all([spawnGateway(env), spawnGateway(env)]);
     });
     afterAll(async () => {
@@ -83,10 +77,11 @@ if (process.env.TEST_DATABASE_URL) {
       expect((await b.client.form('/users/login', { email, password: STRONG })).status).toBe(422);
     });
 
-    it('holds the per-account failure limit across both, one by one and in a burst', async () => {
+    it('holds the per-client failure limit across both, one by one and in a burst', async () => {
       const email = uniqueEmail('guessed');
       await a.client.form('/users/register', registration(email));
-      const guess = (gw: GatewayProcess, i: number) => gw.client.form('/users/login', { email, password: `guess ${i} here` }, { headers: { 'x-forwarded-for': `198.51.100.${i}` } });
+      // One attacker address, sending to both instances.
+      const guess = (gw: GatewayProcess, i: number) => gw.client.form('/users/login', { email, password: `guess ${i} here` }, { headers: { 'x-forwarded-for': '198.51.100.7' } });
       const one = [];
       for (let i = 0; i < 3; i++) one.push((await guess(i % 2 ? b : a, i)).status);
       expect(one).toEqual([422, 422, 422]);
@@ -101,7 +96,10 @@ if (process.env.TEST_DATABASE_URL) {
         checked++;
       }
       expect(checked).toBe(5);
-      for (const gw of [a, b]) expect((await gw.client.form('/users/login', { email, password: STRONG })).json.code).toBe('too_many_attempts');
+      const attacker = { headers: { 'x-forwarded-for': '198.51.100.7' } };
+      for (const gw of [a, b]) expect((await gw.client.form('/users/login', { email, password: STRONG }, attacker)).json.code).toBe('too_many_attempts');
+      // Anyone else still gets in, on either instance.
+      for (const gw of [a, b]) expect((await gw.client.form('/users/login', { email, password: STRONG }, { headers: { 'x-forwarded-for': '198.51.100.8' } })).status).toBe(200);
     });
 
     // Per-address rate limits are shared only through Redis (TEST_REDIS_URL in CI).
@@ -110,16 +108,19 @@ if (process.env.TEST_DATABASE_URL) {
         let ra: GatewayProcess;
         let rb: GatewayProcess;
         let redis: Redis;
-        // A client address of our own (documentation range), so no other test shares the keys.
-        const ip = `2001:db8::${randomBytes(2).toString('hex')}:${randomBytes(2).toString('hex')}`;
+        // A client /64 of our own (documentation range), so no other test shares the keys.
+        const group = () => (0x1000 + randomBytes(2).readUInt16BE() % 0xe000).toString(16);
+        const net = `2001:db8:${group()}:${group()}`;
+        const ip = `${net}::1`;
+        const key = `${net}::/64`;
         beforeAll(async () => {
           redis = new Redis(process.env.TEST_REDIS_URL!, { maxRetriesPerRequest: 1 });
-          const env = { DATABASE_URL: db.url!, REDIS_URL: process.env.TEST_REDIS_URL!, TRUST_PROXY: 'true', RATE_LIMIT_SIGN_IN: '4', RATE_LIMIT_WINDOW_SECONDS: '60' };
+          const env = { DATABASE_URL: db.url!, REDIS_URL: process.env.TEST_REDIS_URL!, TRUST_PROXY: '127.0.0.1', RATE_LIMIT_SIGN_IN: '4', RATE_LIMIT_WINDOW_SECONDS: '60' };
           [ra, rb] = await Promise.all([spawnGateway(env), spawnGateway(env)]);
         });
         afterAll(async () => {
           await Promise.all([ra?.stop(), rb?.stop()]);
-          const keys = await redis.keys(`accounts-rl:*${ip}*`);
+          const keys = await redis.keys(`accounts-rl:*${key}*`);
           if (keys.length) await redis.del(...keys);
           redis.disconnect();
         });
@@ -132,7 +133,7 @@ if (process.env.TEST_DATABASE_URL) {
           const limited = await login(ra);
           expect(limited.json.code).toBe('rate_limited');
           expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
-          expect((await redis.keys(`accounts-rl:*${ip}*`)).length).toBeGreaterThan(0);
+          expect((await redis.keys(`accounts-rl:*${key}*`)).length).toBeGreaterThan(0);
         });
       });
     }

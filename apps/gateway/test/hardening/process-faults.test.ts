@@ -4,11 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openDatabase, type DatabaseHandle, type Driver } from '@accounts/db';
-import { createTestDatabase, testDrivers, type TestDatabase } from '@accounts/db/testing';
+import { createTestDatabase, testDrivers, type TestDatabase } from '@accounts/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { registration, STRONG } from '../support/gateway.js';
 import { canSignIn, emailsIn, halfWritten, registrationLoad } from '../support/load.js';
-import { spawnGateway, type Client, type GatewayProcess } from '../support/process.js';
+import type { Client } from '@accounts/testing';
+import { spawnGateway, type GatewayProcess } from '../support/process.js';
 
 // The gateway as a real process: killed with SIGKILL in the middle of a load and restarted,
 // or stopped with SIGTERM while requests are in flight.
@@ -40,7 +41,7 @@ async function storage(driver: Driver): Promise<Storage> {
 const passwordNo = (k: number) => `${STRONG} ${k}`;
 
 /** Changes one account's password again and again; remembers what was acknowledged. */
-async function changeLoop(client: Client, email: string, cookie: string, done: () => boolean) {
+async function changeLoop(client: Client, email: string, cookie: string, done: () => boolean, progress: { changes: number }) {
   const state = { email, acked: STRONG, pending: null as string | null, changes: 0 };
   for (let k = 1; k < 500 && !done(); k++) {
     const next = passwordNo(k);
@@ -51,6 +52,7 @@ async function changeLoop(client: Client, email: string, cookie: string, done: (
     state.acked = next;
     state.pending = null;
     state.changes++;
+    progress.changes++;
     cookie = res.cookie!;
   }
   return state;
@@ -62,7 +64,7 @@ describe.each(testDrivers())('a gateway process on %s', (driver) => {
     for (const c of cleanups.reverse()) await c().catch(() => {});
   });
 
-  it('loses no acknowledged registration or password change to SIGKILL, and restarts on the same data', { timeout: 120_000 }, async () => {
+  it('loses no acknowledged registration or password change to SIGKILL, and restarts on the same data', { timeout: 180_000 }, async () => {
     const store = await storage(driver);
     cleanups.push(store.cleanup);
     const env = { ...store.env, ACCOUNT_MAX_FAILURES: '1000', HASH_WORKERS: '2' };
@@ -78,9 +80,13 @@ describe.each(testDrivers())('a gateway process on %s', (driver) => {
     }
 
     let killed = false;
-    const registering = registrationLoad(first.client, { workers: 6, done: () => killed, tag: 'kill' });
-    const changing = Promise.all(changers.map((c) => changeLoop(first.client, c.email, c.cookie, () => killed)));
+    const progress = { changes: 0, registrations: 0 };
+    const registering = registrationLoad(first.client, { workers: 6, done: () => killed, tag: 'kill', onOutcome: (o) => void (o.status === 201 && progress.registrations++) });
+    const changing = Promise.all(changers.map((c) => changeLoop(first.client, c.email, c.cookie, () => killed, progress)));
+    // Kill in the middle of the load, once it has made progress (however slow the machine is).
+    const deadline = Date.now() + 60_000;
     await sleep(1500);
+    while ((progress.changes <= 5 || progress.registrations <= 10) && Date.now() < deadline) await sleep(100);
     first.child.kill('SIGKILL');
     killed = true;
     expect((await first.exited).signal).toBe('SIGKILL');

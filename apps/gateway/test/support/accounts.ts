@@ -1,19 +1,13 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createSession, DEFAULT_ACCOUNT_CONFIG } from '@accounts/api';
 import { sessions, users, type Database } from '@accounts/db';
 import type { Driver } from '@accounts/db';
 import { eq, sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { registration, startGateway, uniqueEmail, type Gateway } from './gateway.js';
 
-/**
- * Writes a live session for a user straight into the database, the way the service stores
- * one (only the SHA-256 of the token), so a fuzz run can hold a session without a sign-in.
- */
+/** A live session for a user, made by the service's own session code, so a fuzz run can hold one without a sign-in. */
 export async function mintSession(db: Database, userId: string): Promise<string> {
-  const token = randomBytes(32).toString('base64url');
-  const tokenHash = createHash('sha256').update(token).digest('hex');
-  await db.insert(sessions).values({ userId, tokenHash, expiresAt: new Date(Date.now() + 3600_000) });
-  return token;
+  return (await createSession(db, userId, DEFAULT_ACCOUNT_CONFIG)).token;
 }
 
 export async function userByEmail(db: Database, email: string) {

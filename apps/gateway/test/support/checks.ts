@@ -1,5 +1,5 @@
 import { inspect } from 'node:util';
-import { PROBLEM_STATUS } from '@accounts/api';
+import { PROBLEM_STATUS, trpcCodeOf } from '@accounts/api';
 import { accountEvents, sessions, users, type Database } from '@accounts/db';
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
@@ -33,12 +33,19 @@ export function expectCleanFormAnswer(res: Response, what: string) {
 /** A /trpc answer: documented status, JSON, and for an error the tRPC envelope carrying the problem. */
 export function expectCleanTrpcAnswer(res: Response, what: string, extra: number[] = [], method = 'POST') {
   expect(DOCUMENTED.has(res.status) || extra.includes(res.status), `${what}: status ${res.status} ${res.text.slice(0, 200)}`).toBe(true);
-  if (res.status === 204 || (method === 'HEAD' && res.text === '')) return;
   expect(res.headers['content-type'], what).toMatch(/^application\/json/);
+  // A HEAD answer has no body: nothing under /trpc serves HEAD, so it is refused (405, or 404 for an unknown realm).
+  if (method === 'HEAD') {
+    expect([404, 405], what).toContain(res.status);
+    expect(res.text, what).toBe('');
+    return;
+  }
   if (res.status >= 400) {
     expect(res.text, what).not.toMatch(LEAK);
     expect(res.json?.error?.data?.problem, `${what}: ${res.text.slice(0, 200)}`).toBeDefined();
     expectProblem(res.json.error.data.problem, res.status, what);
+    // One shape: data.code is always the tRPC code of the status, whatever refused the call.
+    expect(res.json.error.data.code, what).toBe(trpcCodeOf(res.status));
     expect(res.json.error.data.stack, what).toBeUndefined();
   } else {
     expect(res.json, what).toHaveProperty('result');

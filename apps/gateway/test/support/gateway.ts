@@ -1,8 +1,7 @@
 import { Writable } from 'node:stream';
-import { createHasher, createRealm } from '@accounts/api';
+import { createHasher, createRealm, type Hasher } from '@accounts/api';
 import type { Driver } from '@accounts/db';
-import { createTestDatabase, type TestDatabase } from '@accounts/db/testing';
-import { request as undiciRequest } from 'undici';
+import { createTestDatabase, httpClient, STRONG, uniqueEmail, type Client, type TestDatabase } from '@accounts/testing';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 
@@ -14,26 +13,15 @@ export const SEED_HEADERS = {
   connection: 'keep-alive',
 };
 
-export const STRONG = 'violet tractor sings at midnight';
-export const STRONG2 = 'quiet harbor lanterns drifting east';
+export { STRONG, STRONG2, uniqueEmail, type Response } from '@accounts/testing';
 
-export interface Response {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  text: string;
-  json: any;
-  /** The session cookie this response set, as "name=value". */
-  cookie?: string;
-}
-
-export interface Gateway {
+/** An in-process gateway; `form` posts with the seed's exact headers. */
+export interface Gateway extends Client {
   port: number;
   db: TestDatabase;
   logs: string[];
-  send(method: string, path: string, opts?: { host?: string; headers?: Record<string, string | string[]>; body?: string | Buffer }): Promise<Response>;
-  /** POSTs a form body built from fields with the seed's exact headers. */
-  form(path: string, fields: Record<string, string> | string, opts?: { host?: string; headers?: Record<string, string> }): Promise<Response>;
-  close(): Promise<void>;
+  app: Awaited<ReturnType<typeof buildApp>>;
+  hasher: Hasher;
 }
 
 /** A gateway on a real listening socket over a fresh database, with its log captured. */
@@ -62,41 +50,22 @@ export async function startGateway(driver: Driver, env: Record<string, string> =
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as { port: number }).port;
 
-  const send: Gateway['send'] = async (method, path, opts = {}) => {
-    const res = await undiciRequest(`http://127.0.0.1:${port}${path}`, {
-      method: method as 'GET',
-      headers: { host: `${opts.host ?? 'localhost'}:${port}`, ...opts.headers },
-      body: opts.body,
-    });
-    const text = await res.body.text();
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {}
-    const setCookie = [res.headers['set-cookie'] ?? []].flat();
-    const cookie = setCookie.map((c) => c.split(';')[0]!).find((c) => /^(__Host-)?session=./.test(c));
-    return { status: res.statusCode, headers: res.headers, text, json, cookie };
-  };
+  const client = httpClient(port, { formHeaders: SEED_HEADERS });
   return {
+    ...client,
     port,
     db,
     logs,
-    send,
-    form: (path, fields, opts = {}) =>
-      send('POST', path, {
-        host: opts.host,
-        headers: { ...SEED_HEADERS, ...opts.headers },
-        body: typeof fields === 'string' ? fields : new URLSearchParams(fields).toString(),
-      }),
+    app,
+    hasher,
     close: async () => {
-      await app.close();
+      await client.close();
+      // A test may have started the stop itself.
+      if (!app.draining) await app.close();
       await hasher.close();
       await db.close();
     },
   };
 }
-
-let n = 0;
-export const uniqueEmail = (tag = 'u') => `${tag}.${process.pid}.${Date.now()}.${n++}@example.com`;
 
 export const registration = (email = uniqueEmail(), password = STRONG, name = 'Test User') => ({ name, email, password, password2: password });

@@ -1,7 +1,7 @@
 import { accountEvents, users, type Database } from '@accounts/db';
 import { and, eq, sql } from 'drizzle-orm';
 import { registration, STRONG, uniqueEmail } from './gateway.js';
-import type { Client } from './process.js';
+import type { Client } from '@accounts/testing';
 
 export interface Outcome {
   email: string;
@@ -16,7 +16,7 @@ export interface Outcome {
  * Keeps `workers` registrations in flight until `done()` says stop (or `max` were sent in all),
  * and returns every outcome: the status, or 0 and the error when the connection failed.
  */
-export async function registrationLoad(client: Client, opts: { workers: number; done: () => boolean; max?: number; tag?: string; pauseMs?: number; label?: () => string }): Promise<Outcome[]> {
+export async function registrationLoad(client: Client, opts: { workers: number; done: () => boolean; max?: number; tag?: string; pauseMs?: number; label?: () => string; onOutcome?: (o: Outcome) => void }): Promise<Outcome[]> {
   const out: Outcome[] = [];
   const max = opts.max ?? 5000;
   const worker = async () => {
@@ -24,7 +24,9 @@ export async function registrationLoad(client: Client, opts: { workers: number; 
       const email = uniqueEmail(opts.tag ?? 'load');
       const [t0, label] = [performance.now(), opts.label?.()];
       const res = await client.form('/users/register', registration(email));
-      out.push({ email, status: res.status, error: res.error, ms: performance.now() - t0, label });
+      const outcome = { email, status: res.status, error: res.error, ms: performance.now() - t0, label };
+      out.push(outcome);
+      opts.onOutcome?.(outcome);
       if (opts.pauseMs) await new Promise((r) => setTimeout(r, opts.pauseMs));
     }
   };

@@ -1,9 +1,9 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '@accounts/testing';
 
 // A private PostgreSQL cluster that a test may stop and start at will (never the shared one
 // that TEST_DATABASE_URL points at): initdb into a temporary directory, on a free port, run as
@@ -30,17 +30,6 @@ function postgresUid(): number | null {
 /** True when this machine can run a private cluster: the binaries, and root to act as postgres. */
 export function privateClusterAvailable(): boolean {
   return binDir() !== null && postgresUid() !== null && (process.getuid?.() === 0 || process.getuid?.() === postgresUid());
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 export interface Cluster {

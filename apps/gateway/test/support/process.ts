@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { Agent, request } from 'undici';
-import type { Response } from './gateway.js';
+import { httpClient, type Client } from '@accounts/testing';
 
 // The gateway as its own process, started from source (no build needed), for the tests that
 // kill, stop or restart it, or run two of it.
@@ -70,7 +69,7 @@ export function spawnGateway(env: Record<string, string>, readyMs = 45_000): Pro
       if (!port) return;
       clearInterval(poll);
       clearTimeout(timer);
-      const client = clientFor(Number(port));
+      const client = httpClient(Number(port));
       resolve({
         port: Number(port),
         child,
@@ -91,42 +90,3 @@ export function spawnGateway(env: Record<string, string>, readyMs = 45_000): Pro
   });
 }
 
-export interface Client {
-  /** Sends a request; a connection that fails or breaks gives status 0 and the error's code. */
-  send(method: string, path: string, opts?: { host?: string; headers?: Record<string, string>; body?: string }): Promise<Response & { error?: string }>;
-  form(path: string, fields: Record<string, string>, opts?: { host?: string; headers?: Record<string, string> }): Promise<Response & { error?: string }>;
-  close(): Promise<void>;
-}
-
-/** An HTTP client for one port with its own connection pool, closed with close(). */
-export function clientFor(port: number): Client {
-  const agent = new Agent({ connections: 128, connect: { timeout: 5000 } });
-  const send: Client['send'] = async (method, path, opts = {}) => {
-    try {
-      const res = await request(`http://127.0.0.1:${port}${path}`, {
-        method: method as 'GET',
-        headers: { host: `${opts.host ?? 'localhost'}:${port}`, ...opts.headers },
-        body: opts.body,
-        dispatcher: agent,
-        headersTimeout: 30_000,
-        bodyTimeout: 30_000,
-      });
-      const text = await res.body.text();
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch {}
-      const cookie = [res.headers['set-cookie'] ?? []].flat().map((c) => c.split(';')[0]!).find((c) => /^session=./.test(c));
-      return { status: res.statusCode, headers: res.headers, text, json, cookie };
-    } catch (err) {
-      const e = err as { code?: string; cause?: { code?: string } };
-      return { status: 0, headers: {}, text: '', json: undefined, error: e.code ?? e.cause?.code ?? String(err) };
-    }
-  };
-  return {
-    send,
-    form: (path, fields, opts = {}) =>
-      send('POST', path, { host: opts.host, headers: { 'content-type': 'application/x-www-form-urlencoded', ...opts.headers }, body: new URLSearchParams(fields).toString() }),
-    close: () => agent.close(),
-  };
-}

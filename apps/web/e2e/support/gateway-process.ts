@@ -1,9 +1,9 @@
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { freePort, waitForHealth } from '@accounts/testing';
 import { GATEWAY_CLI, GATEWAY_MAIN } from './paths';
 
 const run = promisify(execFile);
@@ -11,17 +11,6 @@ const run = promisify(execFile);
 export interface RunningGateway {
   port: number;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /**
@@ -50,7 +39,7 @@ export async function startGateway(): Promise<RunningGateway> {
   process.once('exit', killOnExit);
 
   try {
-    await waitForHealth(child, port, log);
+    await waitForHealth(`http://127.0.0.1:${port}`, { child, timeoutMs: 30_000, log: () => log.join('') });
   } catch (error) {
     child.kill('SIGKILL');
     await rm(dataDir, { recursive: true, force: true });
@@ -67,21 +56,6 @@ export async function startGateway(): Promise<RunningGateway> {
       if (problems) console.warn(`gateway log (warnings and errors):\n${problems}`);
     },
   };
-}
-
-async function waitForHealth(child: ChildProcess, port: number, log: string[]) {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the gateway exited with code ${child.exitCode}:\n${log.join('')}`);
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/healthz`);
-      if (res.status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`the gateway did not answer /healthz within 30 s:\n${log.join('')}`);
 }
 
 async function stopProcess(child: ChildProcess) {

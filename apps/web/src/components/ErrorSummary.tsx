@@ -1,28 +1,28 @@
 import { useEffect, useRef, type MouseEvent } from 'react';
-import type { SummaryEntry } from '../forms/useForm';
+import type { SubmitReport } from '../forms/useForm';
 import { useI18n } from '../i18n';
 
 interface ErrorSummaryProps {
-  entries: SummaryEntry[];
+  report: SubmitReport;
   /** Field labels, so each link says which field it is about. */
   labels: Record<string, string>;
-  /** A problem that belongs to no single field (rate limit, network, server). */
-  message: string | null;
-  /** Changes on every failed submit; the summary then takes focus. */
-  focusKey: number;
 }
 
-/** Lists what stopped the submit, each linking to its field; takes focus so it is read out. */
-export function ErrorSummary({ entries, labels, message, focusKey }: ErrorSummaryProps) {
+/**
+ * What stopped the last submit, each entry linking to its field. It takes focus after each
+ * failed submit, which is how it is announced (once: it is not also a live region), and it
+ * keeps its wording until the next submit, whatever is typed meanwhile.
+ */
+export function ErrorSummary({ report, labels }: ErrorSummaryProps) {
   const { t } = useI18n();
   const ref = useRef<HTMLDivElement>(null);
-  const visible = entries.length > 0 || message !== null;
+  const { entries, message, key } = report;
 
   useEffect(() => {
-    if (focusKey > 0) ref.current?.focus();
-  }, [focusKey]);
+    if (key > 0) ref.current?.focus();
+  }, [key]);
 
-  if (!visible) return null;
+  if (entries.length === 0 && message === null) return null;
 
   const goTo = (event: MouseEvent<HTMLAnchorElement>, field: string) => {
     const input = document.getElementById(field);
@@ -33,14 +33,14 @@ export function ErrorSummary({ entries, labels, message, focusKey }: ErrorSummar
   };
 
   return (
-    <div className="error-summary" role="alert" tabIndex={-1} ref={ref} aria-labelledby="error-summary-title">
+    <div className="error-summary" tabIndex={-1} ref={ref} aria-labelledby="error-summary-title">
       <h2 id="error-summary-title">{message ?? t('summaryTitle')}</h2>
       {entries.length > 0 && (
         <ul>
           {entries.map(({ field, message }) => (
             <li key={field}>
               <a href={`#${field}`} onClick={(e) => goTo(e, field)}>
-                {labels[field] ? `${labels[field]}: ${message}` : message}
+                {labels[field] ? t('labelledError', { label: labels[field], message }) : message}
               </a>
             </li>
           ))}

@@ -7,37 +7,38 @@ interface FieldProps<F extends string> extends Omit<InputHTMLAttributes<HTMLInpu
   form: Form<F>;
   name: F;
   label: string;
-  /** Ids of extra descriptions (hints, the strength checks). */
+  /** Ids of further descriptions (the strength level, its checks), read after the error. */
   describedBy?: string[];
   /** Rendered beside the input, e.g. the show/hide toggle. */
   addon?: ReactNode;
-  /** Rendered under the error line, e.g. the strength meter. */
+  /** Rendered under the input, e.g. the strength meter or a way out of an error. */
   children?: ReactNode;
 }
 
 /**
- * A labelled input with its error line. The error line is always in the layout, so a message
- * appearing does not push the rest of the form down.
+ * A labelled input. Its error, when there is one, sits between the label and the input (as in
+ * GOV.UK's pattern) and is read first; nothing is reserved for an error that is not there.
  */
-export function Field<F extends string>({ form, name, label, describedBy = [], addon, children, ...input }: FieldProps<F>) {
+export function Field<F extends string>({ form, name, label, describedBy = [], addon, children, required = true, ...input }: FieldProps<F>) {
   const error = form.errorFor(name);
   const errorId = errorIdOf(name);
-  const describedByIds = [...describedBy, ...(error ? [errorId] : [])].join(' ') || undefined;
+  const describedByIds = [...(error ? [errorId] : []), ...describedBy].join(' ') || undefined;
   return (
     <div className="field">
       <label htmlFor={name}>{label}</label>
+      <p className="field-error" id={errorId}>
+        {error}
+      </p>
       <div className="input-row">
         <input
           {...input}
           {...form.inputProps(name)}
+          required={required}
           aria-invalid={error ? true : undefined}
           aria-describedby={describedByIds}
         />
         {addon}
       </div>
-      <p className="field-error" id={errorId}>
-        {error}
-      </p>
       {children}
     </div>
   );

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { useI18n } from '../i18n';
 import { Link, useLocation } from '../router';
-import { useRealmSettings, useSession } from '../session';
+import { useProductName, useSession, useSettingsQuery } from '../session';
 import { SignOutButton } from './SignOutButton';
 
 function NavLink({ to, children }: { to: string; children: string }) {
@@ -13,10 +13,15 @@ function NavLink({ to, children }: { to: string; children: string }) {
   );
 }
 
-/** The frame of every page: which realm this is, where to go, and sign-out when signed in. */
+/**
+ * The frame of every page, drawn at once: the product, the realm when it is not the default one,
+ * and the navigation once it is known who is signed in. Until then the navigation's place is
+ * kept empty, so a signed-in person never sees the signed-out links, and nothing moves.
+ */
 export function Layout({ children }: { children: ReactNode }) {
   const { t } = useI18n();
-  const { realm } = useRealmSettings();
+  const realm = useSettingsQuery().data?.realm;
+  const productName = useProductName();
   const session = useSession();
   return (
     <>
@@ -24,18 +29,29 @@ export function Layout({ children }: { children: ReactNode }) {
         {t('skipToContent')}
       </a>
       <header className="site-header">
-        <p className="realm">
-          <span className="realm-label">{t('realmLabel')}</span>{' '}
-          <strong className="realm-name">{realm.name}</strong> <span className="realm-slug">{realm.slug}</span>
+        <p className="brand">
+          <Link to="/" className="product-name">
+            {productName}
+          </Link>
+          {realm && !realm.isDefault && (
+            <>
+              {' '}
+              <span className="realm">
+                <span className="visually-hidden">{t('realmLabel')}: </span>
+                <span className="realm-name">{realm.name}</span>
+              </span>
+            </>
+          )}
         </p>
-        <nav aria-label={t('mainNav')}>
-          {session.status === 'signed-in' ? (
+        <nav aria-label={t('mainNav')} aria-busy={session.status === 'loading' || undefined}>
+          {session.status === 'signed-in' && (
             <>
               <NavLink to="/account">{t('navAccount')}</NavLink>
               <NavLink to="/settings">{t('navSettings')}</NavLink>
               <SignOutButton />
             </>
-          ) : (
+          )}
+          {(session.status === 'signed-out' || session.status === 'error') && (
             <>
               <NavLink to="/login">{t('navSignIn')}</NavLink>
               <NavLink to="/register">{t('navRegister')}</NavLink>

@@ -1,4 +1,4 @@
-import { passwordStrength, type PasswordContext, type PasswordPolicy, type StrengthCheck } from '@accounts/validators';
+import { passwordStrength, type PasswordContext, type PasswordEstimator, type PasswordPolicy, type StrengthCheck } from '@accounts/validators';
 import { useI18n, type UiKey } from '../i18n';
 
 const CHECK_LABELS: Record<StrengthCheck, UiKey> = {
@@ -12,24 +12,32 @@ interface StrengthMeterProps {
   password: string;
   policy: PasswordPolicy;
   context: PasswordContext;
+  /** The server's estimator (usePasswordEstimator); null while it loads. */
+  estimator: PasswordEstimator | null;
 }
 
+/** The level's element; the password input reads it after its error and before the checks. */
+export const strengthLevelId = (id: string) => `${id}-level`;
+
 /**
- * The server's own password checks, run as the user types: a bar for the score and a list of
+ * The server's own password rule, run as the user types: a bar for the score and a list of
  * the rules. The list is the password input's description, so screen readers read it there.
+ * The score reaches "good" only for a password the server accepts.
  */
-export function StrengthMeter({ id, password, policy, context }: StrengthMeterProps) {
+export function StrengthMeter({ id, password, policy, context, estimator }: StrengthMeterProps) {
   const { t } = useI18n();
-  const { passed, score } = passwordStrength(password, policy, context);
-  const level = t('strengthLabel', { level: t(`strength${score}` as UiKey) });
+  const { passed, score, pending } = passwordStrength(password, policy, context, estimator);
+  const level = pending ? t('strengthPending') : t('strengthLabel', { level: t(`strength${score}` as UiKey) });
   return (
-    <div className="strength" data-score={password ? score : undefined}>
+    <div className="strength" data-score={password ? score : undefined} aria-busy={pending}>
       <div className="strength-bar" aria-hidden="true">
         {[1, 2, 3, 4].map((step) => (
           <span key={step} className={password && score >= step ? 'on' : undefined} />
         ))}
       </div>
-      <p className="strength-level">{password ? level : t('strengthEmpty')}</p>
+      <p className="strength-level" id={strengthLevelId(id)}>
+        {password ? level : t('strengthEmpty')}
+      </p>
       <ul className="strength-checks" id={id}>
         {(Object.keys(CHECK_LABELS) as StrengthCheck[]).map((check) => (
           <li key={check} className={passed[check] ? 'met' : undefined}>

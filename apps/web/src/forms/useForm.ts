@@ -1,7 +1,9 @@
 import { toFieldErrors, type FieldError, type Locale } from '@accounts/validators';
-import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
-import { describeFailure } from '../failure';
-import { useI18n } from '../i18n';
+import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { describeFailure, isUnauthenticated } from '../failure';
+import { useI18n, type UiKey } from '../i18n';
+import { useSessionEnded } from '../session';
+import { forgetKeptValues, keepForAfterSignIn, keptValues } from './kept-values';
 
 /** Any of the shared zod schemas from @accounts/validators. */
 export interface FormSchema {
@@ -18,51 +20,68 @@ export interface SummaryEntry {
   message: string;
 }
 
+/** What the last submit found wrong, as it was then: the summary does not change while people type. */
+export interface SubmitReport {
+  entries: SummaryEntry[];
+  /** A problem that belongs to no single field (wrong credentials, rate limit, network, server). */
+  message: string | null;
+  /** Counts failed submits, so the summary takes focus again even when the errors are the same. */
+  key: number;
+}
+
 interface FormOptions<F extends string> {
   initial: Record<F, string>;
   /** The schema for the current values; rebuilt by the caller when its context changes. */
   schema: FormSchema;
   /** Sends the values; throws the API error on failure. */
   submit: (values: Record<F, string>) => Promise<void>;
+  /**
+   * Fields kept when the session turns out to have ended on submit (never passwords): the person
+   * signs in again and comes back here to find them as they were.
+   */
+  keep?: readonly NoInfer<F>[];
+  /** What to say for each field left empty ("Enter your email address") instead of the generic text. */
+  whenEmpty?: Partial<Record<NoInfer<F>, UiKey>>;
 }
 
 /**
  * Form state for the account pages: values, client-side errors from the shared schema,
  * server errors from the last submit, and a guard against sending twice.
  *
- * A field's own error shows once the user has edited it and left it, then updates as they
- * type; after a submit attempt every field shows its error.
+ * A field's own error shows once the person has typed in it and left it (tabbing through an
+ * empty field says nothing), then follows what they type; after a submit every field shows
+ * its error. The summary is the report of the last submit and stays as it was until the next.
  */
-export function useForm<F extends string>({ initial, schema, submit }: FormOptions<F>) {
-  const { locale } = useI18n();
+export function useForm<F extends string>({ initial, schema, submit, keep = [], whenEmpty = {} }: FormOptions<F>) {
+  const { locale, t } = useI18n();
+  const sessionEnded = useSessionEnded();
   const fields = Object.keys(initial) as F[];
-  const [values, setValues] = useState(initial);
+  const [values, setValues] = useState<Record<F, string>>(() => ({ ...initial, ...keptValues(fields) }));
+  useEffect(forgetKeptValues, []);
   const [edited, setEdited] = useState<ReadonlySet<F>>(new Set());
   const [left, setLeft] = useState<ReadonlySet<F>>(new Set());
   const [attempted, setAttempted] = useState(false);
-  const [serverErrors, setServerErrors] = useState<Partial<Record<F, string>>>({});
-  const [formMessage, setFormMessage] = useState<string | null>(null);
+  const [serverErrors, setServerErrors] = useState<Partial<Record<F, { code: string; message: string }>>>({});
+  const [report, setReport] = useState<SubmitReport>({ entries: [], message: null, key: 0 });
   const [submitting, setSubmitting] = useState(false);
   // State updates land after the event; the ref stops a second click in the same tick.
   const inFlight = useRef(false);
-  // Bumped on every failed submit so the summary takes focus again, even with the same errors.
-  const [failedSubmits, setFailedSubmits] = useState(0);
 
-  const clientErrors = new Map(schemaErrors(schema, values, locale).map((e) => [e.field, e.message]));
+  const worded = <E extends { field: string; code: string; message: string }>(e: E): E => {
+    const empty = e.code === 'required' ? whenEmpty[e.field as F] : undefined;
+    return empty ? { ...e, message: t(empty) } : e;
+  };
+  const clientErrors = new Map(schemaErrors(schema, values, locale).map((e) => [e.field, worded(e)]));
   const isKnown = (field: string): field is F => (fields as string[]).includes(field);
 
   const errorFor = (field: F): string | undefined => {
-    if (serverErrors[field]) return serverErrors[field];
-    if (attempted || (edited.has(field) && left.has(field))) return clientErrors.get(field);
+    if (serverErrors[field]) return serverErrors[field].message;
+    if (attempted || (edited.has(field) && left.has(field))) return clientErrors.get(field)?.message;
     return undefined;
   };
 
-  const summary: SummaryEntry[] = attempted
-    ? fields.flatMap((field) => {
-        const message = errorFor(field);
-        return message ? [{ field, message }] : [];
-      })
-    : [];
+  /** The code of the error shown for a field, for pages that offer a way out (e.g. email_taken). */
+  const errorCodeFor = (field: F): string | undefined => (errorFor(field) ? (serverErrors[field]?.code ?? clientErrors.get(field)?.code) : undefined);
 
   const setValue = (field: F, value: string) => {
     setValues((prev) => ({ ...prev, [field]: value }));
@@ -70,31 +89,46 @@ export function useForm<F extends string>({ initial, schema, submit }: FormOptio
     setServerErrors((prev) => {
       if (!(field in prev)) return prev;
       const { [field]: _, ...rest } = prev;
-      return rest as Partial<Record<F, string>>;
+      return rest as typeof prev;
     });
   };
+
+  const fail = (entries: SummaryEntry[], message: string | null) => setReport((r) => ({ entries, message, key: r.key + 1 }));
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (inFlight.current) return;
     setAttempted(true);
     setServerErrors({});
-    setFormMessage(null);
     if (clientErrors.size > 0) {
-      setFailedSubmits((n) => n + 1);
+      fail(
+        fields.flatMap((field) => {
+          const error = clientErrors.get(field);
+          return error ? [{ field, message: error.message }] : [];
+        }),
+        null,
+      );
       return;
     }
     inFlight.current = true;
     setSubmitting(true);
     try {
       await submit(values);
+      setReport((r) => ({ entries: [], message: null, key: r.key }));
     } catch (error) {
+      if (isUnauthenticated(error)) {
+        keepForAfterSignIn(Object.fromEntries(keep.map((field) => [field, values[field]])));
+        sessionEnded();
+        return;
+      }
       const failure = describeFailure(error, locale);
-      const known = failure.fieldErrors.filter((e) => isKnown(e.field));
+      const known = failure.fieldErrors.filter((e) => isKnown(e.field)).map(worded);
       const unknown = failure.fieldErrors.filter((e) => !isKnown(e.field));
-      setServerErrors(Object.fromEntries(known.map((e) => [e.field, e.message])) as Partial<Record<F, string>>);
-      setFormMessage([failure.message, ...unknown.map((e) => e.message)].filter(Boolean).join(' ') || null);
-      setFailedSubmits((n) => n + 1);
+      setServerErrors(Object.fromEntries(known.map((e) => [e.field, { code: e.code, message: e.message }])) as typeof serverErrors);
+      fail(
+        known.map((e) => ({ field: e.field, message: e.message })),
+        [failure.message, ...unknown.map((e) => e.message)].filter(Boolean).join(' ') || null,
+      );
     } finally {
       inFlight.current = false;
       setSubmitting(false);
@@ -107,7 +141,7 @@ export function useForm<F extends string>({ initial, schema, submit }: FormOptio
     setLeft(new Set());
     setAttempted(false);
     setServerErrors({});
-    setFormMessage(null);
+    setReport((r) => ({ entries: [], message: null, key: r.key }));
   };
 
   /** Props for the input of one field; ids double as the summary's link targets. */
@@ -119,7 +153,7 @@ export function useForm<F extends string>({ initial, schema, submit }: FormOptio
     onBlur: () => setLeft((prev) => (prev.has(field) ? prev : new Set(prev).add(field))),
   });
 
-  return { values, errorFor, inputProps, onSubmit, submitting, summary, formMessage, failedSubmits, reset };
+  return { values, errorFor, errorCodeFor, inputProps, onSubmit, submitting, report, reset };
 }
 
 export type Form<F extends string> = ReturnType<typeof useForm<F>>;

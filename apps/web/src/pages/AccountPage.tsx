@@ -1,17 +1,30 @@
+import { useEffect, useRef } from 'react';
 import { PageHeading } from '../components/PageHeading';
 import { useI18n } from '../i18n';
 import { RequireAuth } from '../RequireAuth';
-import { Link } from '../router';
+import { Link, useLocation } from '../router';
 import { useRealmSettings } from '../session';
+
+/** What the settings page hands over after a password change. */
+export type PasswordChanged = {
+  passwordChanged: { otherSessionsRevoked: number };
+};
+
+function changedOf(state: unknown): PasswordChanged['passwordChanged'] | null {
+  const changed = (state as Partial<PasswordChanged> | null)?.passwordChanged;
+  return changed && typeof changed.otherSessionsRevoked === 'number' ? changed : null;
+}
 
 export function AccountPage() {
   const { t } = useI18n();
   const { realm } = useRealmSettings();
+  const changed = changedOf(useLocation().state);
   return (
     <RequireAuth>
       {(user) => (
         <>
           <PageHeading>{t('accountTitle')}</PageHeading>
+          {changed && <ChangeConfirmation revoked={changed.otherSessionsRevoked} />}
           <dl className="details">
             <div>
               <dt>{t('accountName')}</dt>
@@ -34,5 +47,19 @@ export function AccountPage() {
         </>
       )}
     </RequireAuth>
+  );
+}
+
+/** Says the change worked and what it did to other devices; takes focus so it is read out. */
+function ChangeConfirmation({ revoked }: { revoked: number }) {
+  const { t } = useI18n();
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => ref.current?.focus(), []);
+  const others = revoked === 0 ? t('revokedNone') : revoked === 1 ? t('revokedOne') : t('revokedMany', { count: revoked });
+  return (
+    <div className="success" role="status" tabIndex={-1} ref={ref}>
+      <p>{t('passwordChanged')}</p>
+      <p className="revoked">{others}</p>
+    </div>
   );
 }

@@ -2,17 +2,24 @@ import { message } from '@accounts/validators';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { ACME_SETTINGS, ADA, deferred, problem, type Reply } from '../test/fake-api';
-import { currentPath, renderApp } from '../test/render-app';
+import { currentPath, findSummary, renderApp } from '../test/render-app';
 
 const PASSWORD = 'violet tractor sings at midnight';
 
 async function openRegister(handlers = {}) {
   const app = renderApp('/register', handlers);
   await screen.findByRole('heading', { level: 1, name: 'Create your account' });
+  await screen.findByLabelText('Name');
   return app;
 }
 
 const field = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
+
+/** Puts a whole value into a field at once, as a password manager does (one estimate, not one per key). */
+async function enter(user: ReturnType<typeof renderApp>['user'], label: string, value: string) {
+  await user.click(field(label));
+  await user.paste(value);
+}
 
 /** The text of the error the input points to with aria-describedby. */
 function describedError(input: HTMLElement) {
@@ -46,11 +53,11 @@ describe('registration page', () => {
   it('does not send an empty form; the focused summary links to every field', async () => {
     const { user, api } = await openRegister();
     await user.click(screen.getByRole('button', { name: 'Create account' }));
-    const summary = await screen.findByRole('alert');
+    const summary = await findSummary();
     expect(document.activeElement).toBe(summary);
     const links = within(summary).getAllByRole('link');
     expect(links.map((a) => a.getAttribute('href'))).toEqual(['#name', '#email', '#password', '#password2']);
-    expect(links[0]!.textContent).toBe(`Name: ${message('required', 'en')}`);
+    expect(links[0]!.textContent).toBe('Name: Enter your name.');
     for (const label of ['Name', 'Email address', 'Password', 'Confirm password']) {
       expect(field(label).getAttribute('aria-invalid')).toBe('true');
     }
@@ -62,34 +69,49 @@ describe('registration page', () => {
   it('applies the server policy: too similar to the name, mismatching confirmation', async () => {
     const { user } = await openRegister();
     await user.type(field('Name'), 'Ada Lovelace');
-    await user.type(field('Password'), 'lovelace forever and always');
-    await user.type(field('Confirm password'), 'something else entirely');
+    // Hard to guess alone, easy once the name is known.
+    await enter(user, 'Password', 'ada lovelace babbage');
+    await enter(user, 'Confirm password', 'something else entirely');
     await user.tab();
-    expect(document.getElementById('password-error')?.textContent).toBe(message('password_too_similar', 'en'));
+    await waitFor(() => expect(document.getElementById('password-error')?.textContent).toBe(message('password_too_similar', 'en')));
     expect(document.getElementById('password2-error')?.textContent).toBe(message('password_mismatch', 'en'));
   });
 
-  it('meters strength with the same checks as the server', async () => {
+  it('meters strength with the server\'s own rule, and calls good only what the server accepts', async () => {
     const { user } = await openRegister();
     const checks = () =>
       [...document.querySelectorAll('#password-checks li')].map((li) => [li.textContent?.replace(/\s+/g, ' ').trim(), li.classList.contains('met')]);
+    const level = () => document.querySelector('.strength-level')?.textContent;
     expect(screen.getByText('Strength: not entered yet')).toBeTruthy();
-    await user.type(field('Password'), 'acme');
+    await user.type(field('Name'), 'Rosa Parks');
+    await enter(user, 'Password', 'acme');
+    await waitFor(() => expect(level()).toBe('Strength: too weak'));
     expect(checks()).toEqual([
       ['• At least 15 characters (not met)', false],
-      ['✓ Not a commonly used password (met)', true],
-      ['• Not based on your name, email address or this site (not met)', false],
+      ['• Not easy to guess: no common password, repeat, sequence or keyboard row (not met)', false],
+      ['✓ Still hard to guess without your name, email address or this site (met)', true],
     ]);
-    expect(screen.getByText('Strength: too weak')).toBeTruthy();
+    // Long enough, and refused by the server: never "good".
+    for (const weak of ['qwertyuiopasdfgh', 'password123456789', 'aaaaaaaaaaaaaaa']) {
+      await user.clear(field('Password'));
+      await enter(user, 'Password', weak);
+      expect(level()).toBe('Strength: too weak');
+      expect(checks().map(([, met]) => met)).toEqual([true, false, true]);
+    }
     await user.clear(field('Password'));
-    await user.type(field('Password'), PASSWORD);
+    await enter(user, 'Password', 'RosaParks19131955');
+    expect(level()).toBe('Strength: too weak');
+    expect(checks().map(([, met]) => met)).toEqual([true, true, false]);
+    // A word of the name inside a strong passphrase is fine.
+    await user.clear(field('Password'));
+    await enter(user, 'Password', 'rosaline tractor sings at midnight');
     expect(checks().every(([, met]) => met)).toBe(true);
-    expect(screen.getByText(/^Strength: (good|strong|very strong)$/)).toBeTruthy();
+    expect(level()).toMatch(/^Strength: (good|strong|very strong)$/);
   });
 
   it('shows and hides the password without losing it', async () => {
     const { user } = await openRegister();
-    await user.type(field('Password'), PASSWORD);
+    await enter(user, 'Password', PASSWORD);
     const toggle = screen.getByRole('button', { name: 'Show Password' });
     await user.click(toggle);
     expect(field('Password').type).toBe('text');
@@ -101,8 +123,8 @@ describe('registration page', () => {
   async function fillValid(user: ReturnType<typeof renderApp>['user']) {
     await user.type(field('Name'), ADA.name);
     await user.type(field('Email address'), ADA.email);
-    await user.type(field('Password'), PASSWORD);
-    await user.type(field('Confirm password'), PASSWORD);
+    await enter(user, 'Password', PASSWORD);
+    await enter(user, 'Confirm password', PASSWORD);
   }
 
   it('sends one registration however often the button is pressed, then shows the account', async () => {
@@ -131,13 +153,18 @@ describe('registration page', () => {
     });
     await fillValid(user);
     await user.click(screen.getByRole('button', { name: 'Create account' }));
-    const summary = await screen.findByRole('alert');
+    const summary = await findSummary();
     await waitFor(() => expect(document.activeElement).toBe(summary));
     expect(summary.textContent).toContain(message('email_taken', 'en'));
     expect(field('Email address').getAttribute('aria-invalid')).toBe('true');
     expect(describedError(field('Email address'))).toBe(message('email_taken', 'en'));
-    // Editing the field withdraws the server's verdict about the old value.
+    // The way out: sign in with that address instead.
+    const instead = screen.getByRole('link', { name: 'Sign in instead' });
+    expect(instead.getAttribute('href')).toBe(`/login?email=${encodeURIComponent(ADA.email)}`);
+    // Editing the field withdraws the server's verdict about the old value; the summary stays as it was.
     await user.type(field('Email address'), 'x');
     expect(field('Email address').getAttribute('aria-invalid')).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Sign in instead' })).toBeNull();
+    expect(summary.textContent).toContain(message('email_taken', 'en'));
   });
 });

@@ -4,9 +4,10 @@ import { ErrorSummary } from '../components/ErrorSummary';
 import { Field } from '../components/Field';
 import { PageHeading } from '../components/PageHeading';
 import { PasswordField } from '../components/PasswordField';
-import { StrengthMeter } from '../components/StrengthMeter';
+import { StrengthMeter, strengthLevelId } from '../components/StrengthMeter';
 import { SubmitButton } from '../components/SubmitButton';
 import { useForm } from '../forms/useForm';
+import { usePasswordEstimator } from '../forms/usePasswordEstimator';
 import { useI18n } from '../i18n';
 import { Link, loginPathFor, navigate, Redirect, safeNext, useLocation } from '../router';
 import { useRealmSettings, useSession, useSetSignedIn } from '../session';
@@ -21,14 +22,18 @@ export function RegisterPage() {
   const register = trpc.account.register.useMutation();
 
   const policy = useMemo(() => ({ minLength: passwordPolicy.minLength }), [passwordPolicy.minLength]);
-  const schema = useMemo(() => registerSchema({ policy, realm: realm.slug }), [policy, realm.slug]);
+  const estimator = usePasswordEstimator();
+  const schema = useMemo(() => registerSchema({ policy, realm: realm.slug, estimator }), [policy, realm.slug, estimator]);
   const form = useForm({
     initial: { name: '', email: '', password: '', password2: '' },
     schema,
+    whenEmpty: { name: 'emptyName', email: 'emptyEmail', password: 'emptyNewPassword', password2: 'emptyPasswordConfirm' },
+    keep: ['name', 'email'],
     submit: async (values) => {
       const { user } = await register.mutateAsync(values);
       setSignedIn(user);
-      navigate(next);
+      // Replaced: Back from the account must not reopen a form for an account that now exists.
+      navigate(next, { replace: true });
     },
   });
 
@@ -41,23 +46,37 @@ export function RegisterPage() {
     password2: t('fieldPasswordConfirm'),
   };
   const { name, email, password } = form.values;
+  const signInPath = next === '/account' ? '/login' : loginPathFor(next);
+  const signInWithEmail = `${signInPath}${signInPath.includes('?') ? '&' : '?'}email=${encodeURIComponent(email.trim())}`;
 
   return (
     <>
       <PageHeading>{t('registerTitle')}</PageHeading>
       <p className="intro">{t('registerIntro', { realm: realm.name })}</p>
-      <ErrorSummary entries={form.summary} labels={labels} message={form.formMessage} focusKey={form.failedSubmits} />
+      <ErrorSummary report={form.report} labels={labels} />
       <form noValidate onSubmit={form.onSubmit} aria-busy={form.submitting}>
         <Field form={form} name="name" label={labels.name} autoComplete="name" />
-        <Field form={form} name="email" label={labels.email} type="email" autoComplete="email" autoCapitalize="none" spellCheck={false} />
-        <PasswordField form={form} name="password" label={labels.password} autoComplete="new-password" describedBy={['password-checks']}>
-          <StrengthMeter id="password-checks" password={password} policy={policy} context={{ name, email, realm: realm.slug }} />
+        <Field form={form} name="email" label={labels.email} type="email" autoComplete="email" autoCapitalize="none" spellCheck={false}>
+          {form.errorCodeFor('email') === 'email_taken' && (
+            <p className="field-action">
+              <Link to={signInWithEmail}>{t('signInInstead')}</Link>
+            </p>
+          )}
+        </Field>
+        <PasswordField
+          form={form}
+          name="password"
+          label={labels.password}
+          autoComplete="new-password"
+          describedBy={[strengthLevelId('password-checks'), 'password-checks']}
+        >
+          <StrengthMeter id="password-checks" password={password} policy={policy} context={{ name, email, realm: realm.slug }} estimator={estimator} />
         </PasswordField>
         <PasswordField form={form} name="password2" label={labels.password2} autoComplete="new-password" />
         <SubmitButton busy={form.submitting} label={t('registerSubmit')} busyLabel={t('registerBusy')} />
       </form>
       <p className="switch">
-        {t('haveAccount')} <Link to={next === '/account' ? '/login' : loginPathFor(next)}>{t('navSignIn')}</Link>
+        {t('haveAccount')} <Link to={signInPath}>{t('navSignIn')}</Link>
       </p>
     </>
   );

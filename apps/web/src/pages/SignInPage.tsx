@@ -5,26 +5,35 @@ import { PageHeading } from '../components/PageHeading';
 import { PasswordField } from '../components/PasswordField';
 import { SubmitButton } from '../components/SubmitButton';
 import { useForm } from '../forms/useForm';
-import { useI18n } from '../i18n';
+import { useI18n, type UiKey } from '../i18n';
 import { Link, navigate, Redirect, safeNext, useLocation } from '../router';
 import { useRealmSettings, useSession, useSetSignedIn } from '../session';
 import { trpc } from '../trpc';
+
+/** Why to sign in again, by the page the person was on when their session ended. */
+const SIGNED_OUT_REASONS: Record<string, UiKey> = {
+  '/settings': 'signedOutToChangePassword',
+};
 
 export function SignInPage() {
   const { t } = useI18n();
   const { realm } = useRealmSettings();
   const session = useSession();
-  const next = safeNext(useLocation().search.get('next'));
+  const { search } = useLocation();
+  const next = safeNext(search.get('next'));
+  const expired = search.get('expired') === '1';
   const setSignedIn = useSetSignedIn();
   const signIn = trpc.account.signIn.useMutation();
 
   const form = useForm({
-    initial: { email: '', password: '' },
+    initial: { email: search.get('email') ?? '', password: '' },
     schema: signInSchema,
+    whenEmpty: { email: 'emptyEmail', password: 'emptyPassword' },
     submit: async (values) => {
       const { user } = await signIn.mutateAsync(values);
       setSignedIn(user);
-      navigate(next);
+      // Replaced, so Back from the page they came for does not return to this form.
+      navigate(next, { replace: true });
     },
   });
 
@@ -32,14 +41,21 @@ export function SignInPage() {
 
   const labels = { email: t('fieldEmail'), password: t('fieldPassword') };
   const registerPath = next === '/account' ? '/register' : `/register?next=${encodeURIComponent(next)}`;
+  const reason = SIGNED_OUT_REASONS[new URL(next, 'http://local').pathname] ?? 'signedOutToContinue';
 
   return (
     <>
       <PageHeading>{t('signInTitle')}</PageHeading>
-      <p className="intro">{t('signInIntro', { realm: realm.name })}</p>
-      <ErrorSummary entries={form.summary} labels={labels} message={form.formMessage} focusKey={form.failedSubmits} />
+      {expired ? (
+        <div className="notice">
+          <p>{t(reason)}</p>
+        </div>
+      ) : (
+        <p className="intro">{t('signInIntro', { realm: realm.name })}</p>
+      )}
+      <ErrorSummary report={form.report} labels={labels} />
       <form noValidate onSubmit={form.onSubmit} aria-busy={form.submitting}>
-        <Field form={form} name="email" label={labels.email} type="email" autoComplete="email" autoCapitalize="none" spellCheck={false} />
+        <Field form={form} name="email" label={labels.email} type="email" autoComplete="username" autoCapitalize="none" spellCheck={false} />
         <PasswordField form={form} name="password" label={labels.password} autoComplete="current-password" />
         <SubmitButton busy={form.submitting} label={t('signInSubmit')} busyLabel={t('signInBusy')} />
       </form>

@@ -6,7 +6,12 @@ import type { Problem } from '../trpc';
 export type Reply = { data: unknown } | { problem: Pick<Problem, 'status' | 'code'> & Partial<Problem> };
 export type Handler = (input: unknown) => Reply | Promise<Reply>;
 
-export const ACME_SETTINGS = { realm: { slug: 'acme', name: 'Acme Inc' }, passwordPolicy: { minLength: 15, maxLength: 256 } };
+export const ACME_SETTINGS = {
+  productName: 'Example ID',
+  realm: { slug: 'acme', name: 'Acme Inc', isDefault: false },
+  passwordPolicy: { minLength: 15, maxLength: 256 },
+};
+export const DEFAULT_SETTINGS = { ...ACME_SETTINGS, realm: { slug: 'default', name: 'Default', isDefault: true } };
 export const ADA = { id: 'u1', name: 'Ada Lovelace', email: 'ada@example.com', realm: 'acme' };
 export const UNAUTHENTICATED: Reply = { problem: { status: 401, code: 'unauthenticated' } };
 

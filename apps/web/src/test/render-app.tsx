@@ -1,5 +1,5 @@
 import type { Locale } from '@accounts/validators';
-import { render } from '@testing-library/react';
+import { render, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { App } from '../App';
 import { ErrorBoundary } from '../components/ErrorBoundary';
@@ -22,3 +22,13 @@ export function renderApp(path: string, handlers: Record<string, Handler> = {}, 
 }
 
 export const currentPath = () => window.location.pathname + window.location.search;
+
+/** The error summary once it is shown (it takes focus; it is not a live region). */
+export async function findSummary(): Promise<HTMLElement> {
+  let found: HTMLElement | null = null;
+  await waitFor(() => {
+    found = document.querySelector<HTMLElement>('.error-summary');
+    if (!found) throw new Error('no error summary');
+  });
+  return found!;
+}

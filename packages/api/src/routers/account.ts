@@ -1,31 +1,63 @@
-import {
-  changePasswordSchema,
-  PASSWORD_MAX_LENGTH,
-  registerSchema,
-  signInSchema,
-  type ChangePasswordInput,
-  type RegisterInput,
-  type SignInInput,
-} from '@accounts/validators';
-import { isUniqueViolation, users } from '@accounts/db';
-import { claimPasswordCheck, lockoutSubject } from '../account-lockout.js';
+import { changePasswordSchema, judgePassword, PASSWORD_MAX_LENGTH, registerSchema, signInSchema, type PasswordContext } from '@accounts/validators';
+import { passwordEstimator } from '@accounts/validators/password-estimator';
+import type { AccountConfig } from '../config.js';
+import { okResult, passwordChangedResult, settingsResult, userResult } from '../outputs.js';
+import { isUniqueViolation, users, type Database } from '@accounts/db';
+import { addressClient, claimPasswordCheck, deviceClient, lockoutSubject, sessionClient } from '../account-lockout.js';
 import { fieldProblem, ProblemError } from '../errors.js';
 import { recordEvent } from '../events.js';
-import { createSession, deleteSessionByToken, revokeOtherSessions, rotateSession } from '../sessions.js';
-import { authedProcedure, authenticate, limitedProcedure, parseInput, publicProcedure, router, typed, type Context } from '../trpc.js';
+import { DEFAULT_REALM_SLUG } from '../realms.js';
+import { knownDeviceOf, parseDeviceCredential, rememberDevice } from '../known-devices.js';
+import { createSession, deleteSessionByToken, revokeOtherSessions, rotateSession, type IssuedSession } from '../sessions.js';
+import { proceduresFor, router, type Context } from '../trpc.js';
 import { findUserByEmail, lockIfHashUnchanged, publicUser, replacePasswordHash } from '../users.js';
 
 const source = (ctx: Context) => ({ realmId: ctx.realm.id, clientIp: ctx.clientIp });
 
-export const accountRouter = router({
+/** The password rule's content part (how easy to guess), with the person's own words known. */
+function checkPasswordContent(password: string, context: PasswordContext, field: string) {
+  const verdict = judgePassword(password, context, passwordEstimator());
+  if (verdict !== 'ok') throw fieldProblem(field, verdict);
+}
+
+/**
+ * What a sign-in or registration does once the person is known: the session the client
+ * presented ends (a new sign-in never keeps an old token alive), a new one starts, and the
+ * client becomes (or stays) a known device of the account.
+ */
+async function startSession(tx: Database, ctx: Context, userId: string, devices: string[], knownDevice: string | null) {
+  if (ctx.sessionToken) await deleteSessionByToken(tx, ctx.sessionToken, ctx.realm.id);
+  const session = await createSession(tx, userId, ctx.config);
+  const credential = await rememberDevice(tx, userId, devices, knownDevice);
+  return { session, credential };
+}
+
+/** Gives the client its tokens: as cookies, or in the result for a program that asked for them. */
+function handOver(ctx: Context, started: { session: IssuedSession; credential: string }) {
+  ctx.session.issue(started.session);
+  ctx.session.rememberDevice(started.credential, new Date(Date.now() + ctx.config.knownDeviceTtlMs));
+  return ctx.session.tokensInBody ? { session: started.session, knownDevice: started.credential } : {};
+}
+
+/**
+ * The account procedures under `config`. Each input is a static schema (the password policy
+ * comes from the configuration); what needs the request, how easy the new password is to guess
+ * once the realm and the account are known, is checked in the resolver once the input is valid.
+ * The input schemas leave that rule out (estimator null), so it is estimated once, in full.
+ */
+export function createAccountRouter(config: AccountConfig) {
+  const { publicProcedure, limitedProcedure, authedProcedure, authedLimitedProcedure } = proceduresFor(config);
+  const policy = config.passwordPolicy;
+  return router({
   /** What the pages need before any call: the realm and the password policy. */
-  settings: publicProcedure.query(({ ctx }) => ({
-    realm: { slug: ctx.realm.slug, name: ctx.realm.name },
+  settings: publicProcedure.output(settingsResult).query(({ ctx }) => ({
+    productName: ctx.config.productName,
+    realm: { slug: ctx.realm.slug, name: ctx.realm.name, isDefault: ctx.realm.slug === DEFAULT_REALM_SLUG },
     passwordPolicy: { minLength: ctx.config.passwordPolicy.minLength, maxLength: PASSWORD_MAX_LENGTH },
   })),
 
-  register: limitedProcedure('register').input(typed<RegisterInput>()).mutation(async ({ ctx, input }) => {
-    const data = parseInput(registerSchema({ policy: ctx.config.passwordPolicy, realm: ctx.realm.slug }), input);
+  register: limitedProcedure('register').input(registerSchema({ policy, estimator: null })).output(userResult).mutation(async ({ ctx, input: data }) => {
+    checkPasswordContent(data.password, { name: data.name, email: data.email, realm: ctx.realm.slug }, 'password');
     // Shedding comes before any database work, so an overloaded server refuses cheaply.
     ctx.hasher.assertCapacity();
     if (await findUserByEmail(ctx.db, ctx.realm.id, data.email)) throw fieldProblem('email', 'email_taken', 'email_taken');
@@ -33,65 +65,76 @@ export const accountRouter = router({
     const created = await ctx.db
       .transaction(async (tx) => {
         const [user] = await tx.insert(users).values({ realmId: ctx.realm.id, name: data.name, email: data.email, passwordHash }).returning();
-        const session = await createSession(tx, user!.id, ctx.config);
+        const started = await startSession(tx, ctx, user!.id, parseDeviceCredential(ctx.deviceCredential), null);
         await recordEvent(tx, source(ctx), 'registered', user!.id);
-        return { user: user!, session };
+        return { user: user!, started };
       })
       .catch((err: unknown) => {
         // The unique index decides a race between two registrations of one email.
         if (isUniqueViolation(err)) throw fieldProblem('email', 'email_taken', 'email_taken');
         throw err;
       });
-    ctx.session.issue(created.session);
-    return { user: publicUser(created.user, ctx.realm) };
+    return { user: publicUser(created.user, ctx.realm), ...handOver(ctx, created.started) };
   }),
 
-  signIn: limitedProcedure('signIn').input(typed<SignInInput>()).mutation(async ({ ctx, input }) => {
-    const data = parseInput(signInSchema, input);
+  signIn: limitedProcedure('signIn').input(signInSchema).output(userResult).mutation(async ({ ctx, input: data }) => {
     ctx.hasher.assertCapacity();
     const user = await findUserByEmail(ctx.db, ctx.realm.id, data.email);
     // An unknown email takes the same steps (a claim, one bcrypt, no further write), so neither
     // the answer nor its timing tells whether the account exists.
     const subject = lockoutSubject(ctx.realm.id, data.email, user?.id ?? null);
-    const check = await claimPasswordCheck(ctx.db, source(ctx), 'sign_in_failed', subject, ctx.config);
+    // The device lookup runs for unknown emails too (it finds nothing), so it tells nothing apart.
+    const devices = parseDeviceCredential(ctx.deviceCredential);
+    const knownDevice = await knownDeviceOf(ctx.db, user?.id ?? null, devices);
+    const client = knownDevice ? deviceClient(knownDevice) : addressClient(ctx.clientIp);
+    const check = await claimPasswordCheck(ctx.db, source(ctx), 'sign_in_failed', { subject, client, accountCap: true }, ctx.config);
     const ok = await check.during(() => (user ? ctx.hasher.verify(data.password, user.passwordHash) : ctx.hasher.verifyDummy(data.password).then(() => false)));
-    const session =
+    const started =
       ok && user
         ? await ctx.db.transaction(async (tx) => {
             // A password change that commits first makes the verified hash stale: no session then.
             if (!(await lockIfHashUnchanged(tx, user.id, user.passwordHash))) return null;
             await check.passed(tx, 'signed_in');
-            return createSession(tx, user.id, ctx.config);
+            return startSession(tx, ctx, user.id, devices, knownDevice);
           })
         : null;
-    // Otherwise the claim stays, as this attempt's sign_in_failed event.
-    if (!session || !user) throw fieldProblem('password', 'credentials_invalid');
+    if (!started || !user) {
+      // The claim settles as this attempt's sign_in_failed event.
+      await check.failed();
+      throw fieldProblem('password', 'credentials_invalid');
+    }
     if (ctx.hasher.needsRehash(user.passwordHash)) {
       // Upgrades a hash made at an older cost; losing a race to a password change is fine.
       await replacePasswordHash(ctx.db, user.id, user.passwordHash, await ctx.hasher.hash(data.password)).catch(() => false);
     }
-    ctx.session.issue(session);
-    return { user: publicUser(user, ctx.realm) };
+    return { user: publicUser(user, ctx.realm), ...handOver(ctx, started) };
   }),
 
-  signOut: publicProcedure.mutation(async ({ ctx }) => {
+  signOut: publicProcedure.output(okResult).mutation(async ({ ctx }) => {
     const userId = ctx.sessionToken ? await deleteSessionByToken(ctx.db, ctx.sessionToken, ctx.realm.id) : null;
     if (userId) await recordEvent(ctx.db, source(ctx), 'signed_out', userId);
     ctx.session.clear();
     return { ok: true as const };
   }),
 
-  me: authedProcedure.query(({ ctx }) => ({ user: publicUser(ctx.auth.user, ctx.realm) })),
+  me: authedProcedure.output(userResult).query(({ ctx }) => ({ user: publicUser(ctx.auth.user, ctx.realm) })),
 
-  changePassword: limitedProcedure('changePassword').use(authenticate).input(typed<ChangePasswordInput>()).mutation(async ({ ctx, input }) => {
+  changePassword: authedLimitedProcedure('changePassword').input(changePasswordSchema({ policy, estimator: null })).output(passwordChangedResult).mutation(async ({ ctx, input: data }) => {
     const { user, session } = ctx.auth;
-    const context = { name: user.name, email: user.email, realm: ctx.realm.slug };
-    const data = parseInput(changePasswordSchema({ policy: ctx.config.passwordPolicy, context }), input);
+    checkPasswordContent(data.new_password, { name: user.name, email: user.email, realm: ctx.realm.slug }, 'new_password');
     ctx.hasher.assertCapacity(2);
-    const check = await claimPasswordCheck(ctx.db, source(ctx), 'password_change_failed', lockoutSubject(ctx.realm.id, user.email, user.id), ctx.config);
-    // A wrong current password leaves the claim as this attempt's password_change_failed event.
-    const incorrect = () => fieldProblem('current_password', 'password_incorrect');
-    if (!(await check.during(() => ctx.hasher.verify(data.current_password, user.passwordHash)))) throw incorrect();
+    // A signed-in session is its own client (or its known device): other clients' sign-in
+    // failures never refuse it, and the account-wide cap does not apply to it.
+    const knownDevice = await knownDeviceOf(ctx.db, user.id, parseDeviceCredential(ctx.deviceCredential));
+    const client = knownDevice ? deviceClient(knownDevice) : sessionClient(session.id);
+    const subject = lockoutSubject(ctx.realm.id, user.email, user.id);
+    const check = await claimPasswordCheck(ctx.db, source(ctx), 'password_change_failed', { subject, client, accountCap: false }, ctx.config);
+    // A wrong current password settles the claim as this attempt's password_change_failed event.
+    const incorrect = async () => {
+      await check.failed();
+      return fieldProblem('current_password', 'password_incorrect');
+    };
+    if (!(await check.during(() => ctx.hasher.verify(data.current_password, user.passwordHash)))) throw await incorrect();
     const nextHash = await check.during(() => ctx.hasher.hash(data.new_password));
     const outcome = await ctx.db.transaction(async (tx) => {
       if (!(await replacePasswordHash(tx, user.id, user.passwordHash, nextHash))) return null;
@@ -102,9 +145,9 @@ export const accountRouter = router({
       return { revoked, rotated };
     });
     // Another change from the same current password won the race: this one's password is now wrong.
-    if (!outcome) throw incorrect();
+    if (!outcome) throw await incorrect();
     ctx.session.issue(outcome.rotated);
-    return { ok: true as const, otherSessionsRevoked: outcome.revoked };
+    return { ok: true as const, otherSessionsRevoked: outcome.revoked, ...(ctx.session.tokensInBody ? { session: outcome.rotated } : {}) };
   }),
 });
-
+}

@@ -1,10 +1,9 @@
 // The peer: a minimal better-auth server with email-and-password sign-up, set up as its docs
-// suggest, with bcryptjs at the benchmark's cost in place of its default hash (on the main
-// thread, as better-auth calls it). Env: PORT, BCRYPT_COST, and DATABASE_URL or DATA_DIR.
+// suggest and as its users run it: its default password hash (scrypt through node:crypto, on
+// libuv's thread pool). Env: PORT, and DATABASE_URL or DATA_DIR.
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { PGlite } from '@electric-sql/pglite';
-import bcrypt from 'bcryptjs';
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { toNodeHandler } from 'better-auth/node';
@@ -14,7 +13,6 @@ import postgres from 'postgres';
 import * as schema from './schema.js';
 
 const port = Number(process.env.PORT);
-const cost = Number(process.env.BCRYPT_COST ?? 10);
 const ddl = readFileSync(new URL('./schema.sql', import.meta.url), 'utf8');
 
 /** The same drivers as the gateway: postgres.js for PostgreSQL, else embedded PGlite. */
@@ -35,13 +33,7 @@ const auth = betterAuth({
   // A fixed secret is fine for a throwaway benchmark database.
   secret: 'bench-peer-secret-not-for-production-use',
   database: drizzleAdapter(database.db, { provider: 'pg', schema }),
-  emailAndPassword: {
-    enabled: true,
-    password: {
-      hash: (password) => bcrypt.hash(password, cost),
-      verify: ({ hash, password }) => bcrypt.compare(password, hash),
-    },
-  },
+  emailAndPassword: { enabled: true },
   // Like the gateway in the benchmark: no per-address limits.
   rateLimit: { enabled: false },
   telemetry: { enabled: false },

@@ -1,0 +1,144 @@
+import { PROBLEM_STATUS, problemSchema, type AppRouter, type ProblemCode } from '@accounts/api';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { TOKEN_DELIVERY_HEADER } from './session-transport.js';
+
+/** What the document says about one /users/* route; routes carry it as `config.openapi`. */
+export interface RouteDoc {
+  /** The tRPC procedure the route adapts onto: its input and output schemas are the route's. */
+  procedure: string;
+  summary: string;
+  /** The status of a success. */
+  status: number;
+  /** Needs a session: the cookie or a bearer token. */
+  authenticated?: boolean;
+  /** Hands out a session: a cookie, or the body for a client that sends X-Session-Delivery: token. */
+  issuesSession?: boolean;
+  /** Problems this route answers besides those every route can. */
+  problems: ProblemCode[];
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    openapi?: RouteDoc;
+  }
+}
+
+interface SeenRoute {
+  method: string;
+  url: string;
+  doc?: RouteDoc;
+}
+
+const seen = new WeakMap<FastifyInstance, SeenRoute[]>();
+
+/** Every /users/* route registered on the app (documented or not), for the test that keeps them in step. */
+export const usersRoutesOf = (app: FastifyInstance): readonly SeenRoute[] => seen.get(app) ?? [];
+
+// What any route can answer before its procedure runs.
+const EVERY_ROUTE: ProblemCode[] = ['realm_not_found', 'not_ready'];
+const EVERY_POST: ProblemCode[] = ['invalid_body', 'cross_origin', 'payload_too_large', 'unsupported_media_type'];
+
+const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => {
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as Record<string, unknown>;
+  return rest;
+};
+
+const sessionSchema = z.object({ token: z.string().min(16).max(128), expiresAt: z.iso.datetime({ offset: true }) });
+
+function procedureOf(router: AppRouter, path: string) {
+  const procedure = (router._def.procedures as unknown as Record<string, { _def: { inputs: unknown[]; output?: unknown; type: string } }>)[path];
+  if (!procedure) throw new Error(`no procedure ${path}`);
+  return { input: procedure._def.inputs[0] as z.ZodObject | undefined, output: procedure._def.output as z.ZodObject | undefined };
+}
+
+/** The form fields of a procedure's input (none for a procedure without input). */
+export const fieldsOf = (router: AppRouter, path: string): string[] => Object.keys(procedureOf(router, path).input?.shape ?? {});
+
+/**
+ * A success body as JSON carries it: tokens a program asked for (`session`, `knownDevice`) only
+ * on routes that hand out a session, with the expiry as a date-time string.
+ */
+function successSchema(output: z.ZodObject, issuesSession: boolean): z.ZodObject {
+  const { session: _session, knownDevice, ...shape } = output.shape as Record<string, z.ZodType>;
+  if (!issuesSession) return z.object(shape);
+  return z.object({ ...shape, session: sessionSchema.optional(), ...(knownDevice ? { knownDevice: z.string().optional() } : {}) });
+}
+
+function operation(router: AppRouter, method: string, doc: RouteDoc) {
+  const { input, output } = procedureOf(router, doc.procedure);
+  const codes = [...EVERY_ROUTE, ...(method === 'POST' ? EVERY_POST : []), ...doc.problems];
+  if (input && Object.keys(input.shape).length) codes.push('duplicate_field', 'validation_failed');
+  const byStatus = new Map<number, ProblemCode[]>();
+  for (const code of new Set(codes)) byStatus.set(PROBLEM_STATUS[code], [...(byStatus.get(PROBLEM_STATUS[code]) ?? []), code]);
+
+  const success = output && successSchema(output, doc.issuesSession ?? false);
+  const responses: Record<string, unknown> = {
+    [doc.status]: {
+      description: doc.issuesSession
+        ? 'Success. The session is set as a cookie, or, when asked for with X-Session-Delivery: token, returned as `session` in the body.'
+        : 'Success.',
+      ...(doc.issuesSession ? { headers: { 'Set-Cookie': { description: 'The session cookie (`session`, or `__Host-session` over https), unless the token was asked for in the body.', schema: { type: 'string' } } } } : {}),
+      content: { 'application/json': { schema: success ? jsonSchema(success, 'output') : {} } },
+    },
+  };
+  for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const waits = list.some((c) => ['rate_limited', 'too_many_attempts', 'server_busy', 'not_ready'].includes(c));
+    responses[status] = {
+      description: `Problem: ${list.join(', ')}.`,
+      ...(waits ? { headers: { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } } } } : {}),
+      content: { 'application/problem+json': { schema: jsonSchema(problemSchema(list).extend({ status: z.literal(status) }), 'output') } },
+    };
+  }
+  return {
+    operationId: doc.procedure,
+    summary: doc.summary,
+    ...(doc.authenticated ? { security: [{ sessionCookie: [] }, { bearer: [] }] } : { security: [] }),
+    parameters: doc.issuesSession
+      ? [{ name: TOKEN_DELIVERY_HEADER, in: 'header', required: false, description: 'Send `token` to get the session token in the body (and no cookie).', schema: { type: 'string', enum: ['token'] } }]
+      : [],
+    ...(method === 'POST'
+      ? { requestBody: { required: input !== undefined, content: { 'application/x-www-form-urlencoded': { schema: input ? jsonSchema(input, 'input') : { type: 'object' } } } } }
+      : {}),
+    responses,
+  };
+}
+
+/** The OpenAPI 3.1 document of every documented /users/* route registered on the app. */
+export function openApiDocument(app: FastifyInstance, router: AppRouter) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of usersRoutesOf(app)) {
+    if (!route.doc) continue;
+    (paths[route.url] ??= {})[route.method.toLowerCase()] = operation(router, route.method, route.doc);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Accounts service: form routes',
+      version: '1',
+      description: 'Generated from the service\'s own input and output schemas. Errors are RFC 9457 problems; see docs/http-api.md.',
+    },
+    paths,
+    components: {
+      securitySchemes: {
+        sessionCookie: { type: 'apiKey', in: 'cookie', name: 'session', description: 'The session cookie; named `__Host-session` over https.' },
+        bearer: { type: 'http', scheme: 'bearer', description: 'A session token received with X-Session-Delivery: token.' },
+      },
+    },
+  };
+}
+
+/**
+ * Records every /users/* route as it is registered (so call this before registering them),
+ * and serves the document at GET /openapi.json.
+ */
+export function registerOpenApi(app: FastifyInstance, router: AppRouter) {
+  const routes: SeenRoute[] = [];
+  seen.set(app, routes);
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/users/')) return;
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url, doc: route.config?.openapi });
+  });
+  let document: ReturnType<typeof openApiDocument> | undefined;
+  app.get('/openapi.json', async () => (document ??= openApiDocument(app, router)));
+}

@@ -1,0 +1,82 @@
+import { readdirSync } from 'node:fs';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WEB_DIST_DIR } from '../src/web-app.js';
+import { startGateway, type Gateway } from './support/gateway.js';
+
+// The web app's production build as the gateway serves it: compressed copies, cache lifetimes,
+// the page fallback and the well-known address for password managers.
+
+const html = { accept: 'text/html,application/xhtml+xml' };
+const script = readdirSync(`${WEB_DIST_DIR}/assets`).find((f) => /^index-.*\.js$/.test(f))!;
+
+describe('the web app as served by the gateway', () => {
+  let gw: Gateway;
+  beforeAll(async () => {
+    gw = await startGateway('pglite', { SERVE_WEB: 'true', PRODUCT_NAME: 'Example ID' });
+  });
+  afterAll(() => gw.close());
+
+  /** The raw bytes and headers, without undici decoding anything. */
+  async function raw(path: string, headers: Record<string, string> = {}) {
+    const res = await request(`http://127.0.0.1:${gw.port}${path}`, { headers: { host: `localhost:${gw.port}`, ...headers } });
+    return { status: res.statusCode, headers: res.headers, body: Buffer.from(await res.body.arrayBuffer()) };
+  }
+
+  it('sends hashed assets compressed (brotli, else gzip, else plain) and cached for a year', async () => {
+    const plain = await raw(`/assets/${script}`, { 'accept-encoding': 'identity' });
+    const br = await raw(`/assets/${script}`, { 'accept-encoding': 'gzip, deflate, br' });
+    const gz = await raw(`/assets/${script}`, { 'accept-encoding': 'gzip, deflate' });
+    for (const res of [plain, br, gz]) {
+      expect(res.status).toBe(200);
+      expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(res.headers['content-type']).toMatch(/javascript/);
+    }
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
+    expect(gunzipSync(gz.body).equals(plain.body)).toBe(true);
+    expect(br.body.length).toBeLessThan(plain.body.length / 2);
+  });
+
+  it('sends index.html, compressed, to be revalidated on every load, for the root and any page address', async () => {
+    for (const path of ['/', '/login', '/settings?x=1', '/no/such/page']) {
+      const res = await raw(path, { ...html, 'accept-encoding': 'gzip' });
+      expect(res.status, path).toBe(200);
+      expect(res.headers['cache-control'], path).toBe('no-cache');
+      expect(res.headers['content-encoding'], path).toBe('gzip');
+      expect(gunzipSync(res.body).toString(), path).toContain('<div id="root">');
+    }
+  });
+
+  it('has a favicon, so browsers get no 404 on every load', async () => {
+    const res = await raw('/favicon.svg');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^image\/svg\+xml/);
+    const index = (await raw('/', html)).body.toString();
+    expect(index).toContain('<link rel="icon" href="/favicon.svg"');
+  });
+
+  it('sends password managers from /.well-known/change-password to the settings page', async () => {
+    const res = await raw('/.well-known/change-password');
+    expect(res.status).toBe(302);
+    expect(res.headers.location).toBe('/settings');
+    const acme = await raw('/.well-known/change-password', { host: `acme.localhost:${gw.port}` });
+    expect(acme.status).toBe(302);
+    expect(acme.headers.location).toBe('/settings');
+  });
+
+  it('names the product as configured in the settings the web app reads', async () => {
+    const res = await raw('/trpc/account.settings');
+    expect(JSON.parse(res.body.toString()).result.data.productName).toBe('Example ID');
+  });
+
+  it('keeps API answers out of the page fallback', async () => {
+    const res = await raw('/trpc/no.such', html);
+    expect(res.status).toBe(404);
+    expect(res.headers['content-type']).toMatch(/json/);
+  });
+});

@@ -1,0 +1,136 @@
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { DESKTOP, launchBrowser, newContext } from './support/browser';
+import { person } from './support/flows';
+import { WEB_DIR } from './support/paths';
+
+// What a first visit costs, measured in Chromium on the slow profile of the budget: 1.6 Mbps
+// down, 750 kbps up, 150 ms round trip, a CPU 4× slower (Chrome DevTools protocol throttling).
+// The bytes are asserted (the budget: at most 125 KB of gzip-compressed JavaScript before the
+// sign-in page is usable); the largest contentful paint is measured and reported, not asserted
+// (timings belong in a report: this machine's load varies). Results: test-results/weight.json.
+
+const port = inject('port');
+const BASE = `http://localhost:${port}`;
+const SLOW = { offline: false, latency: 150, downloadThroughput: 1_600_000 / 8, uploadThroughput: 750_000 / 8 };
+
+interface Load {
+  page: string;
+  /** Gzip size (the .gz file the build wrote) of every script the page loaded. */
+  jsGzipBytes: number;
+  /** What Chromium received for those scripts, headers included, in the encoding it chose. */
+  jsTransferredBytes: number;
+  totalTransferredBytes: number;
+  requests: number;
+  scripts: string[];
+  encodings: string[];
+  largestContentfulPaintMs: number;
+  notFound: string[];
+  settingsRequests: number;
+}
+
+const gzipSize = (url: string) => {
+  const file = join(WEB_DIR, 'dist', new URL(url).pathname + '.gz');
+  return existsSync(file) ? statSync(file).size : 0;
+};
+
+async function coldLoad(context: BrowserContext, path: string): Promise<Load> {
+  const page: Page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  await cdp.send('Network.emulateNetworkConditions', SLOW);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+
+  const responses = new Map<string, { url: string; type: string; status: number; encoding: string }>();
+  const sizes = new Map<string, number>();
+  cdp.on('Network.responseReceived', (e) =>
+    responses.set(e.requestId, { url: e.response.url, type: e.type, status: e.response.status, encoding: String(e.response.headers['content-encoding'] ?? e.response.headers['Content-Encoding'] ?? 'identity') }),
+  );
+  cdp.on('Network.loadingFinished', (e) => sizes.set(e.requestId, e.encodedDataLength));
+  await page.addInitScript(() => {
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) (window as unknown as { lcp: number }).lcp = entry.startTime;
+    }).observe({ type: 'largest-contentful-paint', buffered: true });
+  });
+
+  await page.goto(`${BASE}${path}`, { waitUntil: 'networkidle', timeout: 120_000 });
+  await page.locator('h1').waitFor();
+  const lcp = await page.evaluate(() => (window as unknown as { lcp?: number }).lcp ?? -1);
+  await page.close();
+
+  const all = [...responses.entries()].map(([id, r]) => ({ ...r, bytes: sizes.get(id) ?? 0 }));
+  const scripts = all.filter((r) => r.type === 'Script');
+  return {
+    page: path,
+    jsGzipBytes: scripts.reduce((sum, r) => sum + gzipSize(r.url), 0),
+    jsTransferredBytes: scripts.reduce((sum, r) => sum + r.bytes, 0),
+    totalTransferredBytes: all.reduce((sum, r) => sum + r.bytes, 0),
+    requests: all.length,
+    scripts: scripts.map((r) => new URL(r.url).pathname),
+    encodings: [...new Set(scripts.map((r) => r.encoding))],
+    largestContentfulPaintMs: Math.round(lcp),
+    notFound: all.filter((r) => r.status === 404).map((r) => r.url),
+    settingsRequests: all.filter((r) => new URL(r.url).pathname === '/trpc/account.settings').length,
+  };
+}
+
+describe.skipIf(port === null)('weight and speed of a first visit on a slow connection', () => {
+  let browser: Browser;
+  const loads: Load[] = [];
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    if (loads.length === 0) return;
+    const dir = join(WEB_DIR, 'test-results');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'weight.json'), `${JSON.stringify({ profile: { ...SLOW, cpuSlowdown: 4 }, loads }, null, 2)}\n`);
+    console.log(
+      ['page        JS gzip   JS sent   all sent  requests  LCP (slow profile)']
+        .concat(loads.map((l) => `${l.page.padEnd(10)} ${kb(l.jsGzipBytes)} ${kb(l.jsTransferredBytes)} ${kb(l.totalTransferredBytes)}  ${String(l.requests).padStart(8)}  ${l.largestContentfulPaintMs} ms`))
+        .join('\n'),
+    );
+  });
+
+  it('loads no page it does not show, compressed scripts, one settings call and no 404 for the sign-in page', async () => {
+    const ctx = await newContext(browser, { viewport: DESKTOP });
+    const load = await coldLoad(ctx, '/login');
+    await ctx.close();
+    loads.push(load);
+    expect(load.jsGzipBytes).toBeGreaterThan(0);
+    expect(load.scripts.some((s) => /RegisterPage|SettingsPage|password-estimator/.test(s))).toBe(false);
+    expect(load.encodings.every((e) => e === 'br' || e === 'gzip')).toBe(true);
+    expect(load.largestContentfulPaintMs).toBeGreaterThan(0);
+    expect(load.notFound).toEqual([]);
+    // The preload in index.html is the request the app uses: it is not asked twice.
+    expect(load.settingsRequests).toBe(1);
+  });
+
+  it('measures the registration, account and settings pages the same way', async () => {
+    const visitor = await newContext(browser, { viewport: DESKTOP });
+    loads.push(await coldLoad(visitor, '/register'));
+    await visitor.close();
+
+    const member = await newContext(browser, { viewport: DESKTOP });
+    const who = person('weight');
+    const res = await member.request.post(`${BASE}/users/register`, {
+      form: { name: who.name, email: who.email, password: who.password, password2: who.password },
+    });
+    expect(res.status()).toBe(201);
+    for (const path of ['/account', '/settings']) loads.push(await coldLoad(member, path));
+    await member.close();
+
+    for (const load of loads.slice(1)) {
+      expect(load.largestContentfulPaintMs, load.page).toBeGreaterThan(0);
+      expect(load.notFound, load.page).toEqual([]);
+    }
+  });
+});
+
+const kb = (bytes: number) => `${(bytes / 1000).toFixed(1).padStart(6)} KB`;

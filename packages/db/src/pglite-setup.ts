@@ -1,0 +1,74 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+
+/**
+ * PostgreSQL settings for the embedded database. PGlite keeps PostgreSQL's server defaults
+ * (128 MB of shared buffers, 4 MB per sort) inside a WebAssembly heap that only grows, so
+ * they show as resident memory for the life of the process. One process with one connection
+ * and a small working set needs far less; the data files stay cached by the operating system
+ * underneath. Given on the command line, so postgresql.conf in the data directory is left as
+ * initdb wrote it. PGlite's own start parameters (durability included) are kept as they are.
+ */
+export const PGLITE_SETTINGS: Readonly<Record<string, string>> = {
+  shared_buffers: '16MB',
+  wal_buffers: '1MB',
+  work_mem: '2MB',
+  maintenance_work_mem: '16MB',
+  temp_buffers: '1MB',
+};
+
+export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, ...Object.entries(PGLITE_SETTINGS).flatMap(([k, v]) => ['-c', `${k}=${v}`])];
+
+// initdb runs in a PGlite instance of its own whose heap (about 500 MB) stays in the process
+// that ran it, and the first migrations grow the heap of the one that runs them by another
+// 40-60 MB for good. So a new data directory is made and migrated by a short-lived child
+// process, and the server opens it as it opens an existing one.
+const INIT_SCRIPT = `
+const [pglite, drizzle, migrator, dir, migrationsFolder] = process.argv.slice(1);
+const { PGlite } = require(pglite);
+(async () => {
+  const client = await PGlite.create(dir);
+  await require(migrator).migrate(require(drizzle).drizzle({ client }), { migrationsFolder });
+  await client.close();
+})().catch((err) => { console.error(err instanceof Error ? err.message : err); process.exit(1); });
+`;
+
+const STAGING = '.initdb';
+
+/**
+ * Creates and migrates the database files in `dataDir` (held under the caller's lock) if it
+ * has none. They are made in a staging folder and moved in with PG_VERSION last: a start
+ * interrupted half way leaves no PG_VERSION, so the next start makes them again instead of
+ * opening half a database.
+ */
+export async function initialiseDataDir(dataDir: string, migrationsFolder: string): Promise<void> {
+  if (existsSync(join(dataDir, 'PG_VERSION'))) return;
+  const staging = join(dataDir, STAGING);
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging);
+  await runInitdb(staging, migrationsFolder);
+  const entries = readdirSync(staging).sort((a, b) => Number(a === 'PG_VERSION') - Number(b === 'PG_VERSION'));
+  for (const entry of entries) {
+    // Anything already there of the same name is left from an interrupted start.
+    rmSync(join(dataDir, entry), { recursive: true, force: true });
+    renameSync(join(staging, entry), join(dataDir, entry));
+  }
+  rmSync(staging, { recursive: true, force: true });
+}
+
+function runInitdb(dir: string, migrationsFolder: string): Promise<void> {
+  const { resolve } = createRequire(import.meta.url);
+  const modules = ['@electric-sql/pglite', 'drizzle-orm/pglite', 'drizzle-orm/pglite/migrator'].map((m) => resolve(m));
+  const child = spawn(process.execPath, ['-e', INIT_SCRIPT, ...modules, dir, migrationsFolder], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-2000)));
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`creating the database in ${dir} failed (${code ?? signal}): ${stderr.trim()}`)),
+    );
+  });
+}
