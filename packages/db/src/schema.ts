@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -7,6 +7,8 @@ export const realms = pgTable('realms', {
   id: uuid('id').primaryKey().defaultRandom(),
   slug: text('slug').notNull().unique(),
   name: text('name').notNull(),
+  /** When on, an account must have confirmed its address before it may sign in. */
+  requireVerifiedEmail: boolean('require_verified_email').notNull().default(false),
   createdAt: createdAt(),
 });
 
@@ -22,6 +24,10 @@ export const users = pgTable(
     email: text('email').notNull(),
     passwordHash: text('password_hash').notNull(),
     passwordChangedAt: timestamp('password_changed_at', { withTimezone: true }).notNull().defaultNow(),
+    /** When the owner followed a verification link; null while the address is unconfirmed. */
+    emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
+    /** Set by an operator: a disabled account cannot sign in and has no sessions. */
+    disabledAt: timestamp('disabled_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('users_realm_email_unique').on(t.realmId, sql`lower(btrim(${t.email}))`)],
@@ -39,6 +45,9 @@ export const sessions = pgTable(
     createdAt: createdAt(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** The User-Agent and address the session began with, to describe the device to its owner. */
+    userAgent: text('user_agent'),
+    clientIp: text('client_ip'),
   },
   (t) => [
     index('sessions_user_idx').on(t.userId),
@@ -64,6 +73,7 @@ export const accountEvents = pgTable(
     /** A password check still being hashed: not yet a failure or a success. */
     pending: boolean('pending').notNull().default(false),
     clientIp: text('client_ip'),
+    userAgent: text('user_agent'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -90,6 +100,58 @@ export const knownDevices = pgTable(
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('known_devices_user_idx').on(t.userId), index('known_devices_last_used_idx').on(t.lastUsedAt)],
+);
+
+/**
+ * Single-use links sent by mail (password reset, address verification). Only the SHA-256 of the
+ * 256-bit token is stored; a token is bound to its realm and account and dies when used or replaced.
+ */
+export const accountTokens = pgTable(
+  'account_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    realmId: uuid('realm_id')
+      .notNull()
+      .references(() => realms.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** 'reset_password' | 'verify_email' */
+    purpose: text('purpose').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('account_tokens_user_purpose_idx').on(t.userId, t.purpose), index('account_tokens_expires_idx').on(t.expiresAt)],
+);
+
+/**
+ * The transactional outbox: a mail is written in the same transaction as the event that causes
+ * it, and a background sender delivers it (claimed with FOR UPDATE SKIP LOCKED, retried with back-off).
+ */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    realmId: uuid('realm_id')
+      .notNull()
+      .references(() => realms.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    recipient: text('recipient').notNull(),
+    /** Which mail: 'reset_password', 'verify_email', 'password_changed', 'new_sign_in', … */
+    template: text('template').notNull(),
+    locale: text('locale').notNull(),
+    /** What the template needs (links, times, addresses); cleared once the mail is sent. */
+    payload: jsonb('payload').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    lastError: text('last_error'),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    failedAt: timestamp('failed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('mail_outbox_due_idx').on(t.nextAttemptAt).where(sql`${t.sentAt} is null and ${t.failedAt} is null`)],
 );
 
 export type Realm = typeof realms.$inferSelect;
