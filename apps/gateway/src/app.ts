@@ -124,7 +124,7 @@ export async function buildApp({ config, database, hasher, logStream }: AppDeps)
 
   app.setErrorHandler((err, req, reply) => sendProblem(req, reply, err));
   app.setNotFoundHandler(async (req, reply) => {
-    if (isPageRequest(req) && req.realm && servesWeb) return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    if (isPageRequest(req) && req.realm && sendPage) return sendPage(req, reply);
     return sendProblem(req, reply, new ProblemError('not_found'));
   });
 
@@ -158,6 +158,6 @@ export async function buildApp({ config, database, hasher, logStream }: AppDeps)
   registerOpenApi(app, router);
   registerFormRoutes(app, services);
   await registerTrpc(app, services);
-  const servesWeb = config.SERVE_WEB && (await registerWebApp(app));
+  const sendPage = config.SERVE_WEB ? await registerWebApp(app) : null;
   return app;
 }

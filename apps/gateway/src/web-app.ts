@@ -1,7 +1,11 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { LOCALES, type Locale } from '@accounts/validators';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import Negotiator from 'negotiator';
+import { localeOf } from './locale.js';
 
 // The web app's build: beside the gateway in the monorepo (apps/web/dist), from src/ or dist/ alike.
 export const WEB_DIST_DIR = process.env.WEB_DIST_DIR ?? fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -9,15 +13,47 @@ export const WEB_DIST_DIR = process.env.WEB_DIST_DIR ?? fileURLToPath(new URL('.
 /** Where password managers send people to change a password (W3C "A Well-Known URL for Changing Passwords"). */
 export const CHANGE_PASSWORD_PAGE = '/settings';
 
-/** Serves the built single-page app; returns whether there was a build to serve. */
-export async function registerWebApp(app: FastifyInstance, dir = WEB_DIST_DIR): Promise<boolean> {
+type PageSender = (req: FastifyRequest, reply: FastifyReply) => FastifyReply;
+
+/**
+ * index.html in each language: `<html lang>` and the no-JavaScript explanation in the language
+ * the request asks for (the build holds all three), compressed once at start-up.
+ */
+function localizedPages(indexHtml: string): PageSender {
+  const pages = new Map(
+    LOCALES.map((locale) => {
+      const html = indexHtml
+        .replace(/<html lang="\w+">/, `<html lang="${locale}">`)
+        .replace(/<(h1|p) lang="(\w+)">[\s\S]*?<\/\1>\s*/g, (block, _tag, lang: string) => (lang === locale ? block.replace(` lang="${lang}"`, '') : ''));
+      const plain = Buffer.from(html);
+      return [locale, { identity: plain, br: brotliCompressSync(plain), gzip: gzipSync(plain) }] as const;
+    }),
+  );
+  return (req, reply) => {
+    const locale: Locale = localeOf(req);
+    const encoding = (new Negotiator({ headers: { 'accept-encoding': req.headers['accept-encoding'] ?? '' } }).encoding(['br', 'gzip', 'identity']) ?? 'identity') as 'br' | 'gzip' | 'identity';
+    const page = pages.get(locale)!;
+    if (encoding !== 'identity') reply.header('content-encoding', encoding);
+    return reply
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('content-language', locale)
+      .header('vary', 'accept-encoding, accept-language')
+      .header('cache-control', 'no-cache')
+      .send(page[encoding]);
+  };
+}
+
+/** Serves the built single-page app; returns how to answer a page address, or null without a build. */
+export async function registerWebApp(app: FastifyInstance, dir = WEB_DIST_DIR): Promise<PageSender | null> {
   if (!existsSync(`${dir}/index.html`)) {
     app.log.warn({ dir }, 'no web build found; serving the API only');
-    return false;
+    return null;
   }
   await app.register(fastifyStatic, {
     root: dir,
     wildcard: false,
+    // Pages (the root included) are index.html in the request's language, sent by the page route.
+    index: false,
     // The build writes a .br and a .gz beside each text file; the one the browser accepts is sent
     // as is (no compression work per request), else the plain file.
     preCompressed: true,
@@ -29,7 +65,7 @@ export async function registerWebApp(app: FastifyInstance, dir = WEB_DIST_DIR): 
     },
   });
   app.get('/.well-known/change-password', async (_req, reply) => reply.redirect(CHANGE_PASSWORD_PAGE, 302));
-  return true;
+  return localizedPages(readFileSync(`${dir}/index.html`, 'utf8'));
 }
 
 /** A page route of the SPA (not the API): GET, wants HTML, outside the API prefixes. */

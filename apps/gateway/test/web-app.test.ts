@@ -52,6 +52,23 @@ describe('the web app as served by the gateway', () => {
     }
   });
 
+  it('explains a page without JavaScript in the language the browser asks for, and only in that one', async () => {
+    const cases = [
+      ['de-CH,de;q=0.9,en;q=0.5', 'de', 'Diese Seite braucht JavaScript'],
+      ['fr', 'fr', 'Cette page a besoin de JavaScript'],
+      ['ja', 'en', 'This page needs JavaScript'],
+    ] as const;
+    for (const [acceptLanguage, lang, heading] of cases) {
+      const res = await raw('/login', { ...html, 'accept-language': acceptLanguage, 'accept-encoding': 'br' });
+      const page = brotliDecompressSync(res.body).toString();
+      expect(res.headers['content-language']).toBe(lang);
+      expect(res.headers.vary).toMatch(/accept-language/i);
+      expect(page).toContain(`<html lang="${lang}">`);
+      expect(page).toContain(`<h1>${heading}</h1>`);
+      expect(page.match(/<h1>/g)).toHaveLength(1);
+    }
+  });
+
   it('has a favicon, so browsers get no 404 on every load', async () => {
     const res = await raw('/favicon.svg');
     expect(res.status).toBe(200);

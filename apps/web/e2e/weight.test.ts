@@ -104,6 +104,8 @@ describe.skipIf(port === null)('weight and speed of a first visit on a slow conn
     await ctx.close();
     loads.push(load);
     expect(load.jsGzipBytes).toBeGreaterThan(0);
+    // The budget: the sign-in page's scripts, gzip-compressed, at most 125 KB.
+    expect(load.jsGzipBytes).toBeLessThanOrEqual(125_000);
     expect(load.scripts.some((s) => /RegisterPage|SettingsPage|password-estimator/.test(s))).toBe(false);
     expect(load.encodings.every((e) => e === 'br' || e === 'gzip')).toBe(true);
     expect(load.largestContentfulPaintMs).toBeGreaterThan(0);
