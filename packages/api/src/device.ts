@@ -1,0 +1,54 @@
+import ipaddr from 'ipaddr.js';
+import UAParser from 'ua-parser-js';
+
+// What a person is shown about where a session or event came from: the browser and system the
+// User-Agent names, and the client address with its host part hidden.
+
+/** User-Agents are kept at most this long (real ones are under 300 characters; the rest is noise). */
+export const USER_AGENT_MAX_LENGTH = 512;
+
+/** A User-Agent as stored: trimmed, control characters removed, cut to a sane length; null when empty. */
+export function keptUserAgent(ua: string | null | undefined): string | null {
+  if (!ua) return null;
+  // eslint-disable-next-line no-control-regex
+  const clean = ua.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, USER_AGENT_MAX_LENGTH);
+  return clean || null;
+}
+
+/** "Firefox 128 on Windows 10", "Safari on iOS 17.5", "curl 8.5"; null when nothing is recognised. */
+export function describeDevice(ua: string | null): string | null {
+  if (!ua) return null;
+  let browser: string | undefined;
+  let os: string | undefined;
+  try {
+    const r = UAParser(ua);
+    browser = [r.browser.name, r.browser.major].filter(Boolean).join(' ') || undefined;
+    os = [r.os.name, r.os.version].filter(Boolean).join(' ') || undefined;
+    if (!browser && !os) {
+      // Programs: "curl/8.5.0", "python-requests/2.31" name themselves in the first product token.
+      const m = /^([A-Za-z][\w.-]{0,40})\/(\d+(?:\.\d+)?)/.exec(ua);
+      if (m) browser = `${m[1]} ${m[2]}`;
+    }
+  } catch {
+    return null;
+  }
+  if (browser && os) return `${browser} on ${os}`;
+  return browser ?? os ?? null;
+}
+
+/**
+ * An address as shown to its owner: IPv4 with its last byte hidden ("203.0.113.x"), IPv6 as its
+ * /48 ("2001:db8:85a3::/48"), the usual site prefix. Enough to tell home from abroad, not a host.
+ */
+export function displayAddress(ip: string | null): string | null {
+  if (!ip) return null;
+  try {
+    let addr: ipaddr.IPv4 | ipaddr.IPv6 = ipaddr.parse(ip);
+    if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
+    if (addr.kind() === 'ipv4') return `${addr.toString().split('.').slice(0, 3).join('.')}.x`;
+    const parts = (addr as ipaddr.IPv6).parts.slice(0, 3);
+    return `${new ipaddr.IPv6([...parts, 0, 0, 0, 0, 0]).toString()}/48`;
+  } catch {
+    return null;
+  }
+}
