@@ -50,13 +50,22 @@ function hostHeaderCount(raw: string[]): number {
   return n;
 }
 
+/**
+ * Fastify 5.12 treats a bare hop count as "trust nothing"; a count is kept as Express defines it:
+ * the socket's peer and the next `hops - 1` addresses from the right of X-Forwarded-For are proxies.
+ * (Safe only when clients cannot reach the service around those proxies; docs/operations.md.)
+ */
+function trustProxyOption(setting: false | number | string[]) {
+  return typeof setting === 'number' ? (_address: string, hop: number) => hop < setting : setting;
+}
+
 export async function buildApp({ config, database, hasher, logStream }: AppDeps): Promise<FastifyInstance & { draining: boolean }> {
   // Ranks the password dictionaries before serving: built inside the first registration instead,
   // it would hold the event loop (and every request in flight) for a few hundred milliseconds.
   passwordEstimator();
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
-    trustProxy: config.TRUST_PROXY as boolean | string[],
+    trustProxy: trustProxyOption(config.TRUST_PROXY),
     // One line per request is written below, without bodies, cookies or headers.
     logController: new LogController({ disableRequestLogging: true }),
     logger: {

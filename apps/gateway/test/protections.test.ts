@@ -108,10 +108,11 @@ describe('behind a TLS-terminating proxy', () => {
 
 });
 
-describe('rate limits behind a trusted proxy', () => {
+// The proxy named by its address, or by the number of hops in front (Express's meaning).
+describe.each(['127.0.0.1', '1'])('rate limits behind a trusted proxy (TRUST_PROXY=%s)', (trustProxy) => {
   let gw: Gateway;
   beforeAll(async () => {
-    gw = await startGateway(testDrivers()[0]!, { TRUST_PROXY: '127.0.0.1', RATE_LIMIT_SIGN_IN: '2' });
+    gw = await startGateway(testDrivers()[0]!, { TRUST_PROXY: trustProxy, RATE_LIMIT_SIGN_IN: '2' });
   });
   afterAll(() => gw.close());
 
@@ -122,6 +123,8 @@ describe('rate limits behind a trusted proxy', () => {
     const third = await login('203.0.113.9');
     expect(third.status).toBe(429);
     expect(third.json.code).toBe('rate_limited');
+    // Addresses a client writes in front of the one the proxy appended change nothing.
+    expect((await login('198.51.100.1, 203.0.113.9')).status).toBe(429);
     // Every request came from 127.0.0.1: other forwarded addresses, and the proxy itself, still have their own allowance.
     expect((await login('203.0.113.10')).status).toBe(422);
     expect((await login()).status).toBe(422);
