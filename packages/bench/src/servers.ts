@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort, waitForHealth } from '@accounts/testing';
 import type { ProbeStats } from './probe-types.js';
 
 const PROBE = new URL('./probe.js', import.meta.url).href;
@@ -22,14 +22,7 @@ export interface ServerUnderTest {
   stop(): Promise<void>;
 }
 
-export async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
-}
+export { freePort };
 
 /**
  * Starts `node [nodeArgs] <entry>` with the probe preloaded and an IPC channel for it,
@@ -59,7 +52,7 @@ export async function startServer(opts: {
   });
   const url = `http://127.0.0.1:${opts.port}`;
   try {
-    await waitForHealth(url, child);
+    await waitForHealth(url, { child, timeoutMs: READY_TIMEOUT_MS });
   } catch (err) {
     stopping = true;
     await kill(child, exited);
@@ -112,19 +105,6 @@ export async function startServer(opts: {
       console.error(`bench: ${opts.name} stopped (pid ${child.pid})`);
     },
   };
-}
-
-async function waitForHealth(url: string, child: ChildProcess) {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`server exited during start-up (${child.exitCode ?? child.signalCode})`);
-    try {
-      const res = await fetch(`${url}/healthz`);
-      if (res.ok) return;
-    } catch {}
-    await sleep(100);
-  }
-  throw new Error(`server did not answer ${url}/healthz within ${READY_TIMEOUT_MS / 1000} s`);
 }
 
 /** SIGTERM for a graceful stop, SIGKILL if it takes too long. */
