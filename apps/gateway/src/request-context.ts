@@ -31,6 +31,7 @@ export function contextFor(req: FastifyRequest, reply: FastifyReply, services: S
     realm: req.realm!,
     locale: localeOf(req),
     clientIp: req.ip ?? null,
+    userAgent: req.headers['user-agent'] ?? null,
     sessionToken: sessionTokenOf(req),
     deviceCredential: deviceCredentialOf(req),
     session,

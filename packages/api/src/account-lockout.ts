@@ -4,6 +4,7 @@ import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import ipaddr from 'ipaddr.js';
 import { accountEvents, type Database } from '@accounts/db';
 import type { AccountConfig } from './config.js';
+import { keptUserAgent } from './device.js';
 import { ProblemError } from './errors.js';
 import type { AccountEventType, EventSource } from './events.js';
 
@@ -105,7 +106,7 @@ export async function claimPasswordCheck(
 ): Promise<PasswordCheck> {
   const [claim] = await db
     .insert(accountEvents)
-    .values({ realmId: src.realmId, userId: subject.userId, lockoutKey: subject.key, clientKey: client.key, type, clientIp: src.clientIp, pending: true })
+    .values({ realmId: src.realmId, userId: subject.userId, lockoutKey: subject.key, clientKey: client.key, type, clientIp: src.clientIp, userAgent: keptUserAgent(src.userAgent), pending: true })
     .returning({ id: accountEvents.id });
   const id = claim!.id;
   const withdraw = async (tx: Database = db) => void (await tx.delete(accountEvents).where(eq(accountEvents.id, id)));

@@ -1,3 +1,4 @@
+/// <reference path="./ua-parser-js.d.ts" />
 import ipaddr from 'ipaddr.js';
 import UAParser from 'ua-parser-js';
 

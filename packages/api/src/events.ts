@@ -1,4 +1,5 @@
 import { accountEvents, type Database } from '@accounts/db';
+import { keptUserAgent } from './device.js';
 
 export type AccountEventType =
   | 'registered'
@@ -7,14 +8,21 @@ export type AccountEventType =
   | 'signed_out'
   | 'password_changed'
   | 'password_change_failed'
-  | 'sessions_revoked';
+  | 'sessions_revoked'
+  | 'session_revoked'
+  | 'name_changed'
+  | 'account_deleted'
+  | 'account_disabled'
+  | 'account_enabled';
 
 export interface EventSource {
   realmId: string;
   clientIp: string | null;
+  /** The User-Agent the request came with (cut to a sane length when stored). */
+  userAgent?: string | null;
 }
 
 /** Writes one account event. Never given a password or token: only who, what, when, from where. */
 export async function recordEvent(db: Database, src: EventSource, type: AccountEventType, userId: string | null = null) {
-  await db.insert(accountEvents).values({ realmId: src.realmId, userId, type, clientIp: src.clientIp });
+  await db.insert(accountEvents).values({ realmId: src.realmId, userId, type, clientIp: src.clientIp, userAgent: keptUserAgent(src.userAgent) });
 }

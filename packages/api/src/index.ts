@@ -1,4 +1,7 @@
 export { addressGroup } from './account-lockout.js';
+export { AccountCommandError, disableAccount, enableAccount, listAccounts, revokeAccountSessions, type AccountListing } from './account-admin.js';
+export { describeDevice, displayAddress } from './device.js';
+export * from './security-outputs.js';
 export { DEFAULT_ACCOUNT_CONFIG, type AccountConfig } from './config.js';
 export { notReady, outageProblem, PROBLEM_STATUS, ProblemError, problemForStatus, toProblem, trpcCodeOf, type Problem, type ProblemCode } from './errors.js';
 export { costOf, createHasher, defaultWorkers, type Hasher, type HasherOptions } from './password-hashing.js';

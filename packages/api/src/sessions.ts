@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, inArray, ne, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { sessions, users, type Database, type Session, type User } from '@accounts/db';
 import type { AccountConfig } from './config.js';
+import { keptUserAgent } from './device.js';
 
 /** 256 random bits, URL-safe; only its SHA-256 is stored. */
 export function newSessionToken(): string {
@@ -29,11 +30,23 @@ export interface IssuedSession {
 // Every session time is the database's clock (now()), the clock its rows are stamped with, so
 // expiry does not depend on which instance answers, and tests move time by ageing rows.
 
-export async function createSession(db: Database, userId: string, config: AccountConfig): Promise<IssuedSession> {
+/** Where a session begins: shown to its owner on the security page. */
+export interface SessionOrigin {
+  userAgent?: string | null;
+  clientIp?: string | null;
+}
+
+export async function createSession(db: Database, userId: string, config: AccountConfig, origin: SessionOrigin = {}): Promise<IssuedSession> {
   const token = newSessionToken();
   const [row] = await db
     .insert(sessions)
-    .values({ userId, tokenHash: hashToken(token), expiresAt: sql`now() + ${millis(config.sessionTtlMs)}` })
+    .values({
+      userId,
+      tokenHash: hashToken(token),
+      expiresAt: sql`now() + ${millis(config.sessionTtlMs)}`,
+      userAgent: keptUserAgent(origin.userAgent),
+      clientIp: origin.clientIp ?? null,
+    })
     .returning({ expiresAt: sessions.expiresAt });
   return { token, expiresAt: row!.expiresAt };
 }
@@ -55,6 +68,8 @@ function sessionLookup(db: Database) {
       and(
         eq(sessions.tokenHash, sql.placeholder('tokenHash')),
         eq(users.realmId, sql.placeholder('realmId')),
+        // A disabled account's sessions are refused at once, whatever is left of them.
+        isNull(users.disabledAt),
         gt(sessions.expiresAt, sql`now()`),
         gt(sessions.lastSeenAt, sql`now() - (${sql.placeholder('idleMs')}::double precision * interval '1 millisecond')`),
       ),

@@ -25,6 +25,8 @@ export interface RequestContext {
   realm: Realm;
   locale: Locale;
   clientIp: string | null;
+  /** The client's User-Agent, as it sent it (mails describe the device with it). */
+  userAgent?: string | null;
   /** The caller's session token, from a cookie or a bearer header. */
   sessionToken: string | null;
   /** The known-device credential the client presented (cookie or header), unparsed. */

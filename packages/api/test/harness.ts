@@ -8,14 +8,14 @@ import { callerFor, createAppRouter } from '../src/router.js';
 import type { IssuedSession } from '../src/sessions.js';
 
 
-type Caller = { account: ReturnType<ReturnType<typeof callerFor>>['account']; issued: IssuedSession[]; cleared: number; devices: string[] };
+type Caller = { account: ReturnType<ReturnType<typeof callerFor>>['account']; security: ReturnType<ReturnType<typeof callerFor>>['security']; issued: IssuedSession[]; cleared: number; devices: string[] };
 
 export interface Harness {
   db: TestDatabase;
   hasher: Hasher;
   config: AccountConfig;
   /** A caller in a realm, optionally holding a session token; `issued` records what it was given. */
-  caller(opts?: { realm?: string; token?: string | null; ip?: string; device?: string; config?: AccountConfig }): Caller;
+  caller(opts?: { realm?: string; token?: string | null; ip?: string; device?: string; userAgent?: string; config?: AccountConfig }): Caller;
   realm(slug: string): Promise<void>;
 }
 
@@ -54,12 +54,13 @@ export function useHarness(driver: Driver, overrides: Partial<AccountConfig> = {
         realm: await realmP,
         locale: 'en',
         clientIp: opts.ip ?? '127.0.0.1',
+        userAgent: opts.userAgent ?? null,
         sessionToken: opts.token ?? null,
         deviceCredential: opts.device ?? null,
         session: { issue: (s) => void issued.push(s), clear: () => void record.cleared++, rememberDevice: (d) => void devices.push(d) },
       };
     });
-    return Object.assign(record, { account: caller.account });
+    return Object.assign(record, { account: caller.account, security: caller.security });
   };
   return h;
 }

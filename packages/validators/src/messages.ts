@@ -23,6 +23,7 @@ const en = {
   password_unchanged: 'The new password must differ from the current one.',
   password_incorrect: 'The password is incorrect.',
   credentials_invalid: 'The email address or password is incorrect.',
+  cursor_invalid: 'This page link is not valid: start again from the first page.',
   // problems (titles)
   validation_failed: 'Some fields are not valid.',
   invalid_body: 'The request body could not be read.',
@@ -66,6 +67,7 @@ const de: Record<MessageCode, string> = {
   password_unchanged: 'Das neue Passwort muss sich vom aktuellen unterscheiden.',
   password_incorrect: 'Das Passwort ist falsch.',
   credentials_invalid: 'E-Mail-Adresse oder Passwort ist falsch.',
+  cursor_invalid: 'Dieser Seitenverweis ist ungültig: Beginnen Sie wieder bei der ersten Seite.',
   validation_failed: 'Einige Felder sind ungültig.',
   invalid_body: 'Der Inhalt der Anfrage konnte nicht gelesen werden.',
   duplicate_field: 'Ein Feld wurde mehrfach gesendet.',
@@ -103,6 +105,7 @@ const fr: Record<MessageCode, string> = {
   password_unchanged: "Le nouveau mot de passe doit être différent de l'actuel.",
   password_incorrect: 'Le mot de passe est incorrect.',
   credentials_invalid: "L'adresse e-mail ou le mot de passe est incorrect.",
+  cursor_invalid: "Ce lien de page n'est pas valide : recommencez à la première page.",
   validation_failed: 'Certains champs ne sont pas valides.',
   invalid_body: 'Le corps de la requête est illisible.',
   duplicate_field: 'Un champ a été envoyé plusieurs fois.',

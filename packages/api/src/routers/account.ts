@@ -12,7 +12,7 @@ import { createSession, deleteSessionByToken, revokeOtherSessions, rotateSession
 import { proceduresFor, router, type Context } from '../trpc.js';
 import { findUserByEmail, lockIfHashUnchanged, publicUser, replacePasswordHash } from '../users.js';
 
-const source = (ctx: Context) => ({ realmId: ctx.realm.id, clientIp: ctx.clientIp });
+const source = (ctx: Context) => ({ realmId: ctx.realm.id, clientIp: ctx.clientIp, userAgent: ctx.userAgent });
 
 /** The password rule's content part (how easy to guess), with the person's own words known. */
 function checkPasswordContent(password: string, context: PasswordContext, field: string) {
@@ -27,7 +27,7 @@ function checkPasswordContent(password: string, context: PasswordContext, field:
  */
 async function startSession(tx: Database, ctx: Context, userId: string, devices: string[], knownDevice: string | null) {
   if (ctx.sessionToken) await deleteSessionByToken(tx, ctx.sessionToken, ctx.realm.id);
-  const session = await createSession(tx, userId, ctx.config);
+  const session = await createSession(tx, userId, ctx.config, { userAgent: ctx.userAgent, clientIp: ctx.clientIp });
   const credential = await rememberDevice(tx, userId, devices, knownDevice);
   return { session, credential };
 }
@@ -89,8 +89,9 @@ export function createAccountRouter(config: AccountConfig) {
     const client = knownDevice ? deviceClient(knownDevice) : addressClient(ctx.clientIp);
     const check = await claimPasswordCheck(ctx.db, source(ctx), 'sign_in_failed', { subject, client, accountCap: true }, ctx.config);
     const ok = await check.during(() => (user ? ctx.hasher.verify(data.password, user.passwordHash) : ctx.hasher.verifyDummy(data.password).then(() => false)));
+    // A disabled account answers as a wrong password would, after the same hashing.
     const started =
-      ok && user
+      ok && user && !user.disabledAt
         ? await ctx.db.transaction(async (tx) => {
             // A password change that commits first makes the verified hash stale: no session then.
             if (!(await lockIfHashUnchanged(tx, user.id, user.passwordHash))) return null;

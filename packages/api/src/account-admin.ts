@@ -1,0 +1,73 @@
+import { and, count, eq, isNull } from 'drizzle-orm';
+import { sessions, users, type Database, type Realm } from '@accounts/db';
+import { recordEvent } from './events.js';
+import { findRealm } from './realms.js';
+import { findUserByEmail } from './users.js';
+
+// What an operator does to accounts from the command line: list them, disable and enable one,
+// end all its sessions. Each action is an account event (from no address: the operator's).
+
+export class AccountCommandError extends Error {}
+
+async function realmOf(db: Database, slug: string): Promise<Realm> {
+  const realm = await findRealm(db, slug);
+  if (!realm) throw new AccountCommandError(`There is no realm "${slug}".`);
+  return realm;
+}
+
+async function accountOf(db: Database, slug: string, email: string) {
+  const realm = await realmOf(db, slug);
+  const user = await findUserByEmail(db, realm.id, email);
+  if (!user) throw new AccountCommandError(`There is no account ${email} in realm "${slug}".`);
+  return { realm, user };
+}
+
+export interface AccountListing {
+  email: string;
+  name: string;
+  createdAt: Date;
+  disabledAt: Date | null;
+  sessions: number;
+}
+
+export async function listAccounts(db: Database, realmSlug: string): Promise<AccountListing[]> {
+  const realm = await realmOf(db, realmSlug);
+  return db
+    .select({ email: users.email, name: users.name, createdAt: users.createdAt, disabledAt: users.disabledAt, sessions: count(sessions.id) })
+    .from(users)
+    .leftJoin(sessions, eq(sessions.userId, users.id))
+    .where(eq(users.realmId, realm.id))
+    .groupBy(users.id)
+    .orderBy(users.createdAt, users.email);
+}
+
+/** Disables an account: it can no longer sign in, and its sessions end now. Returns how many ended. */
+export async function disableAccount(db: Database, realmSlug: string, email: string): Promise<{ changed: boolean; revoked: number }> {
+  const { realm, user } = await accountOf(db, realmSlug, email);
+  return db.transaction(async (tx) => {
+    const changed = await tx.update(users).set({ disabledAt: new Date() }).where(and(eq(users.id, user.id), isNull(users.disabledAt))).returning({ id: users.id });
+    const revoked = await tx.delete(sessions).where(eq(sessions.userId, user.id)).returning({ id: sessions.id });
+    if (changed.length) await recordEvent(tx, { realmId: realm.id, clientIp: null }, 'account_disabled', user.id);
+    return { changed: changed.length === 1, revoked: revoked.length };
+  });
+}
+
+export async function enableAccount(db: Database, realmSlug: string, email: string): Promise<{ changed: boolean }> {
+  const { realm, user } = await accountOf(db, realmSlug, email);
+  return db.transaction(async (tx) => {
+    const changed = await tx.update(users).set({ disabledAt: null }).where(eq(users.id, user.id)).returning({ was: users.disabledAt });
+    const wasDisabled = user.disabledAt !== null;
+    if (wasDisabled) await recordEvent(tx, { realmId: realm.id, clientIp: null }, 'account_enabled', user.id);
+    return { changed: changed.length === 1 && wasDisabled };
+  });
+}
+
+/** Ends every session of an account (it may sign in again). Returns how many ended. */
+export async function revokeAccountSessions(db: Database, realmSlug: string, email: string): Promise<number> {
+  const { realm, user } = await accountOf(db, realmSlug, email);
+  return db.transaction(async (tx) => {
+    const revoked = await tx.delete(sessions).where(eq(sessions.userId, user.id)).returning({ id: sessions.id });
+    await recordEvent(tx, { realmId: realm.id, clientIp: null }, 'sessions_revoked', user.id);
+    return revoked.length;
+  });
+}

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { currentPasswordField, nameField } from './schemas.js';
+
+// Inputs of the account's security page: its sessions, its activity, its name, closing it.
+
+const text = () =>
+  z.string({ error: (iss) => (iss.input === undefined || iss.input === null ? 'required' : 'invalid_type') });
+
+/**
+ * A session's id as the session list gives it. Any text is accepted here: an id that is not one
+ * of the caller's sessions, malformed or not, is answered as unknown (404 not_found), so the
+ * answer never tells another account's session from no session.
+ */
+export const revokeSessionSchema = z.object({ session_id: text().min(1, { error: 'required' }).max(200, { error: 'required' }) });
+
+/** The same name rules as at registration. */
+export const changeNameSchema = z.object({ name: nameField });
+
+export const deleteAccountSchema = z.object({ current_password: currentPasswordField });
+
+/** An activity cursor is the opaque `nextCursor` of the previous page. */
+export const ACTIVITY_CURSOR = /^[A-Za-z0-9_-]{1,32}$/;
+
+export const activitySchema = z.object({ cursor: text().regex(ACTIVITY_CURSOR, { error: 'cursor_invalid' }).optional() });
+
+export type RevokeSessionInput = z.input<typeof revokeSessionSchema>;
+export type ChangeNameInput = z.input<typeof changeNameSchema>;
+export type DeleteAccountInput = z.input<typeof deleteAccountSchema>;
+export type ActivityInput = z.input<typeof activitySchema>;
