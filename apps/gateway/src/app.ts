@@ -3,7 +3,7 @@ import helmet from './security-headers.js';
 import { callerFor, createAppRouter, notReady, ProblemError, type AccountConfig, type Hasher } from '@accounts/api';
 import type { DatabaseHandle } from '@accounts/db';
 import { passwordEstimator } from '@accounts/validators/password-estimator';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Config } from './config.js';
 import { parseFormBody } from './form-body.js';
 import { registerFormRoutes } from './form-routes.js';
@@ -14,6 +14,8 @@ import { answerClientError, sendProblem } from './problems.js';
 import { createRateLimits } from './rate-limits.js';
 import { realmLookup, realmSlugFromHost } from './realm-host.js';
 import { schedulePurge } from './retention-purge.js';
+import { realmOrigin } from './mail/origin.js';
+import { startMailSender } from './mail/sender.js';
 import { registerTrpc } from './trpc-routes.js';
 import { isPageRequest, registerWebApp } from './web-app.js';
 
@@ -38,6 +40,8 @@ export function accountConfigFrom(config: Config): AccountConfig {
     accountFailureCap: config.ACCOUNT_FAILURE_CAP,
     accountCapWindowMs: config.ACCOUNT_CAP_WINDOW_HOURS * 3600_000,
     knownDeviceTtlMs: config.KNOWN_DEVICE_DAYS * 24 * 3600_000,
+    resetTokenTtlMs: config.MAIL_RESET_LINK_MINUTES * 60_000,
+    verifyTokenTtlMs: config.MAIL_VERIFY_LINK_HOURS * 3600_000,
   };
 }
 
@@ -160,8 +164,9 @@ export async function buildApp({ config, database, hasher, logStream }: AppDeps)
   const limits = createRateLimits(app, config);
   app.addHook('onClose', () => limits.close());
   const router = createAppRouter(accountConfigFrom(config));
-  const services = { db: database.db, hasher, router, createCaller: callerFor(router), limit: limits.limit };
+  const services = { db: database.db, hasher, router, createCaller: callerFor(router), limit: limits.limit, originOf: (req: FastifyRequest) => realmOrigin(req, config) };
   schedulePurge(app, database.db, accountConfigFrom(config), config);
+  startMailSender(app, database.db, config);
 
   registerHealth(app, database);
   registerOpenApi(app, router);

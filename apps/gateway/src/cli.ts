@@ -1,4 +1,4 @@
-import { createRealm, listRealms, RealmError } from '@accounts/api';
+import { createRealm, listRealms, RealmError, setRequireVerifiedEmail } from '@accounts/api';
 import { DataDirBusyError, openDatabase } from '@accounts/db';
 import { ConfigError, loadConfig } from './config.js';
 
@@ -6,6 +6,8 @@ const USAGE = `Usage:
   npm run db:migrate                       apply the database migrations
   npm run realm -- create <slug> "<name>"  create a realm, reached at <slug>.<ROOT_DOMAIN>
   npm run realm -- list                    list the realms
+  npm run realm -- set <slug> require-verified-email on|off
+                                           whether only accounts with a confirmed address may sign in
 
 Uses the same DATABASE_URL / DATA_DIR as the server.`;
 
@@ -15,7 +17,8 @@ async function main(args: string[]): Promise<number> {
     console.error(USAGE);
     return 2;
   }
-  if (command === 'realm' && !((sub === 'create' && rest.length === 2) || sub === 'list')) {
+  const setting = sub === 'set' && rest.length === 3 && rest[1] === 'require-verified-email' && (rest[2] === 'on' || rest[2] === 'off');
+  if (command === 'realm' && !((sub === 'create' && rest.length === 2) || sub === 'list' || setting)) {
     console.error(USAGE);
     return 2;
   }
@@ -28,6 +31,9 @@ async function main(args: string[]): Promise<number> {
     } else if (sub === 'create') {
       const realm = await createRealm(database.db, rest[0]!, rest[1]!);
       console.log(`created realm "${realm.slug}" (${realm.name}): http://${realm.slug}.${config.ROOT_DOMAIN}${config.PORT === 80 ? '' : `:${config.PORT}`}/`);
+    } else if (setting) {
+      await setRequireVerifiedEmail(database.db, rest[0]!, rest[2] === 'on');
+      console.log(`realm "${rest[0]}": require-verified-email ${rest[2]}`);
     } else {
       for (const r of await listRealms(database.db)) console.log(`${r.slug}\t${r.name}`);
     }

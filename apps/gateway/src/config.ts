@@ -40,6 +40,19 @@ const origins = z
     return list.map((o) => o.replace(/\/$/, ''));
   });
 
+/** The public origin of the default realm (other realms: their slug in front of its host), for links in mails. */
+const publicUrl = z
+  .string()
+  .trim()
+  .transform((v, ctx) => {
+    try {
+      const url = new URL(v);
+      if ((url.protocol === 'https:' || url.protocol === 'http:') && url.pathname === '/' && !url.search && !url.username) return url.origin;
+    } catch {}
+    ctx.addIssue({ code: 'custom', message: 'must be an origin such as https://example.com' });
+    return z.NEVER;
+  });
+
 const pgUrl = z.string().refine((v) => /^postgres(ql)?:\/\/./.test(v), { message: 'must be a postgres:// or postgresql:// URL' });
 
 /** Every setting the service takes, all from the environment (documented in the README). */
@@ -84,6 +97,17 @@ export const envSchema = z.object({
   MAX_CONNECTIONS: int(1, 1_000_000).default(800),
   EVENT_RETENTION_DAYS: int(1, 3650).default(90),
   PURGE_INTERVAL_SECONDS: int(0, 86_400).default(3600),
+  SMTP_URL: z.string().regex(/^smtps?:\/\/./, { message: 'must be an smtp:// or smtps:// URL' }).optional(),
+  MAIL_FROM: z.string().trim().min(3).max(320).default('Accounts <no-reply@localhost>'),
+  PUBLIC_URL: publicUrl.optional(),
+  MAIL_POLL_MS: int(0, 600_000).default(1000),
+  MAIL_MAX_ATTEMPTS: int(1, 100).default(8),
+  MAIL_RETRY_BASE_SECONDS: int(1, 3600).default(30),
+  MAIL_RESET_LINK_MINUTES: int(5, 24 * 60).default(30),
+  MAIL_VERIFY_LINK_HOURS: int(1, 24 * 30).default(24),
+  RATE_LIMIT_FORGOT_PASSWORD: int(0, 1_000_000).default(10),
+  RATE_LIMIT_RESEND_VERIFICATION: int(0, 1_000_000).default(5),
+  RATE_LIMIT_MAIL_PER_EMAIL: int(0, 1_000_000).default(3),
 });
 
 export type Config = z.output<typeof envSchema>;

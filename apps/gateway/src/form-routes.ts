@@ -1,7 +1,9 @@
 import { ProblemError } from '@accounts/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { EMAIL_FORM_ROUTES } from './email-form-routes.js';
 import { fieldsOf, type RouteDoc } from './openapi.js';
 import { sendProblem } from './problems.js';
+import { SECURITY_FORM_ROUTES } from './security-form-routes.js';
 import { hasBody, mediaType } from './request-body.js';
 import { contextFor, type Services } from './request-context.js';
 
@@ -44,10 +46,12 @@ export const FORM_ROUTES: readonly FormRoute[] = [
     status: 200,
     summary: 'Sign in with email and password.',
     issuesSession: true,
-    problems: ['rate_limited', 'too_many_attempts', 'server_busy'],
+    problems: ['rate_limited', 'too_many_attempts', 'server_busy', 'email_not_verified'],
   },
   { method: 'POST', url: '/users/logout', procedure: 'account.signOut', status: 200, summary: 'Sign out: the session ends and its cookie is cleared.', problems: [] },
   { method: 'GET', url: '/users/me', procedure: 'account.me', status: 200, summary: 'The signed-in user.', authenticated: true, problems: ['unauthenticated'] },
+  ...SECURITY_FORM_ROUTES,
+  ...EMAIL_FORM_ROUTES,
 ];
 
 const FORM_TYPE = 'application/x-www-form-urlencoded';
@@ -73,7 +77,8 @@ export function registerFormRoutes(app: FastifyInstance, services: Services) {
       const { ctx } = contextFor(req, reply, services);
       try {
         const call = procedureCall(services.createCaller(ctx), route.procedure);
-        const result = route.method === 'POST' && fields.length ? await call(pickFields(req.body, fields)) : await call();
+        // A POST's fields come from its form body, a GET's from its query string.
+        const result = fields.length ? await call(pickFields(route.method === 'POST' ? req.body : req.query, fields)) : await call();
         // For a token client the procedure's result carries the session (and known-device) tokens.
         return reply.code(route.status).header('content-language', ctx.locale).send(result);
       } catch (err) {

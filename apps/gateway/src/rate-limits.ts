@@ -4,7 +4,8 @@ import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config } from './config.js';
 
-export type Limiter = (req: FastifyRequest, action: RateLimitedAction) => Promise<number | null>;
+/** Counts a request against an action's limit, per client address, or per `key` when given (an email's digest). */
+export type Limiter = (req: FastifyRequest, action: RateLimitedAction, key?: string) => Promise<number | null>;
 
 /**
  * Per-client-address limits on the actions that hash passwords (IPv6 counted by /64), kept in
@@ -29,6 +30,9 @@ export function createRateLimits(app: FastifyInstance, config: Config): { limit:
     register: config.RATE_LIMIT_REGISTER,
     signIn: config.RATE_LIMIT_SIGN_IN,
     changePassword: config.RATE_LIMIT_CHANGE_PASSWORD,
+    forgotPassword: config.RATE_LIMIT_FORGOT_PASSWORD,
+    resendVerification: config.RATE_LIMIT_RESEND_VERIFICATION,
+    mailPerEmail: config.RATE_LIMIT_MAIL_PER_EMAIL,
   };
   const duration = config.RATE_LIMIT_WINDOW_SECONDS;
   const limiters = Object.fromEntries(
@@ -42,10 +46,10 @@ export function createRateLimits(app: FastifyInstance, config: Config): { limit:
     }),
   ) as Record<RateLimitedAction, RateLimiterAbstract>;
   return {
-    async limit(req, action) {
+    async limit(req, action, key) {
       if (maxOf[action] === 0) return null;
       try {
-        await limiters[action].consume(addressGroup(req.ip ?? null));
+        await limiters[action].consume(key ?? addressGroup(req.ip ?? null));
         return null;
       } catch (res) {
         if (res instanceof RateLimiterRes) return Math.max(1, Math.ceil(res.msBeforeNext / 1000));

@@ -20,6 +20,8 @@ export interface Services {
   router: AppRouter;
   createCaller: ReturnType<typeof callerFor>;
   limit: Limiter;
+  /** The realm's origin for links in mails (see mail/origin.ts). */
+  originOf?: (req: FastifyRequest) => string;
 }
 
 /** The tRPC context of one HTTP request, shared by the form routes and /trpc. */
@@ -35,7 +37,8 @@ export function contextFor(req: FastifyRequest, reply: FastifyReply, services: S
     sessionToken: sessionTokenOf(req),
     deviceCredential: deviceCredentialOf(req),
     session,
-    rateLimit: (action) => services.limit(req, action),
+    rateLimit: (action, key) => services.limit(req, action, key),
+    origin: services.originOf?.(req) ?? null,
   };
   return { ctx, session };
 }

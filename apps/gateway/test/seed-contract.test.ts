@@ -18,7 +18,7 @@ describe.each(testDrivers())('the seed interface over HTTP on %s', (driver) => {
     const res = await gw.form('/users/register', registration(email));
     expect(res.status).toBe(201);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
-    expect(res.json).toEqual({ user: { id: expect.any(String), name: 'Test User', email: email.toLowerCase(), realm: 'default' } });
+    expect(res.json).toEqual({ user: { id: expect.any(String), name: 'Test User', email: email.toLowerCase(), realm: 'default', emailVerified: false } });
     expect(res.text).not.toMatch(/hash|\$2b\$|session/i);
     const cookies = [res.headers['set-cookie']].flat();
     expect(cookies.find((c) => c?.startsWith('session='))).toMatch(/^session=[A-Za-z0-9_-]{43}; Path=\/; Expires=[^;]+; HttpOnly; SameSite=Lax$/);

@@ -17,6 +17,10 @@ export interface AccountConfig {
   accountCapWindowMs: number;
   /** A known-device credential unused for this long is forgotten (and its cookie expires). */
   knownDeviceTtlMs: number;
+  /** How long a mailed password-reset link works. */
+  resetTokenTtlMs: number;
+  /** How long a mailed address-verification link works. */
+  verifyTokenTtlMs: number;
 }
 
 export const DEFAULT_ACCOUNT_CONFIG: AccountConfig = {
@@ -30,4 +34,6 @@ export const DEFAULT_ACCOUNT_CONFIG: AccountConfig = {
   accountFailureCap: 100,
   accountCapWindowMs: 24 * 3600_000,
   knownDeviceTtlMs: 365 * 24 * 3600_000,
+  resetTokenTtlMs: 30 * 60_000,
+  verifyTokenTtlMs: 24 * 3600_000,
 };

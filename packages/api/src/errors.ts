@@ -8,8 +8,11 @@ import { isUnavailable } from '@accounts/db';
 export const PROBLEM_STATUS = {
   invalid_body: 400,
   duplicate_field: 400,
+  reset_token_invalid: 400,
+  verify_token_invalid: 400,
   unauthenticated: 401,
   cross_origin: 403,
+  email_not_verified: 403,
   not_found: 404,
   realm_not_found: 404,
   method_not_allowed: 405,

@@ -13,7 +13,11 @@ export type AccountEventType =
   | 'name_changed'
   | 'account_deleted'
   | 'account_disabled'
-  | 'account_enabled';
+  | 'account_enabled'
+  | 'password_reset_requested'
+  | 'password_reset'
+  | 'email_verified'
+  | 'sign_in_unverified';
 
 export interface EventSource {
   realmId: string;

@@ -6,7 +6,7 @@ import { PROBLEM_STATUS, type ProblemCode } from './errors.js';
 // read by tools (the OpenAPI document of the form routes).
 
 /** What leaves the service about a user: never the hash. */
-export const publicUserSchema = z.object({ id: z.uuid(), name: z.string(), email: z.string(), realm: z.string() });
+export const publicUserSchema = z.object({ id: z.uuid(), name: z.string(), email: z.string(), realm: z.string(), emailVerified: z.boolean() });
 
 /** A new session, in the result only for a program that asked for its tokens in the body. */
 const deliveredSession = z.object({ token: z.string(), expiresAt: z.date() }).optional();

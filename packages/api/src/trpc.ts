@@ -25,15 +25,20 @@ export interface RequestContext {
   realm: Realm;
   locale: Locale;
   clientIp: string | null;
-  /** The client's User-Agent, as it sent it (mails describe the device with it). */
-  userAgent?: string | null;
   /** The caller's session token, from a cookie or a bearer header. */
   sessionToken: string | null;
   /** The known-device credential the client presented (cookie or header), unparsed. */
   deviceCredential?: string | null;
   session: SessionSink;
-  /** Counts a call against the client's limit for an action; returns Retry-After seconds when over it. */
-  rateLimit?: (action: RateLimitedAction) => Promise<number | null>;
+  /** The client's User-Agent, as it sent it (mails describe the device with it). */
+  userAgent?: string | null;
+  /**
+   * Counts a call against the client's limit for an action; returns Retry-After seconds when over
+   * it. With `key` the count is kept under that key (e.g. an email's digest) instead of the address.
+   */
+  rateLimit?: (action: RateLimitedAction, key?: string) => Promise<number | null>;
+  /** The realm's own origin (https://acme.example.com), which links in mails point to. */
+  origin?: string | null;
 }
 
 /** What a procedure sees: the request, plus the configuration its router was built with. */
@@ -41,7 +46,7 @@ export interface Context extends RequestContext {
   config: AccountConfig;
 }
 
-export type RateLimitedAction = 'register' | 'signIn' | 'changePassword';
+export type RateLimitedAction = 'register' | 'signIn' | 'changePassword' | 'forgotPassword' | 'resendVerification' | 'mailPerEmail';
 
 const t = initTRPC.context<RequestContext>().create({
   // Stack traces and internal messages never leave the process, whatever NODE_ENV says.

@@ -9,7 +9,7 @@ import type { publicUserSchema } from './outputs.js';
 export type PublicUser = z.infer<typeof publicUserSchema>;
 
 export function publicUser(user: User, realm: Realm): PublicUser {
-  return { id: user.id, name: user.name, email: user.email, realm: realm.slug };
+  return { id: user.id, name: user.name, email: user.email, realm: realm.slug, emailVerified: user.emailVerifiedAt !== null };
 }
 
 export async function findUserByEmail(db: Database, realmId: string, email: string): Promise<User | null> {

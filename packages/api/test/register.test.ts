@@ -11,7 +11,7 @@ describe.each(testDrivers())('register on %s', (driver) => {
     const c = h.caller({ ip: '203.0.113.7' });
     const email = uniqueEmail('New');
     const res = await c.account.register({ name: '  Ada Lovelace ', email: `  ${email.toUpperCase()} `, password: STRONG, password2: STRONG });
-    expect(res.user).toEqual({ id: expect.any(String), name: 'Ada Lovelace', email: email.toLowerCase(), realm: 'default' });
+    expect(res.user).toEqual({ id: expect.any(String), name: 'Ada Lovelace', email: email.toLowerCase(), realm: 'default', emailVerified: false });
     expect(JSON.stringify(res)).not.toMatch(/bcrypt|\$2b\$/);
     expect(c.issued).toHaveLength(1);
     const [row] = await h.db.db.select().from(users).where(eq(users.id, res.user.id));

@@ -11,6 +11,9 @@ import { knownDeviceOf, parseDeviceCredential, rememberDevice } from '../known-d
 import { createSession, deleteSessionByToken, revokeOtherSessions, rotateSession, type IssuedSession } from '../sessions.js';
 import { proceduresFor, router, type Context } from '../trpc.js';
 import { findUserByEmail, lockIfHashUnchanged, publicUser, replacePasswordHash } from '../users.js';
+import { queueNewSignIn, queuePasswordNotice, queueVerification } from '../mail/notices.js';
+import { realmRequiresVerifiedEmail } from '../realm-settings.js';
+import { invalidateTokens } from '../tokens.js';
 
 const source = (ctx: Context) => ({ realmId: ctx.realm.id, clientIp: ctx.clientIp, userAgent: ctx.userAgent });
 
@@ -25,7 +28,7 @@ function checkPasswordContent(password: string, context: PasswordContext, field:
  * presented ends (a new sign-in never keeps an old token alive), a new one starts, and the
  * client becomes (or stays) a known device of the account.
  */
-async function startSession(tx: Database, ctx: Context, userId: string, devices: string[], knownDevice: string | null) {
+export async function startSession(tx: Database, ctx: Context, userId: string, devices: string[], knownDevice: string | null) {
   if (ctx.sessionToken) await deleteSessionByToken(tx, ctx.sessionToken, ctx.realm.id);
   const session = await createSession(tx, userId, ctx.config, { userAgent: ctx.userAgent, clientIp: ctx.clientIp });
   const credential = await rememberDevice(tx, userId, devices, knownDevice);
@@ -33,7 +36,7 @@ async function startSession(tx: Database, ctx: Context, userId: string, devices:
 }
 
 /** Gives the client its tokens: as cookies, or in the result for a program that asked for them. */
-function handOver(ctx: Context, started: { session: IssuedSession; credential: string }) {
+export function handOver(ctx: Context, started: { session: IssuedSession; credential: string }) {
   ctx.session.issue(started.session);
   ctx.session.rememberDevice(started.credential, new Date(Date.now() + ctx.config.knownDeviceTtlMs));
   return ctx.session.tokensInBody ? { session: started.session, knownDevice: started.credential } : {};
@@ -67,6 +70,7 @@ export function createAccountRouter(config: AccountConfig) {
         const [user] = await tx.insert(users).values({ realmId: ctx.realm.id, name: data.name, email: data.email, passwordHash }).returning();
         const started = await startSession(tx, ctx, user!.id, parseDeviceCredential(ctx.deviceCredential), null);
         await recordEvent(tx, source(ctx), 'registered', user!.id);
+        await queueVerification(tx, ctx, user!);
         return { user: user!, started };
       })
       .catch((err: unknown) => {
@@ -89,6 +93,12 @@ export function createAccountRouter(config: AccountConfig) {
     const client = knownDevice ? deviceClient(knownDevice) : addressClient(ctx.clientIp);
     const check = await claimPasswordCheck(ctx.db, source(ctx), 'sign_in_failed', { subject, client, accountCap: true }, ctx.config);
     const ok = await check.during(() => (user ? ctx.hasher.verify(data.password, user.passwordHash) : ctx.hasher.verifyDummy(data.password).then(() => false)));
+    // In a realm that requires a confirmed address, the right password of an unconfirmed account
+    // gets its own answer (only after the password was checked, so it tells a guesser nothing).
+    if (ok && user && !user.disabledAt && !user.emailVerifiedAt && (await realmRequiresVerifiedEmail(ctx.db, ctx.realm.id))) {
+      await check.passed(ctx.db, 'sign_in_unverified');
+      throw new ProblemError('email_not_verified');
+    }
     // A disabled account answers as a wrong password would, after the same hashing.
     const started =
       ok && user && !user.disabledAt
@@ -96,6 +106,8 @@ export function createAccountRouter(config: AccountConfig) {
             // A password change that commits first makes the verified hash stale: no session then.
             if (!(await lockIfHashUnchanged(tx, user.id, user.passwordHash))) return null;
             await check.passed(tx, 'signed_in');
+            // A client that is not a known device of the account: the owner hears of it.
+            if (!knownDevice) await queueNewSignIn(tx, ctx, user);
             return startSession(tx, ctx, user.id, devices, knownDevice);
           })
         : null;
@@ -143,6 +155,8 @@ export function createAccountRouter(config: AccountConfig) {
       const revoked = await revokeOtherSessions(tx, user.id, session.id);
       const rotated = await rotateSession(tx, session);
       if (revoked > 0) await recordEvent(tx, source(ctx), 'sessions_revoked', user.id);
+      await invalidateTokens(tx, user.id, 'reset_password');
+      await queuePasswordNotice(tx, ctx, user, 'changed');
       return { revoked, rotated };
     });
     // Another change from the same current password won the race: this one's password is now wrong.

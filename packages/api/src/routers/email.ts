@@ -1,0 +1,129 @@
+import { createHash } from 'node:crypto';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { sessions, users, type Database, type User } from '@accounts/db';
+import { forgotPasswordSchema, judgePassword, resetPasswordSchema, verifyEmailSchema } from '@accounts/validators';
+import { passwordEstimator } from '@accounts/validators/password-estimator';
+import type { AccountConfig } from '../config.js';
+import { fieldProblem, ProblemError } from '../errors.js';
+import { recordEvent } from '../events.js';
+import { parseDeviceCredential } from '../known-devices.js';
+import { queuePasswordNotice, queueReset, queueVerification } from '../mail/notices.js';
+import { userResult } from '../outputs.js';
+import { consumeToken, dummyTokenWork, invalidateTokens, peekToken } from '../tokens.js';
+import { proceduresFor, router, type Context } from '../trpc.js';
+import { findUserByEmail, publicUser } from '../users.js';
+import { handOver, startSession } from './account.js';
+
+export const acceptedResult = z.object({ ok: z.literal(true) });
+export const resetResult = userResult.extend({ otherSessionsRevoked: z.int().min(0) });
+export const verifiedResult = z.object({ ok: z.literal(true), emailVerified: z.literal(true) });
+export const resendResult = z.object({ ok: z.literal(true), alreadyVerified: z.boolean() });
+
+const source = (ctx: Context) => ({ realmId: ctx.realm.id, clientIp: ctx.clientIp, userAgent: ctx.userAgent });
+
+/** The key mails to one address are counted under: a digest of realm and address, never the address. */
+const emailKey = (realmId: string, email: string) => createHash('sha256').update(`${realmId}\n${email}`).digest('hex');
+
+/** Counts a mail-sending request against its address's limit; true while within it. */
+async function withinEmailLimit(ctx: Context, email: string): Promise<boolean> {
+  return ((await ctx.rateLimit?.('mailPerEmail', emailKey(ctx.realm.id, email))) ?? null) === null;
+}
+
+async function userById(db: Database, id: string): Promise<User | null> {
+  const [user] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  return user ?? null;
+}
+
+/**
+ * The procedures behind mailed links: asking for a password reset, resetting with the link's
+ * token, confirming the address, and asking for a new confirmation link.
+ */
+export function createEmailRouter(config: AccountConfig) {
+  const { publicProcedure, limitedProcedure, authedLimitedProcedure } = proceduresFor(config);
+  const policy = config.passwordPolicy;
+  return router({
+    /**
+     * Queues a reset link for an account of this realm with that address. The answer is the same
+     * whether or not the account exists, and an unknown address takes the same steps (a token,
+     * its digest, a database round trip), so neither body nor timing tells them apart.
+     */
+    forgotPassword: limitedProcedure('forgotPassword').input(forgotPasswordSchema).output(acceptedResult).mutation(async ({ ctx, input }) => {
+      const user = await findUserByEmail(ctx.db, ctx.realm.id, input.email);
+      // Counted for every address, known or not: the limit tells nothing either.
+      const within = await withinEmailLimit(ctx, input.email);
+      if (user && within && !user.disabledAt) {
+        await ctx.db.transaction(async (tx) => {
+          await queueReset(tx, ctx, user);
+          await recordEvent(tx, source(ctx), 'password_reset_requested', user.id);
+        });
+      } else {
+        await ctx.db.transaction(async (tx) => {
+          await dummyTokenWork(tx);
+          await invalidateTokens(tx, '00000000-0000-0000-0000-000000000000', 'reset_password');
+        });
+      }
+      return { ok: true as const };
+    }),
+
+    /**
+     * Sets a new password with a reset link's token: the same rules as registration, every
+     * session of the account ends, reset tokens die, and this client is signed in. Any token that
+     * does not work (unknown, used, expired, replaced, older than the password) is one error.
+     */
+    resetPassword: limitedProcedure('changePassword').input(resetPasswordSchema({ policy, estimator: null })).output(resetResult).mutation(async ({ ctx, input }) => {
+      const invalid = () => fieldProblem('token', 'reset_token_invalid', 'reset_token_invalid');
+      const userId = await peekToken(ctx.db, input.token, ctx.realm.id, 'reset_password');
+      const user = userId ? await userById(ctx.db, userId) : null;
+      if (!user || user.disabledAt) throw invalid();
+      const verdict = judgePassword(input.new_password, { name: user.name, email: user.email, realm: ctx.realm.slug }, passwordEstimator());
+      if (verdict !== 'ok') throw fieldProblem('new_password', verdict);
+      ctx.hasher.assertCapacity();
+      const passwordHash = await ctx.hasher.hash(input.new_password);
+      const devices = parseDeviceCredential(ctx.deviceCredential);
+      const done = await ctx.db.transaction(async (tx) => {
+        // Used up in one statement: of two resets with one link, one wins.
+        if ((await consumeToken(tx, input.token, ctx.realm.id, 'reset_password')) !== user.id) return null;
+        // Following a link sent to the address also proves the address is the owner's.
+        const [updated] = await tx
+          .update(users)
+          .set({ passwordHash, passwordChangedAt: sql`now()`, emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())` })
+          .where(eq(users.id, user.id))
+          .returning();
+        await invalidateTokens(tx, user.id, 'reset_password');
+        const revoked = await tx.delete(sessions).where(eq(sessions.userId, user.id)).returning({ id: sessions.id });
+        await recordEvent(tx, source(ctx), 'password_reset', user.id);
+        if (revoked.length > 0) await recordEvent(tx, source(ctx), 'sessions_revoked', user.id);
+        await queuePasswordNotice(tx, ctx, updated!, 'reset');
+        // The client that reset the password is signed in; it may be a device the account knows.
+        const started = await startSession(tx, ctx, user.id, devices, null);
+        return { user: updated!, started, revoked: revoked.length };
+      });
+      if (!done) throw invalid();
+      return { user: publicUser(done.user, ctx.realm), otherSessionsRevoked: done.revoked, ...handOver(ctx, done.started) };
+    }),
+
+    /** Confirms the address with a verification link's token (no session needed: the link may open anywhere). */
+    verifyEmail: publicProcedure.input(verifyEmailSchema).output(verifiedResult).mutation(async ({ ctx, input }) => {
+      const ok = await ctx.db.transaction(async (tx) => {
+        const userId = await consumeToken(tx, input.token, ctx.realm.id, 'verify_email');
+        if (!userId) return false;
+        await tx.update(users).set({ emailVerifiedAt: sql`now()` }).where(and(eq(users.id, userId), isNull(users.emailVerifiedAt)));
+        await recordEvent(tx, source(ctx), 'email_verified', userId);
+        return true;
+      });
+      if (!ok) throw fieldProblem('token', 'verify_token_invalid', 'verify_token_invalid');
+      return { ok: true as const, emailVerified: true as const };
+    }),
+
+    /** Sends the signed-in account a new verification link (limited per address and per account). */
+    resendVerification: authedLimitedProcedure('resendVerification').output(resendResult).mutation(async ({ ctx }) => {
+      const { user } = ctx.auth;
+      if (user.emailVerifiedAt) return { ok: true as const, alreadyVerified: true };
+      const retryAfter = (await ctx.rateLimit?.('mailPerEmail', emailKey(ctx.realm.id, user.email))) ?? null;
+      if (retryAfter !== null) throw new ProblemError('rate_limited', { retryAfter });
+      await ctx.db.transaction((tx) => queueVerification(tx, ctx, user));
+      return { ok: true as const, alreadyVerified: false };
+    }),
+  });
+}

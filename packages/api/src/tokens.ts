@@ -1,0 +1,74 @@
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { accountTokens, users, type Database } from '@accounts/db';
+import { hashToken, millis, newSessionToken } from './sessions.js';
+
+// Single-use tokens sent by mail. A token is 256 random bits (43 base64url characters); only its
+// SHA-256 is stored. It is bound to a realm, an account and a purpose, and stops working when it
+// is used, when it expires, when a newer one of the same purpose is issued, and, for a reset
+// token, when the password changes by any means (it must be younger than the password).
+
+export type TokenPurpose = 'reset_password' | 'verify_email';
+
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+/** Issues a new token (inside the caller's transaction); older unused ones of the purpose stop working. */
+export async function issueToken(tx: Database, opts: { realmId: string; userId: string; purpose: TokenPurpose; ttlMs: number }): Promise<string> {
+  await invalidateTokens(tx, opts.userId, opts.purpose);
+  const token = newSessionToken();
+  await tx.insert(accountTokens).values({
+    realmId: opts.realmId,
+    userId: opts.userId,
+    purpose: opts.purpose,
+    tokenHash: hashToken(token),
+    expiresAt: sql`now() + ${millis(opts.ttlMs)}`,
+  });
+  return token;
+}
+
+/** Marks every unused token of the purpose as used. */
+export async function invalidateTokens(tx: Database, userId: string, purpose: TokenPurpose): Promise<void> {
+  await tx
+    .update(accountTokens)
+    .set({ usedAt: sql`now()` })
+    .where(and(eq(accountTokens.userId, userId), eq(accountTokens.purpose, purpose), isNull(accountTokens.usedAt)));
+}
+
+/** The conditions under which a presented token still works. */
+function live(token: string, realmId: string, purpose: TokenPurpose) {
+  return and(
+    eq(accountTokens.tokenHash, hashToken(token)),
+    eq(accountTokens.realmId, realmId),
+    eq(accountTokens.purpose, purpose),
+    isNull(accountTokens.usedAt),
+    gt(accountTokens.expiresAt, sql`now()`),
+    // A reset token dies with the password it was issued under, however that password changed.
+    purpose === 'reset_password'
+      ? sql`${accountTokens.createdAt} >= (select ${users.passwordChangedAt} from ${users} where ${users.id} = ${accountTokens.userId})`
+      : undefined,
+  );
+}
+
+/** The account a token would act on, without using it up (null for any token that does not work). */
+export async function peekToken(db: Database, token: string, realmId: string, purpose: TokenPurpose): Promise<string | null> {
+  if (!TOKEN.test(token)) return null;
+  const [row] = await db.select({ userId: accountTokens.userId }).from(accountTokens).where(live(token, realmId, purpose)).limit(1);
+  return row?.userId ?? null;
+}
+
+/**
+ * Uses a token up, in one statement: of two concurrent uses exactly one gets the account.
+ * Returns the account's id, or null for a token that does not work (whatever the reason).
+ */
+export async function consumeToken(tx: Database, token: string, realmId: string, purpose: TokenPurpose): Promise<string | null> {
+  if (!TOKEN.test(token)) return null;
+  const [row] = await tx.update(accountTokens).set({ usedAt: sql`now()` }).where(live(token, realmId, purpose)).returning({ userId: accountTokens.userId });
+  return row?.userId ?? null;
+}
+
+/**
+ * The work a token issue costs, done for an email with no account: a random token, its digest,
+ * and a lookup by that digest, so the answer for an unknown email takes as long.
+ */
+export async function dummyTokenWork(db: Database): Promise<void> {
+  await db.select({ id: accountTokens.id }).from(accountTokens).where(eq(accountTokens.tokenHash, hashToken(newSessionToken()))).limit(1);
+}

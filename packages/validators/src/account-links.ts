@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { emailField, newPasswordField } from './schemas.js';
+import { DEFAULT_POLICY, judgePassword, normalizePassword, passwordLength, PASSWORD_MAX_LENGTH, type PasswordContext, type PasswordEstimator, type PasswordPolicy } from './password-policy.js';
+
+// Inputs of the flows that start from a mailed link: forgotten password, reset, address verification.
+
+const LONE_SURROGATE = /\p{Cs}/u;
+const filled = () =>
+  z
+    .string({ error: (iss) => (iss.input === undefined || iss.input === null ? 'required' : 'invalid_type') })
+    .refine((s) => !LONE_SURROGATE.test(s), { error: 'invalid_type' })
+    .min(1, { error: 'required' });
+
+/** Longer than any token the service issues: refused without a lookup, with the flow's own code. */
+const TOKEN_MAX = 256;
+const tokenField = (invalid: 'reset_token_invalid' | 'verify_token_invalid') => filled().refine((s) => s.length <= TOKEN_MAX, { error: invalid });
+
+export const forgotPasswordSchema = z.object({ email: emailField });
+
+export interface ResetPasswordOptions {
+  policy?: PasswordPolicy;
+  context?: PasswordContext;
+  /** As for registerSchema: null leaves the "easy to guess" rule to the server. */
+  estimator: PasswordEstimator | null;
+}
+
+/** The same password rules and field errors as registration (new_password / confirm_password as in a change). */
+export const resetPasswordSchema = ({ policy = DEFAULT_POLICY, context = {}, estimator }: ResetPasswordOptions) =>
+  z
+    .object({ token: tokenField('reset_token_invalid'), new_password: newPasswordField(policy), confirm_password: filled() })
+    .superRefine(
+      (v, ctx) => {
+        const p = typeof v.new_password === 'string' && v.new_password.length > 0 ? v.new_password : null;
+        const length = p ? passwordLength(p) : 0;
+        if (p && estimator && length >= policy.minLength && length <= PASSWORD_MAX_LENGTH) {
+          const verdict = judgePassword(p, context, estimator);
+          if (verdict !== 'ok') ctx.addIssue({ code: 'custom', path: ['new_password'], message: verdict });
+        }
+        const c = typeof v.confirm_password === 'string' && v.confirm_password.length > 0 ? v.confirm_password : null;
+        if (p && c && normalizePassword(p) !== normalizePassword(c)) ctx.addIssue({ code: 'custom', path: ['confirm_password'], message: 'password_mismatch' });
+      },
+      { when: (p) => typeof p.value === 'object' && p.value !== null && !Array.isArray(p.value) },
+    );
+
+export const verifyEmailSchema = z.object({ token: tokenField('verify_token_invalid') });
+
+export type ForgotPasswordInput = z.input<typeof forgotPasswordSchema>;
+export type ResetPasswordInput = z.input<ReturnType<typeof resetPasswordSchema>>;
+export type VerifyEmailInput = z.input<typeof verifyEmailSchema>;
