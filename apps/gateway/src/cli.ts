@@ -1,5 +1,6 @@
 import { createRealm, listRealms, RealmError, setRequireVerifiedEmail } from '@accounts/api';
 import { DataDirBusyError, openDatabase } from '@accounts/db';
+import { AccountCommandError, accountCommandValid, ACCOUNT_USAGE, runAccountCommand } from './account-cli.js';
 import { ConfigError, loadConfig } from './config.js';
 
 const USAGE = `Usage:
@@ -8,12 +9,14 @@ const USAGE = `Usage:
   npm run realm -- list                    list the realms
   npm run realm -- set <slug> require-verified-email on|off
                                            whether only accounts with a confirmed address may sign in
+${ACCOUNT_USAGE}
 
-Uses the same DATABASE_URL / DATA_DIR as the server.`;
+Uses the same DATABASE_URL / DATA_DIR as the server. On the embedded database (DATA_DIR), stop the
+server first; on PostgreSQL (DATABASE_URL) the commands work while servers run.`;
 
 async function main(args: string[]): Promise<number> {
   const [command, sub, ...rest] = args;
-  if (command !== 'migrate' && command !== 'realm') {
+  if (command !== 'migrate' && command !== 'realm' && !(command === 'account' && accountCommandValid(sub, rest))) {
     console.error(USAGE);
     return 2;
   }
@@ -26,7 +29,9 @@ async function main(args: string[]): Promise<number> {
   const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: 1 });
   try {
     await database.migrate();
-    if (command === 'migrate') {
+    if (command === 'account') {
+      await runAccountCommand(database.db, sub!, rest);
+    } else if (command === 'migrate') {
       console.log('migrations applied');
     } else if (sub === 'create') {
       const realm = await createRealm(database.db, rest[0]!, rest[1]!);
@@ -46,7 +51,7 @@ async function main(args: string[]): Promise<number> {
 try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (err) {
-  if (err instanceof ConfigError || err instanceof DataDirBusyError || err instanceof RealmError) {
+  if (err instanceof ConfigError || err instanceof DataDirBusyError || err instanceof RealmError || err instanceof AccountCommandError) {
     console.error(err.message);
   } else {
     console.error('failed:', err instanceof Error ? err.message : err);

@@ -65,6 +65,12 @@ function successSchema(output: z.ZodObject, issuesSession: boolean): z.ZodObject
   return z.object({ ...shape, session: sessionSchema.optional(), ...(knownDevice ? { knownDevice: z.string().optional() } : {}) });
 }
 
+/** A GET route's input fields, as query parameters. */
+function queryParameters(input: z.ZodObject) {
+  const schema = jsonSchema(input, 'input') as { properties?: Record<string, object>; required?: string[] };
+  return Object.entries(schema.properties ?? {}).map(([name, s]) => ({ name, in: 'query', required: schema.required?.includes(name) ?? false, schema: s }));
+}
+
 function operation(router: AppRouter, method: string, doc: RouteDoc) {
   const { input, output } = procedureOf(router, doc.procedure);
   const codes = [...EVERY_ROUTE, ...(method === 'POST' ? EVERY_POST : []), ...doc.problems];
@@ -96,7 +102,9 @@ function operation(router: AppRouter, method: string, doc: RouteDoc) {
     ...(doc.authenticated ? { security: [{ sessionCookie: [] }, { bearer: [] }] } : { security: [] }),
     parameters: doc.issuesSession
       ? [{ name: TOKEN_DELIVERY_HEADER, in: 'header', required: false, description: 'Send `token` to get the session token in the body (and no cookie).', schema: { type: 'string', enum: ['token'] } }]
-      : [],
+      : method === 'GET' && input
+        ? queryParameters(input)
+        : [],
     ...(method === 'POST'
       ? { requestBody: { required: input !== undefined, content: { 'application/x-www-form-urlencoded': { schema: input ? jsonSchema(input, 'input') : { type: 'object' } } } } }
       : {}),

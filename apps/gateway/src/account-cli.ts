@@ -1,0 +1,34 @@
+import { AccountCommandError, disableAccount, enableAccount, listAccounts, revokeAccountSessions } from '@accounts/api';
+import type { Database } from '@accounts/db';
+
+export { AccountCommandError };
+
+export const ACCOUNT_USAGE = `  npm run account -- list <realm>                     list the realm's accounts (email, name, created, state, sessions)
+  npm run account -- disable <realm> <email>          no more sign-ins (answered as a wrong password); its sessions end now
+  npm run account -- enable <realm> <email>           allow sign-in again
+  npm run account -- revoke-sessions <realm> <email>  end every session of the account`;
+
+/** Whether `account <sub> ...rest` is a command this tool knows. */
+export function accountCommandValid(sub: string | undefined, rest: string[]): boolean {
+  if (sub === 'list') return rest.length === 1;
+  return (sub === 'disable' || sub === 'enable' || sub === 'revoke-sessions') && rest.length === 2;
+}
+
+/** Runs an operator's account command; what it did goes to stdout. */
+export async function runAccountCommand(db: Database, sub: string, [realm, email]: string[]): Promise<void> {
+  if (sub === 'list') {
+    for (const a of await listAccounts(db, realm!)) {
+      const state = a.disabledAt ? `disabled ${a.disabledAt.toISOString()}` : 'active';
+      console.log(`${a.email}\t${a.name}\t${a.createdAt.toISOString()}\t${state}\t${a.sessions} session${a.sessions === 1 ? '' : 's'}`);
+    }
+  } else if (sub === 'disable') {
+    const { changed, revoked } = await disableAccount(db, realm!, email!);
+    console.log(`${email} in realm "${realm}": ${changed ? 'disabled' : 'was already disabled'}; ${revoked} session${revoked === 1 ? '' : 's'} ended`);
+  } else if (sub === 'enable') {
+    const { changed } = await enableAccount(db, realm!, email!);
+    console.log(`${email} in realm "${realm}": ${changed ? 'enabled' : 'was not disabled'}`);
+  } else {
+    const revoked = await revokeAccountSessions(db, realm!, email!);
+    console.log(`${email} in realm "${realm}": ${revoked} session${revoked === 1 ? '' : 's'} ended`);
+  }
+}

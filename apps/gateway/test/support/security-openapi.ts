@@ -1,0 +1,57 @@
+import { expect } from 'vitest';
+import { STRONG, type Response } from './gateway.js';
+
+type Post = (url: string, body: string | Record<string, string>, headers?: Record<string, string>, host?: string) => Promise<Response>;
+type Get = (url: string, headers?: Record<string, string>, host?: string) => Promise<Response>;
+
+/**
+ * Answers every documented status of the security page's routes (but 503) through the
+ * OpenAPI test's checked `post` and `get`, so each is held to the document.
+ */
+export async function exerciseSecurityRoutes({ post, get, signedUp }: { post: Post; get: Get; signedUp: () => Promise<{ email: string; cookie: string }> }) {
+  const { cookie } = await signedUp();
+  const ids = (await get('/users/sessions', { cookie })).json.sessions.map((s: { id: string }) => s.id);
+  expect(ids).toHaveLength(1);
+  expect((await get('/users/sessions')).json.code).toBe('unauthenticated');
+  expect((await get('/users/sessions', {}, 'nope.localhost')).json.code).toBe('realm_not_found');
+
+  const page = await get('/users/activity', { cookie });
+  expect(page.status).toBe(200);
+  expect((await get('/users/activity?cursor=%25', { cookie })).json.code).toBe('validation_failed');
+  expect((await get('/users/activity?cursor=a&cursor=b', { cookie })).json.code).toBe('duplicate_field');
+  expect((await get('/users/activity')).json.code).toBe('unauthenticated');
+  expect((await get('/users/activity', {}, 'nope.localhost')).json.code).toBe('realm_not_found');
+
+  // The refusals every form route shares.
+  const bodies: Record<string, Record<string, string>> = {
+    '/users/revoke_session': { session_id: '6f1c2a9e-0000-4000-8000-000000000000' },
+    '/users/revoke_other_sessions': {},
+    '/users/change_name': { name: 'Grace Hopper' },
+    '/users/delete_account': { current_password: 'not the password at all' },
+  };
+  for (const [url, fields] of Object.entries(bodies)) {
+    const form = new URLSearchParams(fields).toString();
+    expect((await post(url, `${form}&x=%FF`, { cookie })).json.code).toBe('invalid_body');
+    expect((await post(url, form, { cookie, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' })).json.code).toBe('cross_origin');
+    expect((await post(url, form, { cookie }, 'nope.localhost')).json.code).toBe('realm_not_found');
+    expect((await post(url, `${form}&pad=${'x'.repeat(20 * 1024)}`, { cookie })).json.code).toBe('payload_too_large');
+    expect((await post(url, form || 'x=1', { cookie, 'content-type': 'text/plain' })).json.code).toBe('unsupported_media_type');
+    expect((await post(url, form)).json.code).toBe('unauthenticated');
+    const first = Object.keys(fields)[0];
+    if (first) {
+      expect((await post(url, `${form}&${first}=again`, { cookie })).json.code).toBe('duplicate_field');
+      expect((await post(url, { [first]: '' }, { cookie })).json.code).toBe('validation_failed');
+    }
+  }
+  // Each route's own answers.
+  expect((await post('/users/revoke_session', { session_id: 'not-one-of-mine' }, { cookie })).json.code).toBe('not_found');
+  expect((await post('/users/revoke_other_sessions', {}, { cookie })).json).toEqual({ ok: true, revoked: 0 });
+  expect((await post('/users/change_name', { name: 'Grace Hopper' }, { cookie })).json.user.name).toBe('Grace Hopper');
+  // Wrong passwords at deletion count as a password change's do: the sixth check is refused.
+  for (let i = 0; i < 5; i++) expect((await post('/users/delete_account', { current_password: `wrong ${i}` }, { cookie })).status).toBe(422);
+  expect((await post('/users/delete_account', { current_password: STRONG }, { cookie })).json.code).toBe('too_many_attempts');
+  const other = await signedUp();
+  expect((await post('/users/delete_account', { current_password: STRONG }, { cookie: other.cookie })).json).toEqual({ ok: true });
+  const mine = (await get('/users/sessions', { cookie })).json.sessions[0].id;
+  expect((await post('/users/revoke_session', { session_id: mine }, { cookie })).json).toEqual({ ok: true, signedOut: true });
+}
