@@ -1,0 +1,101 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Driver } from '@accounts/db';
+import { createTestDatabase, testDrivers, uniqueEmail, type TestDatabase } from '@accounts/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registration, STRONG2 } from './support/gateway.js';
+import { spawnGateway, type GatewayProcess } from './support/process.js';
+import { startSmtp, tokenOf, type TestSmtp } from './support/smtp.js';
+
+// The outbox across processes: a mail committed by a process that is then killed is sent by the
+// next one, and instances sharing a database never send a mail twice.
+
+async function storage(driver: Driver): Promise<{ env: Record<string, string>; cleanup: () => Promise<void> }> {
+  if (driver === 'postgres') {
+    const db: TestDatabase = await createTestDatabase('postgres');
+    return { env: { DATABASE_URL: db.url! }, cleanup: () => db.close() };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'accounts-outbox-'));
+  return { env: { DATA_DIR: dir }, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+describe.each(testDrivers())('the mail outbox across processes on %s', (driver) => {
+  let smtp: TestSmtp;
+  const procs: GatewayProcess[] = [];
+  const cleanups: (() => Promise<void>)[] = [];
+  beforeAll(async () => {
+    smtp = await startSmtp();
+  });
+  afterAll(async () => {
+    for (const p of procs) if (p.child.exitCode === null && p.child.signalCode === null) await p.stop().catch(() => {});
+    for (const c of cleanups) await c().catch(() => {});
+    await smtp?.close();
+  });
+  const spawn = async (env: Record<string, string>) => {
+    const p = await spawnGateway({ SMTP_URL: smtp.url, MAIL_RETRY_BASE_SECONDS: '1', ...env });
+    procs.push(p);
+    return p;
+  };
+
+  it('sends, once, a mail committed by a process killed before it could deliver it', { timeout: 120_000 }, async () => {
+    const store = await storage(driver);
+    cleanups.push(store.cleanup);
+    // This process queues but does not send (its sender is off): the kill lands between the two.
+    const first = await spawn({ ...store.env, MAIL_POLL_MS: '0' });
+    const email = uniqueEmail('killed');
+    expect((await first.client.form('/users/register', registration(email))).status).toBe(201);
+    expect((await first.client.form('/users/forgot_password', { email })).status).toBe(202);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    await first.client.close();
+    expect(smtp.mails.filter((m) => m.to.includes(email))).toHaveLength(0);
+
+    const second = await spawn({ ...store.env, MAIL_POLL_MS: '50' });
+    const reset = await smtp.waitFor((m) => m.to.includes(email) && /Reset your password/.test(m.subject));
+    await smtp.waitFor((m) => m.to.includes(email) && /Confirm your email/.test(m.subject));
+    await sleep(1000);
+    expect(smtp.mails.filter((m) => m.to.includes(email)).map((m) => m.subject).sort()).toEqual([expect.stringMatching(/^Confirm/), expect.stringMatching(/^Reset/)]);
+    const res = await second.client.form('/users/reset_password', { token: tokenOf(reset), new_password: STRONG2, confirm_password: STRONG2 });
+    expect(res.status).toBe(200);
+    expect((await second.stop()).code).toBe(0);
+  });
+});
+
+// Instances share a database only on PostgreSQL (PGlite belongs to one process).
+if (testDrivers().includes('postgres')) {
+  describe('one outbox shared by two instances on postgres', () => {
+    let smtp: TestSmtp;
+    const procs: GatewayProcess[] = [];
+    const cleanups: (() => Promise<void>)[] = [];
+    const driver: Driver = 'postgres';
+    beforeAll(async () => {
+      smtp = await startSmtp();
+    });
+    afterAll(async () => {
+      for (const p of procs) if (p.child.exitCode === null && p.child.signalCode === null) await p.stop().catch(() => {});
+      for (const c of cleanups) await c().catch(() => {});
+      await smtp?.close();
+    });
+    const spawn = async (env: Record<string, string>) => {
+      const p = await spawnGateway({ SMTP_URL: smtp.url, ...env });
+      procs.push(p);
+      return p;
+    };
+
+    it('two instances sharing one outbox send each mail exactly once', { timeout: 120_000 }, async () => {
+      const store = await storage(driver);
+      cleanups.push(store.cleanup);
+      const env = { ...store.env, MAIL_POLL_MS: '20', HASH_WORKERS: '1' };
+      const [a, b] = await Promise.all([spawn(env), spawn(env)]);
+      const emails = Array.from({ length: 30 }, (_, i) => uniqueEmail(`pair${i}`));
+      await Promise.all(emails.map(async (email, i) => expect((await (i % 2 ? a : b).client.form('/users/register', registration(email))).status).toBe(201)));
+      for (const email of emails) await smtp.waitFor((m) => m.to.includes(email), 30_000);
+      await sleep(1500);
+      for (const email of emails) expect(smtp.mails.filter((m) => m.to.includes(email)), email).toHaveLength(1);
+      await Promise.all([a.stop(), b.stop()]);
+      expect([...a.logs, ...b.logs].some((l) => l.includes('mail sent'))).toBe(true);
+    });
+  });
+}
