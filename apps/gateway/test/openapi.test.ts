@@ -5,6 +5,7 @@ import { usersRoutesOf } from '../src/openapi.js';
 import { registration, startGateway, STRONG, STRONG2, type Gateway } from './support/gateway.js';
 import { openApiOf } from './support/openapi.js';
 import { exerciseSecurityRoutes } from './support/security-openapi.js';
+import { exerciseEmailRoutes } from './support/email-openapi.js';
 
 // Every answer below is checked against GET /openapi.json of the same server: its status, media
 // type, headers and body. 503s are checked the same way in availability.test.ts.
@@ -15,7 +16,7 @@ describe.each(testDrivers())('the OpenAPI document on %s', (driver) => {
   // Each request comes from its own address unless a test says otherwise, so limits apply only where meant.
   const from = (ip = `198.51.100.${++client % 250}`) => ({ 'x-forwarded-for': ip });
   beforeAll(async () => {
-    gw = await startGateway(driver, { TRUST_PROXY: '127.0.0.1', RATE_LIMIT_REGISTER: '6', RATE_LIMIT_SIGN_IN: '6', RATE_LIMIT_CHANGE_PASSWORD: '6' });
+    gw = await startGateway(driver, { TRUST_PROXY: '127.0.0.1', RATE_LIMIT_REGISTER: '6', RATE_LIMIT_SIGN_IN: '6', RATE_LIMIT_CHANGE_PASSWORD: '6', RATE_LIMIT_FORGOT_PASSWORD: '6', RATE_LIMIT_RESEND_VERIFICATION: '6', RATE_LIMIT_MAIL_PER_EMAIL: '1000', MAIL_POLL_MS: '0' });
     api = await openApiOf(gw);
   });
   afterAll(() => gw.close());
@@ -109,6 +110,8 @@ describe.each(testDrivers())('the OpenAPI document on %s', (driver) => {
   });
 
   it('describes the answers of the security page routes', () => exerciseSecurityRoutes({ post, get, signedUp }));
+
+  it('describes the answers of the mailed-link routes', () => exerciseEmailRoutes({ post, db: gw.db.db, signedUp }));
 
   it('had every documented status of every route answered (503s in availability.test.ts)', () => {
     const serviceUnavailable = Object.fromEntries(FORM_ROUTES.map((r) => [`${r.method} ${r.url}`, [503]]));
