@@ -13,6 +13,11 @@ import { useSession, useSettingsQuery } from './session';
 // their own, so the sign-in page (most visits) does not download them.
 const RegisterPage = lazy(() => import('./pages/RegisterPage').then((m) => ({ default: m.RegisterPage })));
 const SettingsPage = lazy(() => import('./pages/SettingsPage').then((m) => ({ default: m.SettingsPage })));
+// The security pages.
+const SessionsPage = lazy(() => import('./pages/SessionsPage').then((m) => ({ default: m.SessionsPage })));
+const ActivityPage = lazy(() => import('./pages/ActivityPage').then((m) => ({ default: m.ActivityPage })));
+const ChangeNamePage = lazy(() => import('./pages/ChangeNamePage').then((m) => ({ default: m.ChangeNamePage })));
+const DeleteAccountPage = lazy(() => import('./pages/DeleteAccountPage').then((m) => ({ default: m.DeleteAccountPage })));
 
 function Home() {
   const session = useSession();
@@ -34,6 +39,14 @@ function Page({ path }: { path: string }) {
       return <AccountPage />;
     case '/settings':
       return <SettingsPage />;
+    case '/settings/sessions':
+      return <SessionsPage />;
+    case '/settings/activity':
+      return <ActivityPage />;
+    case '/settings/name':
+      return <ChangeNamePage />;
+    case '/settings/delete':
+      return <DeleteAccountPage />;
     default:
       return <NotFoundPage />;
   }
@@ -45,6 +58,10 @@ const PAGE_TITLES: Record<string, UiKey> = {
   '/login': 'signInTitle',
   '/account': 'accountTitle',
   '/settings': 'settingsTitle',
+  '/settings/sessions': 'sessionsTitle',
+  '/settings/activity': 'activityTitle',
+  '/settings/name': 'nameTitle',
+  '/settings/delete': 'deleteTitle',
 };
 
 /** The page's frame and heading at once; its content once the realm's settings are known. */

@@ -48,6 +48,8 @@ export function Layout({ children }: { children: ReactNode }) {
             <>
               <NavLink to="/account">{t('navAccount')}</NavLink>
               <NavLink to="/settings">{t('navSettings')}</NavLink>
+              <NavLink to="/settings/sessions">{t('navSessions')}</NavLink>
+              <NavLink to="/settings/activity">{t('navActivity')}</NavLink>
               <SignOutButton />
             </>
           )}

@@ -4,6 +4,7 @@ import { useI18n } from '../i18n';
 import { RequireAuth } from '../RequireAuth';
 import { Link, useLocation } from '../router';
 import { useRealmSettings } from '../session';
+import '../security.css';
 
 /** What the settings page hands over after a password change. */
 export type PasswordChanged = {
@@ -44,6 +45,21 @@ export function AccountPage() {
           <p>
             <Link to="/settings">{t('changePasswordLink')}</Link>
           </p>
+          <h2>{t('accountSecurity')}</h2>
+          <ul className="account-links">
+            <li>
+              <Link to="/settings/sessions">{t('sessionsLink')}</Link>
+            </li>
+            <li>
+              <Link to="/settings/activity">{t('activityLink')}</Link>
+            </li>
+            <li>
+              <Link to="/settings/name">{t('changeNameLink')}</Link>
+            </li>
+            <li>
+              <Link to="/settings/delete">{t('deleteLink')}</Link>
+            </li>
+          </ul>
         </>
       )}
     </RequireAuth>
@@ -60,6 +76,9 @@ function ChangeConfirmation({ revoked }: { revoked: number }) {
     <div className="success" role="status" tabIndex={-1} ref={ref}>
       <p>{t('passwordChanged')}</p>
       <p className="revoked">{others}</p>
+      <p>
+        <Link to="/settings/sessions">{t('seeSessions')}</Link>
+      </p>
     </div>
   );
 }

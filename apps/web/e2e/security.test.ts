@@ -1,0 +1,126 @@
+import type { Browser, BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { heading, launchBrowser, newContext, PHONE, screenshot } from './support/browser';
+import { field, person, register, submitSignIn } from './support/flows';
+
+const port = inject('port');
+const BASE = `http://localhost:${port}`;
+const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+
+describe.skipIf(port === null)('the security pages in Chromium', () => {
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  const context = async (options?: Parameters<typeof newContext>[1]) => {
+    const ctx = await newContext(browser, options);
+    contexts.push(ctx);
+    return ctx;
+  };
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    for (const ctx of contexts) await ctx.close();
+    await browser?.close();
+  });
+
+  it('two browsers see each other on the devices page; one ends the other, which finds itself signed out', async () => {
+    const ada = person('devices');
+    const laptop = await (await context()).newPage();
+    await register(laptop, BASE, ada);
+    const phone = await (await context({ viewport: PHONE, userAgent: IPHONE })).newPage();
+    await phone.goto(`${BASE}/login`);
+    await submitSignIn(phone, ada.email, ada.password);
+    await phone.waitForURL(`${BASE}/account`);
+
+    await laptop.getByRole('link', { name: 'Devices' }).click();
+    await laptop.waitForURL(`${BASE}/settings/sessions`);
+    await laptop.locator('.session').nth(1).waitFor();
+    expect(await heading(laptop).textContent()).toBe("Where you're signed in");
+    expect(await laptop.locator('.session').count()).toBe(2);
+    const mine = laptop.locator('.session[data-current]');
+    expect(await mine.locator('.badge').textContent()).toBe('This device');
+    const other = laptop.locator('.session:not([data-current])');
+    expect(await other.locator('h2').textContent()).toBe('Mobile Safari 17 on iOS 17.5');
+    expect(await other.locator('.session-address').textContent()).toMatch(/^127\.0\.0\.x$/);
+    expect(await other.locator('.session-times').textContent()).toMatch(/Last active (now|\d+ seconds? ago).*Signed in/);
+
+    await phone.goto(`${BASE}/settings/sessions`);
+    await phone.locator('.session').nth(1).waitFor();
+    expect(await phone.locator('.session[data-current] h2').textContent()).toContain('Mobile Safari 17 on iOS 17.5');
+    await screenshot(phone, 'sessions-phone');
+
+    await laptop.getByRole('button', { name: 'Sign out Mobile Safari 17 on iOS 17.5' }).click();
+    await laptop.getByText('That device was signed out.').waitFor();
+    await laptop.getByText('You are signed in on this device only.').waitFor();
+    expect(await laptop.locator('.session').count()).toBe(1);
+
+    // The phone still shows the old list; its next request finds its session gone.
+    await phone.getByRole('button', { name: 'Sign out everywhere else' }).click();
+    await phone.waitForURL(/\/login\?next=%2Fsettings%2Fsessions&expired=1$/);
+    await phone.getByText('You were signed out. Sign in again to continue.').waitFor();
+    await phone.goto(`${BASE}/settings/sessions`);
+    await phone.waitForURL(/\/login\?next=%2Fsettings%2Fsessions$/);
+
+    // The laptop's activity page tells what happened, newest first, in words and relative times.
+    await laptop.getByRole('link', { name: 'Activity' }).click();
+    await laptop.waitForURL(`${BASE}/settings/activity`);
+    await laptop.locator('.event').nth(2).waitFor();
+    const events = await laptop.locator('.event .event-what strong').allTextContents();
+    expect(events.slice(0, 3)).toEqual(['A device was signed out', 'Signed in', 'Account created']);
+    expect(await laptop.locator('.event time').first().textContent()).toMatch(/now|seconds? ago|minute ago/);
+  });
+
+  it('marks failed sign-ins in the activity, in the person\'s language', async () => {
+    const bea = person('activity-de', 'Bea Schmidt');
+    const own = await (await context({ locale: 'de-DE' })).newPage();
+    await own.goto(`${BASE}/register`);
+    await field(own, 'Name').fill(bea.name);
+    await field(own, 'E-Mail-Adresse').fill(bea.email);
+    await field(own, 'Passwort').fill(bea.password);
+    await field(own, 'Passwort bestätigen').fill(bea.password);
+    await own.getByRole('button', { name: 'Konto erstellen' }).click();
+    await own.waitForURL(`${BASE}/account`);
+    const stranger = await (await context()).newPage();
+    await stranger.goto(`${BASE}/login`);
+    await submitSignIn(stranger, bea.email, 'not the password at all');
+    await stranger.locator('.error-summary').waitFor();
+
+    await own.goto(`${BASE}/settings/activity`);
+    await own.locator('.event.failed').waitFor();
+    expect(await heading(own).textContent()).toBe('Letzte Aktivität');
+    const failed = own.locator('.event.failed');
+    expect(await failed.locator('strong').textContent()).toBe('Anmeldung mit falschem Passwort');
+    expect(await failed.locator('.badge-failed').textContent()).toBe('Fehlgeschlagen');
+    expect(await failed.locator('time').textContent()).toMatch(/jetzt|vor \d+ Sekunden?|vor 1 Minute/);
+    expect(await own.locator('.event:not(.failed)').count()).toBeGreaterThanOrEqual(1);
+  });
+
+  it('changes the name, then deletes the account after the password and frees the email', async () => {
+    const cy = person('delete', 'Cy Young');
+    const page = await (await context()).newPage();
+    await register(page, BASE, cy);
+    await page.getByRole('link', { name: 'Change your name' }).click();
+    await page.waitForURL(`${BASE}/settings/name`);
+    await field(page, 'Name').fill('Cyrus Young');
+    await page.getByRole('button', { name: 'Save name' }).click();
+    await page.getByText('Your name has been changed to Cyrus Young.').waitFor();
+
+    await page.goto(`${BASE}/account`);
+    expect(await page.locator('.account-name').textContent()).toBe('Cyrus Young');
+    await page.getByRole('link', { name: 'Delete your account' }).click();
+    await page.waitForURL(`${BASE}/settings/delete`);
+    expect(await page.locator('.delete-what').textContent()).toContain('every device signed in to it');
+    await field(page, 'Current password').fill('not the password at all');
+    await page.getByRole('button', { name: 'Delete my account' }).click();
+    await page.locator('.error-summary').waitFor();
+    expect(await page.locator('.error-summary').textContent()).toContain('The password is incorrect.');
+    await field(page, 'Current password').fill(cy.password);
+    await page.getByRole('button', { name: 'Delete my account' }).click();
+    await page.getByText('Your account has been deleted, and you have been signed out.').waitFor();
+    await page.getByRole('link', { name: 'Sign in' }).waitFor();
+
+    await page.getByRole('link', { name: 'Create a new account' }).click();
+    await register(page, BASE, cy);
+    expect(await page.locator('.account-name').textContent()).toBe(cy.name);
+  });
+});

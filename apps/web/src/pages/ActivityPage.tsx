@@ -1,0 +1,93 @@
+import '../security.css';
+import { useEffect, useState } from 'react';
+import { PageHeading } from '../components/PageHeading';
+import { LoadError, Loading } from '../components/Status';
+import { isUnauthenticated } from '../failure';
+import { useI18n, type UiKey } from '../i18n';
+import { UI_STRINGS } from '../i18n/ui-strings';
+import { TimeAgo } from '../relative-time';
+import { RequireAuth } from '../RequireAuth';
+import { useSessionEnded } from '../session';
+import { trpc } from '../trpc';
+
+export function ActivityPage() {
+  const { t } = useI18n();
+  return (
+    <>
+      <PageHeading>{t('activityTitle')}</PageHeading>
+      <RequireAuth>
+        {() => (
+          <>
+            <p className="intro">{t('activityIntro')}</p>
+            <ActivityList />
+          </>
+        )}
+      </RequireAuth>
+    </>
+  );
+}
+
+/** The pages shown so far, each from the cursor the previous one ended with. */
+function ActivityList() {
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  return (
+    <ol className="activity">
+      {cursors.map((cursor, i) => (
+        <ActivityChunk key={cursor ?? 'first'} cursor={cursor} last={i === cursors.length - 1} onMore={(next) => setCursors((c) => [...c, next])} />
+      ))}
+    </ol>
+  );
+}
+
+function ActivityChunk({ cursor, last, onMore }: { cursor?: string; last: boolean; onMore: (cursor: string) => void }) {
+  const { t, locale } = useI18n();
+  const sessionEnded = useSessionEnded();
+  const page = trpc.security.activity.useQuery(cursor ? { cursor } : {});
+  useEffect(() => {
+    if (page.error && isUnauthenticated(page.error)) sessionEnded();
+  }, [page.error]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  if (page.error && !isUnauthenticated(page.error))
+    return (
+      <li>
+        <LoadError error={page.error} retry={() => void page.refetch()} />
+      </li>
+    );
+  if (!page.data)
+    return (
+      <li>
+        <Loading />
+      </li>
+    );
+  const { events, nextCursor } = page.data;
+  return (
+    <>
+      {events.length === 0 && cursor === undefined && <li className="activity-none">{t('activityNone')}</li>}
+      {events.map((e) => {
+        const key = `event_${e.type}`;
+        const label = Object.hasOwn(UI_STRINGS.en, key) ? t(key as UiKey) : t('activityOther', { type: e.type });
+        return (
+          <li key={e.id} className={e.failed ? 'event failed' : 'event'}>
+            <p className="event-what">
+              <strong>{label}</strong>
+              {e.failed && <span className="badge badge-failed">{t('activityFailed')}</span>}
+            </p>
+            <p className="event-when">
+              <TimeAgo at={e.at} locale={locale} />
+            </p>
+            <p className="event-where">
+              {t('activityFrom', { device: e.device ?? t('sessionsUnknownDevice'), address: e.address ?? t('sessionsUnknownAddress') })}
+            </p>
+          </li>
+        );
+      })}
+      {last && nextCursor && (
+        <li className="activity-more">
+          <button type="button" className="secondary" onClick={() => onMore(nextCursor)}>
+            {t('activityOlder')}
+          </button>
+        </li>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,53 @@
+import { changeNameSchema } from '@accounts/validators';
+import { useState } from 'react';
+import { ErrorSummary } from '../components/ErrorSummary';
+import { Field } from '../components/Field';
+import { PageHeading } from '../components/PageHeading';
+import { SubmitButton } from '../components/SubmitButton';
+import { useForm } from '../forms/useForm';
+import { useI18n } from '../i18n';
+import { RequireAuth } from '../RequireAuth';
+import { type SignedInUser } from '../session';
+import { trpc } from '../trpc';
+
+export function ChangeNamePage() {
+  const { t } = useI18n();
+  return (
+    <>
+      <PageHeading>{t('nameTitle')}</PageHeading>
+      <RequireAuth>{(user) => <ChangeNameForm user={user} />}</RequireAuth>
+    </>
+  );
+}
+
+function ChangeNameForm({ user }: { user: SignedInUser }) {
+  const { t } = useI18n();
+  const utils = trpc.useUtils();
+  const changeName = trpc.security.changeName.useMutation();
+  const [changed, setChanged] = useState<string | null>(null);
+  const form = useForm({
+    initial: { name: user.name },
+    schema: changeNameSchema,
+    keep: ['name'],
+    whenEmpty: { name: 'emptyName' },
+    submit: async (values) => {
+      const result = await changeName.mutateAsync(values);
+      setChanged(result.user.name);
+      await utils.account.me.invalidate();
+    },
+  });
+  const labels = { name: t('fieldName') };
+  return (
+    <>
+      <p className="intro">{t('nameIntro')}</p>
+      <div role="status" className={changed ? 'success' : undefined}>
+        {changed && <p>{t('nameChanged', { name: changed })}</p>}
+      </div>
+      <ErrorSummary report={form.report} labels={labels} />
+      <form noValidate onSubmit={form.onSubmit} aria-busy={form.submitting}>
+        <Field form={form} name="name" label={labels.name} type="text" autoComplete="name" />
+        <SubmitButton busy={form.submitting} label={t('nameSubmit')} busyLabel={t('nameBusy')} />
+      </form>
+    </>
+  );
+}

@@ -1,0 +1,73 @@
+import '../security.css';
+import { deleteAccountSchema } from '@accounts/validators';
+import { useEffect, useRef, useState } from 'react';
+import { ErrorSummary } from '../components/ErrorSummary';
+import { PageHeading } from '../components/PageHeading';
+import { PasswordField } from '../components/PasswordField';
+import { SubmitButton } from '../components/SubmitButton';
+import { useForm } from '../forms/useForm';
+import { useI18n } from '../i18n';
+import { RequireAuth } from '../RequireAuth';
+import { Link } from '../router';
+import { useForgetSession, type SignedInUser } from '../session';
+import { trpc } from '../trpc';
+
+export function DeleteAccountPage() {
+  const { t } = useI18n();
+  const [deleted, setDeleted] = useState(false);
+  return (
+    <>
+      <PageHeading>{t('deleteTitle')}</PageHeading>
+      {deleted ? <Deleted /> : <RequireAuth>{(user) => <DeleteAccountForm user={user} onDeleted={() => setDeleted(true)} />}</RequireAuth>}
+    </>
+  );
+}
+
+/** Says it is done (taking focus so it is read out); the session is gone, so no sign-in redirect. */
+function Deleted() {
+  const { t } = useI18n();
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => ref.current?.focus(), []);
+  return (
+    <div className="success account-deleted" role="status" tabIndex={-1} ref={ref}>
+      <p>{t('accountDeleted')}</p>
+      <p>
+        <Link to="/register">{t('createAnother')}</Link>
+      </p>
+    </div>
+  );
+}
+
+function DeleteAccountForm({ user, onDeleted }: { user: SignedInUser; onDeleted: () => void }) {
+  const { t } = useI18n();
+  const forgetSession = useForgetSession();
+  const deleteAccount = trpc.security.deleteAccount.useMutation();
+  const form = useForm({
+    initial: { current_password: '' },
+    schema: deleteAccountSchema,
+    whenEmpty: { current_password: 'emptyCurrentPasswordDelete' },
+    submit: async (values) => {
+      await deleteAccount.mutateAsync(values);
+      onDeleted();
+      void forgetSession();
+    },
+  });
+  const labels = { current_password: t('fieldCurrentPassword') };
+  return (
+    <>
+      <p className="intro">{t('deleteIntro')}</p>
+      <ul className="delete-what">
+        <li>{t('deleteWhatAccount')}</li>
+        <li>{t('deleteWhatSessions')}</li>
+        <li>{t('deleteWhatActivity')}</li>
+      </ul>
+      <p>{t('deleteAfter')}</p>
+      <ErrorSummary report={form.report} labels={labels} />
+      <form noValidate onSubmit={form.onSubmit} aria-busy={form.submitting}>
+        <input type="text" name="username" autoComplete="username" value={user.email} readOnly hidden />
+        <PasswordField form={form} name="current_password" label={labels.current_password} autoComplete="current-password" />
+        <SubmitButton busy={form.submitting} label={t('deleteSubmit')} busyLabel={t('deleteBusy')} />
+      </form>
+    </>
+  );
+}
