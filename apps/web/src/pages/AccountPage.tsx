@@ -48,16 +48,16 @@ export function AccountPage() {
           <h2>{t('accountSecurity')}</h2>
           <ul className="account-links">
             <li>
-              <Link to="/settings/sessions">{t('sessionsLink')}</Link>
+              <Link to="/settings/sessions">{t('sessionsTitle')}</Link>
             </li>
             <li>
-              <Link to="/settings/activity">{t('activityLink')}</Link>
+              <Link to="/settings/activity">{t('activityTitle')}</Link>
             </li>
             <li>
-              <Link to="/settings/name">{t('changeNameLink')}</Link>
+              <Link to="/settings/name">{t('nameTitle')}</Link>
             </li>
             <li>
-              <Link to="/settings/delete">{t('deleteLink')}</Link>
+              <Link to="/settings/delete">{t('deleteTitle')}</Link>
             </li>
           </ul>
         </>

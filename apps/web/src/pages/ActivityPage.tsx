@@ -3,22 +3,21 @@ import { useEffect, useState } from 'react';
 import { PageHeading } from '../components/PageHeading';
 import { LoadError, Loading } from '../components/Status';
 import { isUnauthenticated } from '../failure';
-import { useI18n, type UiKey } from '../i18n';
-import { UI_STRINGS } from '../i18n/ui-strings';
+import { useSecurityStrings } from '../i18n/security-strings';
 import { TimeAgo } from '../relative-time';
 import { RequireAuth } from '../RequireAuth';
 import { useSessionEnded } from '../session';
 import { trpc } from '../trpc';
 
 export function ActivityPage() {
-  const { t } = useI18n();
+  const { s, t } = useSecurityStrings();
   return (
     <>
       <PageHeading>{t('activityTitle')}</PageHeading>
       <RequireAuth>
         {() => (
           <>
-            <p className="intro">{t('activityIntro')}</p>
+            <p className="intro">{s('activityIntro')}</p>
             <ActivityList />
           </>
         )}
@@ -40,7 +39,7 @@ function ActivityList() {
 }
 
 function ActivityChunk({ cursor, last, onMore }: { cursor?: string; last: boolean; onMore: (cursor: string) => void }) {
-  const { t, locale } = useI18n();
+  const { has, locale, s, t } = useSecurityStrings();
   const sessionEnded = useSessionEnded();
   const page = trpc.security.activity.useQuery(cursor ? { cursor } : {});
   useEffect(() => {
@@ -62,21 +61,21 @@ function ActivityChunk({ cursor, last, onMore }: { cursor?: string; last: boolea
   const { events, nextCursor } = page.data;
   return (
     <>
-      {events.length === 0 && cursor === undefined && <li className="activity-none">{t('activityNone')}</li>}
+      {events.length === 0 && cursor === undefined && <li className="activity-none">{s('activityNone')}</li>}
       {events.map((e) => {
         const key = `event_${e.type}`;
-        const label = Object.hasOwn(UI_STRINGS.en, key) ? t(key as UiKey) : t('activityOther', { type: e.type });
+        const label = has(key) ? s(key) : s('activityOther', { type: e.type });
         return (
           <li key={e.id} className={e.failed ? 'event failed' : 'event'}>
             <p className="event-what">
               <strong>{label}</strong>
-              {e.failed && <span className="badge badge-failed">{t('activityFailed')}</span>}
+              {e.failed && <span className="badge badge-failed">{s('activityFailed')}</span>}
             </p>
             <p className="event-when">
               <TimeAgo at={e.at} locale={locale} />
             </p>
             <p className="event-where">
-              {t('activityFrom', { device: e.device ?? t('sessionsUnknownDevice'), address: e.address ?? t('sessionsUnknownAddress') })}
+              {s('activityFrom', { device: e.device ?? s('sessionsUnknownDevice'), address: e.address ?? s('sessionsUnknownAddress') })}
             </p>
           </li>
         );
@@ -84,7 +83,7 @@ function ActivityChunk({ cursor, last, onMore }: { cursor?: string; last: boolea
       {last && nextCursor && (
         <li className="activity-more">
           <button type="button" className="secondary" onClick={() => onMore(nextCursor)}>
-            {t('activityOlder')}
+            {s('activityOlder')}
           </button>
         </li>
       )}

@@ -5,13 +5,13 @@ import { Field } from '../components/Field';
 import { PageHeading } from '../components/PageHeading';
 import { SubmitButton } from '../components/SubmitButton';
 import { useForm } from '../forms/useForm';
-import { useI18n } from '../i18n';
+import { useSecurityStrings } from '../i18n/security-strings';
 import { RequireAuth } from '../RequireAuth';
 import { type SignedInUser } from '../session';
 import { trpc } from '../trpc';
 
 export function ChangeNamePage() {
-  const { t } = useI18n();
+  const { s, t } = useSecurityStrings();
   return (
     <>
       <PageHeading>{t('nameTitle')}</PageHeading>
@@ -21,7 +21,7 @@ export function ChangeNamePage() {
 }
 
 function ChangeNameForm({ user }: { user: SignedInUser }) {
-  const { t } = useI18n();
+  const { s, t } = useSecurityStrings();
   const utils = trpc.useUtils();
   const changeName = trpc.security.changeName.useMutation();
   const [changed, setChanged] = useState<string | null>(null);
@@ -39,14 +39,14 @@ function ChangeNameForm({ user }: { user: SignedInUser }) {
   const labels = { name: t('fieldName') };
   return (
     <>
-      <p className="intro">{t('nameIntro')}</p>
+      <p className="intro">{s('nameIntro')}</p>
       <div role="status" className={changed ? 'success' : undefined}>
-        {changed && <p>{t('nameChanged', { name: changed })}</p>}
+        {changed && <p>{s('nameChanged', { name: changed })}</p>}
       </div>
       <ErrorSummary report={form.report} labels={labels} />
       <form noValidate onSubmit={form.onSubmit} aria-busy={form.submitting}>
         <Field form={form} name="name" label={labels.name} type="text" autoComplete="name" />
-        <SubmitButton busy={form.submitting} label={t('nameSubmit')} busyLabel={t('nameBusy')} />
+        <SubmitButton busy={form.submitting} label={s('nameSubmit')} busyLabel={s('nameBusy')} />
       </form>
     </>
   );

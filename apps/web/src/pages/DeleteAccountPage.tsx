@@ -6,14 +6,14 @@ import { PageHeading } from '../components/PageHeading';
 import { PasswordField } from '../components/PasswordField';
 import { SubmitButton } from '../components/SubmitButton';
 import { useForm } from '../forms/useForm';
-import { useI18n } from '../i18n';
+import { useSecurityStrings } from '../i18n/security-strings';
 import { RequireAuth } from '../RequireAuth';
 import { Link } from '../router';
 import { useForgetSession, type SignedInUser } from '../session';
 import { trpc } from '../trpc';
 
 export function DeleteAccountPage() {
-  const { t } = useI18n();
+  const { s, t } = useSecurityStrings();
   const [deleted, setDeleted] = useState(false);
   return (
     <>
@@ -25,27 +25,27 @@ export function DeleteAccountPage() {
 
 /** Says it is done (taking focus so it is read out); the session is gone, so no sign-in redirect. */
 function Deleted() {
-  const { t } = useI18n();
+  const { s, t } = useSecurityStrings();
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => ref.current?.focus(), []);
   return (
     <div className="success account-deleted" role="status" tabIndex={-1} ref={ref}>
-      <p>{t('accountDeleted')}</p>
+      <p>{s('accountDeleted')}</p>
       <p>
-        <Link to="/register">{t('createAnother')}</Link>
+        <Link to="/register">{s('createAnother')}</Link>
       </p>
     </div>
   );
 }
 
 function DeleteAccountForm({ user, onDeleted }: { user: SignedInUser; onDeleted: () => void }) {
-  const { t } = useI18n();
+  const { s, t } = useSecurityStrings();
   const forgetSession = useForgetSession();
   const deleteAccount = trpc.security.deleteAccount.useMutation();
   const form = useForm({
     initial: { current_password: '' },
     schema: deleteAccountSchema,
-    whenEmpty: { current_password: 'emptyCurrentPasswordDelete' },
+    whenEmpty: { current_password: 'emptyCurrentPassword' },
     submit: async (values) => {
       await deleteAccount.mutateAsync(values);
       onDeleted();
@@ -55,18 +55,18 @@ function DeleteAccountForm({ user, onDeleted }: { user: SignedInUser; onDeleted:
   const labels = { current_password: t('fieldCurrentPassword') };
   return (
     <>
-      <p className="intro">{t('deleteIntro')}</p>
+      <p className="intro">{s('deleteIntro')}</p>
       <ul className="delete-what">
-        <li>{t('deleteWhatAccount')}</li>
-        <li>{t('deleteWhatSessions')}</li>
-        <li>{t('deleteWhatActivity')}</li>
+        <li>{s('deleteWhatAccount')}</li>
+        <li>{s('deleteWhatSessions')}</li>
+        <li>{s('deleteWhatActivity')}</li>
       </ul>
-      <p>{t('deleteAfter')}</p>
+      <p>{s('deleteAfter')}</p>
       <ErrorSummary report={form.report} labels={labels} />
       <form noValidate onSubmit={form.onSubmit} aria-busy={form.submitting}>
         <input type="text" name="username" autoComplete="username" value={user.email} readOnly hidden />
         <PasswordField form={form} name="current_password" label={labels.current_password} autoComplete="current-password" />
-        <SubmitButton busy={form.submitting} label={t('deleteSubmit')} busyLabel={t('deleteBusy')} />
+        <SubmitButton busy={form.submitting} label={s('deleteSubmit')} busyLabel={s('deleteBusy')} />
       </form>
     </>
   );

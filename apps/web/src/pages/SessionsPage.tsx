@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { PageHeading } from '../components/PageHeading';
 import { LoadError, Loading } from '../components/Status';
 import { describeFailure, isUnauthenticated } from '../failure';
-import { useI18n } from '../i18n';
+import { useSecurityStrings } from '../i18n/security-strings';
 import { TimeAgo } from '../relative-time';
 import { RequireAuth } from '../RequireAuth';
 import { navigate } from '../router';
@@ -11,7 +11,7 @@ import { useForgetSession, useSessionEnded } from '../session';
 import { trpc } from '../trpc';
 
 export function SessionsPage() {
-  const { t } = useI18n();
+  const { s, t } = useSecurityStrings();
   return (
     <>
       <PageHeading>{t('sessionsTitle')}</PageHeading>
@@ -22,7 +22,7 @@ export function SessionsPage() {
 
 /** The account's sessions, this device first, each other one with a button that ends it. */
 function SessionList() {
-  const { t, locale } = useI18n();
+  const { locale, s, t } = useSecurityStrings();
   const utils = trpc.useUtils();
   const sessionEnded = useSessionEnded();
   const forgetSession = useForgetSession();
@@ -50,7 +50,7 @@ function SessionList() {
   if (list.error && !isUnauthenticated(list.error)) return <LoadError error={list.error} retry={() => void list.refetch()} />;
   if (!list.data) return <Loading />;
   const sessions = list.data.sessions;
-  const others = sessions.filter((s) => !s.current).length;
+  const others = sessions.filter((one) => !one.current).length;
 
   const onRevoke = (id: string) =>
     revoke.mutate(
@@ -60,7 +60,7 @@ function SessionList() {
           if (result.signedOut) {
             navigate('/login');
             void forgetSession();
-          } else done(t('sessionsRevokedOne'));
+          } else done(s('sessionsRevokedOne'));
         },
         onError: failed,
       },
@@ -74,7 +74,7 @@ function SessionList() {
 
   return (
     <>
-      <p className="intro">{t('sessionsIntro')}</p>
+      <p className="intro">{s('sessionsIntro')}</p>
       <div role="status" className={status ? 'success' : undefined}>
         {status && <p>{status}</p>}
       </div>
@@ -84,25 +84,25 @@ function SessionList() {
         </div>
       )}
       <ul className="sessions">
-        {sessions.map((s) => {
-          const device = s.device ?? t('sessionsUnknownDevice');
+        {sessions.map((one) => {
+          const device = one.device ?? s('sessionsUnknownDevice');
           return (
-            <li key={s.id} className="session" data-current={s.current || undefined}>
+            <li key={one.id} className="session" data-current={one.current || undefined}>
               <h2 className="session-device">
                 {device}
-                {s.current && <span className="badge">{t('sessionsThisDevice')}</span>}
+                {one.current && <span className="badge">{s('sessionsThisDevice')}</span>}
               </h2>
-              <p className="session-address">{s.address ?? t('sessionsUnknownAddress')}</p>
+              <p className="session-address">{one.address ?? s('sessionsUnknownAddress')}</p>
               <p className="session-times">
-                {t('sessionsLastUsed', { time: '' })}
-                <TimeAgo at={s.lastUsedAt} locale={locale} />
+                {s('sessionsLastUsed', { time: '' })}
+                <TimeAgo at={one.lastUsedAt} locale={locale} />
                 {' · '}
-                {t('sessionsSignedIn', { time: '' })}
-                <TimeAgo at={s.createdAt} locale={locale} />
+                {s('sessionsSignedIn', { time: '' })}
+                <TimeAgo at={one.createdAt} locale={locale} />
               </p>
-              {!s.current && (
-                <button type="button" className="secondary" disabled={busy} aria-label={t('sessionsRevokeLabel', { device })} onClick={() => onRevoke(s.id)}>
-                  {revoke.isPending && revoke.variables?.session_id === s.id ? t('sessionsRevoking') : t('sessionsRevoke')}
+              {!one.current && (
+                <button type="button" className="secondary" disabled={busy} aria-label={s('sessionsRevokeLabel', { device })} onClick={() => onRevoke(one.id)}>
+                  {revoke.isPending && revoke.variables?.session_id === one.id ? s('sessionsRevoking') : s('sessionsRevoke')}
                 </button>
               )}
             </li>
@@ -111,10 +111,10 @@ function SessionList() {
       </ul>
       {others > 0 ? (
         <button type="button" className="primary" disabled={busy} onClick={onRevokeOthers}>
-          {revokeOthers.isPending ? t('sessionsRevoking') : t('sessionsRevokeOthers')}
+          {revokeOthers.isPending ? s('sessionsRevoking') : s('sessionsRevokeOthers')}
         </button>
       ) : (
-        <p className="only-this">{t('sessionsOnlyThis')}</p>
+        <p className="only-this">{s('sessionsOnlyThis')}</p>
       )}
     </>
   );
