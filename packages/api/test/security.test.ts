@@ -111,6 +111,7 @@ describe.each(testDrivers())('the security page on %s', (driver) => {
     expect(first.events[0]).toMatchObject({ failed: true, device: 'Firefox 128 on Windows 10', address: '203.0.113.x' });
     expect(first.events[1]!.failed).toBe(false);
     expect(first.nextCursor).toBeNull();
+    expect(await ca.security.activity({ cursor: '' })).toEqual(first);
 
     // 60 more events: pages of 50, newest first, no event twice or missed.
     const [{ realmId }] = (await h.db.db.select({ realmId: users.realmId }).from(users).where(eq(users.id, a.user.id))) as [{ realmId: string }];

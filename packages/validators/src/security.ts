@@ -18,8 +18,8 @@ export const changeNameSchema = z.object({ name: nameField });
 
 export const deleteAccountSchema = z.object({ current_password: currentPasswordField });
 
-/** An activity cursor is the opaque `nextCursor` of the previous page. */
-export const ACTIVITY_CURSOR = /^[A-Za-z0-9_-]{1,32}$/;
+/** An activity cursor is the opaque `nextCursor` of the previous page; empty or absent asks for the first page. */
+export const ACTIVITY_CURSOR = /^[A-Za-z0-9_-]{0,32}$/;
 
 export const activitySchema = z.object({ cursor: text().regex(ACTIVITY_CURSOR, { error: 'cursor_invalid' }).optional() });
 

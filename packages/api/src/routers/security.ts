@@ -98,7 +98,7 @@ export function createSecurityRouter(config: AccountConfig) {
 
     /** The account's events, newest first, a page at a time. */
     activity: authedProcedure.input(activitySchema).output(activityResult).query(async ({ ctx, input }) => {
-      const before = input.cursor === undefined ? null : decodeCursor(input.cursor);
+      const before = input.cursor ? decodeCursor(input.cursor) : null;
       const rows = await ctx.db
         .select({ id: accountEvents.id, type: accountEvents.type, at: accountEvents.createdAt, userAgent: accountEvents.userAgent, clientIp: accountEvents.clientIp })
         .from(accountEvents)
