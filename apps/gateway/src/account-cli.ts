@@ -17,7 +17,9 @@ export function accountCommandValid(sub: string | undefined, rest: string[]): bo
 /** Runs an operator's account command; what it did goes to stdout. */
 export async function runAccountCommand(db: Database, sub: string, [realm, email]: string[]): Promise<void> {
   if (sub === 'list') {
-    for (const a of await listAccounts(db, realm!)) {
+    const accounts = await listAccounts(db, realm!);
+    if (accounts.length === 0) console.error(`There are no accounts in realm "${realm}".`);
+    for (const a of accounts) {
       const state = a.disabledAt ? `disabled ${a.disabledAt.toISOString()}` : 'active';
       console.log(`${a.email}\t${a.name}\t${a.createdAt.toISOString()}\t${state}\t${a.sessions} session${a.sessions === 1 ? '' : 's'}`);
     }
