@@ -61,8 +61,11 @@ describe.each(testDrivers())('the security form routes on %s', (driver) => {
     const ended = await gw.form('/users/revoke_session', { session_id: otherId }, { headers: a });
     expect(ended.status).toBe(200);
     expect(ended.json).toEqual({ ok: true, signedOut: false });
-    // The revoked session, used again: 401.
+    // The revoked session, used again: 401, over the form routes and /trpc alike.
     expect((await get('/users/me', b)).json).toMatchObject({ status: 401, code: 'unauthenticated' });
+    const trpc = await get('/trpc/security.sessions', b);
+    expect(trpc.status).toBe(401);
+    expect(trpc.json.error.data).toMatchObject({ code: 'UNAUTHORIZED', problem: { code: 'unauthenticated' } });
     expect((await get('/users/sessions', a)).json.sessions).toHaveLength(1);
 
     const ownId = (await get('/users/sessions', a)).json.sessions[0].id;
