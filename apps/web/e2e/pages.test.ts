@@ -104,13 +104,21 @@ describe.skipIf(port === null)('every page and state, in both themes, at both si
     await auditBothSizes(acme, 'login-acme', DESKTOP);
   });
 
-  it('without JavaScript: a styled explanation in the three languages', async () => {
+  it('without JavaScript: a styled explanation in the browser\'s language', async () => {
+    const expected = { 'en-US': 'This page needs JavaScript', 'de-DE': 'Diese Seite braucht JavaScript', 'fr-FR': 'Cette page a besoin de JavaScript' };
+    for (const [locale, words] of Object.entries(expected)) {
+      const other = await fresh({ javaScriptEnabled: false, locale });
+      await other.goto(`${BASE}/login`);
+      const text = await other.locator('.noscript').textContent();
+      expect(text, locale).toContain(words);
+      // Only that language: one heading, not the build's three.
+      expect(await other.locator('.noscript h1').count(), locale).toBe(1);
+      expect(await other.locator('html').getAttribute('lang'), locale).toBe(locale.slice(0, 2));
+    }
     const page = await fresh({ javaScriptEnabled: false });
     await page.goto(`${BASE}/login`);
     const box = page.locator('.noscript');
     await box.waitFor();
-    const text = await box.textContent();
-    for (const words of ['This page needs JavaScript', 'Diese Seite braucht JavaScript', 'Cette page a besoin de JavaScript']) expect(text).toContain(words);
     // Styled by noscript.css, not the browser's bare defaults.
     expect(await box.evaluate((el) => getComputedStyle(el).maxWidth)).not.toBe('none');
     for (const theme of ['light', 'dark'] as const) {
