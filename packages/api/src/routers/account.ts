@@ -3,13 +3,14 @@ import { passwordEstimator } from '@accounts/validators/password-estimator';
 import type { AccountConfig } from '../config.js';
 import { okResult, passwordChangedResult, settingsResult, userResult } from '../outputs.js';
 import { isUniqueViolation, users, type Database } from '@accounts/db';
-import { addressClient, claimPasswordCheck, deviceClient, lockoutSubject, sessionClient } from '../account-lockout.js';
+import { addressClient, claimPasswordCheck, deviceClient, lockoutSubject } from '../account-lockout.js';
 import { fieldProblem, ProblemError } from '../errors.js';
 import { recordEvent } from '../events.js';
 import { DEFAULT_REALM_SLUG } from '../realms.js';
 import { knownDeviceOf, parseDeviceCredential, rememberDevice } from '../known-devices.js';
 import { createSession, deleteSessionByToken, revokeOtherSessions, rotateSession, type IssuedSession } from '../sessions.js';
 import { proceduresFor, router, type Context } from '../trpc.js';
+import { verifyCurrentPassword } from '../current-password.js';
 import { findUserByEmail, lockIfHashUnchanged, publicUser, replacePasswordHash } from '../users.js';
 import { queueNewSignIn, queuePasswordNotice, queueVerification } from '../mail/notices.js';
 import { realmRequiresVerifiedEmail } from '../realm-settings.js';
@@ -136,18 +137,7 @@ export function createAccountRouter(config: AccountConfig) {
     const { user, session } = ctx.auth;
     checkPasswordContent(data.new_password, { name: user.name, email: user.email, realm: ctx.realm.slug }, 'new_password');
     ctx.hasher.assertCapacity(2);
-    // A signed-in session is its own client (or its known device): other clients' sign-in
-    // failures never refuse it, and the account-wide cap does not apply to it.
-    const knownDevice = await knownDeviceOf(ctx.db, user.id, parseDeviceCredential(ctx.deviceCredential));
-    const client = knownDevice ? deviceClient(knownDevice) : sessionClient(session.id);
-    const subject = lockoutSubject(ctx.realm.id, user.email, user.id);
-    const check = await claimPasswordCheck(ctx.db, source(ctx), 'password_change_failed', { subject, client, accountCap: false }, ctx.config);
-    // A wrong current password settles the claim as this attempt's password_change_failed event.
-    const incorrect = async () => {
-      await check.failed();
-      return fieldProblem('current_password', 'password_incorrect');
-    };
-    if (!(await check.during(() => ctx.hasher.verify(data.current_password, user.passwordHash)))) throw await incorrect();
+    const { check, incorrect } = await verifyCurrentPassword(ctx, ctx.auth, data.current_password);
     const nextHash = await check.during(() => ctx.hasher.hash(data.new_password));
     const outcome = await ctx.db.transaction(async (tx) => {
       if (!(await replacePasswordHash(tx, user.id, user.passwordHash, nextHash))) return null;

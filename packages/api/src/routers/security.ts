@@ -1,12 +1,11 @@
 import { and, desc, eq, gt, lt, ne, sql } from 'drizzle-orm';
 import { accountEvents, mailOutbox, sessions, users } from '@accounts/db';
 import { activitySchema, changeNameSchema, deleteAccountSchema, revokeSessionSchema } from '@accounts/validators';
-import { claimPasswordCheck, deviceClient, lockoutSubject, sessionClient } from '../account-lockout.js';
 import type { AccountConfig } from '../config.js';
 import { describeDevice, displayAddress } from '../device.js';
 import { fieldProblem, ProblemError } from '../errors.js';
 import { recordEvent } from '../events.js';
-import { knownDeviceOf, parseDeviceCredential } from '../known-devices.js';
+import { verifyCurrentPassword } from '../current-password.js';
 import {
   accountDeletedResult,
   activityResult,
@@ -145,15 +144,7 @@ export function createSecurityRouter(config: AccountConfig) {
     deleteAccount: authedLimitedProcedure('changePassword').input(deleteAccountSchema).output(accountDeletedResult).mutation(async ({ ctx, input }) => {
       const { user, session } = ctx.auth;
       ctx.hasher.assertCapacity();
-      const knownDevice = await knownDeviceOf(ctx.db, user.id, parseDeviceCredential(ctx.deviceCredential));
-      const client = knownDevice ? deviceClient(knownDevice) : sessionClient(session.id);
-      const subject = lockoutSubject(ctx.realm.id, user.email, user.id);
-      const check = await claimPasswordCheck(ctx.db, source(ctx), 'password_change_failed', { subject, client, accountCap: false }, ctx.config);
-      const incorrect = async () => {
-        await check.failed();
-        return fieldProblem('current_password', 'password_incorrect');
-      };
-      if (!(await check.during(() => ctx.hasher.verify(input.current_password, user.passwordHash)))) throw await incorrect();
+      const { check, incorrect } = await verifyCurrentPassword(ctx, ctx.auth, input.current_password);
       const deleted = await ctx.db.transaction(async (tx) => {
         // A password change that committed first makes the verified password stale.
         if (!(await lockIfHashUnchanged(tx, user.id, user.passwordHash))) return false;
