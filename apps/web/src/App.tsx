@@ -13,6 +13,11 @@ import { useSession, useSettingsQuery } from './session';
 // their own, so the sign-in page (most visits) does not download them.
 const RegisterPage = lazy(() => import('./pages/RegisterPage').then((m) => ({ default: m.RegisterPage })));
 const SettingsPage = lazy(() => import('./pages/SettingsPage').then((m) => ({ default: m.SettingsPage })));
+// The pages behind mailed links.
+const mailPage = (name: 'ForgotPasswordPage' | 'ResetPasswordPage' | 'VerifyEmailPage') => lazy(() => import('./pages/MailPages').then((m) => ({ default: m[name] })));
+const ForgotPasswordPage = mailPage('ForgotPasswordPage');
+const ResetPasswordPage = mailPage('ResetPasswordPage');
+const VerifyEmailPage = mailPage('VerifyEmailPage');
 // The security pages.
 const SessionsPage = lazy(() => import('./pages/SessionsPage').then((m) => ({ default: m.SessionsPage })));
 const ActivityPage = lazy(() => import('./pages/ActivityPage').then((m) => ({ default: m.ActivityPage })));
@@ -39,6 +44,12 @@ function Page({ path }: { path: string }) {
       return <AccountPage />;
     case '/settings':
       return <SettingsPage />;
+    case '/forgot-password':
+      return <ForgotPasswordPage />;
+    case '/reset-password':
+      return <ResetPasswordPage />;
+    case '/verify-email':
+      return <VerifyEmailPage />;
     case '/settings/sessions':
       return <SessionsPage />;
     case '/settings/activity':

@@ -6,4 +6,3 @@ export * from './password-policy.js';
 export * from './schemas.js';
 export * from './security.js';
 export * from './realm.js';
-export * from './account-links.js';

@@ -24,8 +24,8 @@ const en = {
   password_incorrect: 'The password is incorrect.',
   credentials_invalid: 'The email address or password is incorrect.',
   cursor_invalid: 'This page link is not valid: start again from the first page.',
-  reset_token_invalid: 'This password reset link is not valid: it was already used, has expired, or a newer one was sent. Ask for a new link.',
-  verify_token_invalid: 'This verification link is not valid: it was already used, has expired, or a newer one was sent. Ask for a new link.',
+  reset_token_invalid: 'This link is no longer valid. Ask for a new one.',
+  verify_token_invalid: 'This link is no longer valid. Ask for a new one.',
   // problems (titles)
   validation_failed: 'Some fields are not valid.',
   invalid_body: 'The request body could not be read.',
@@ -44,7 +44,7 @@ const en = {
   server_busy: 'The server is busy. Try again in a few seconds.',
   not_ready: 'The service is not ready. Try again shortly.',
   internal: 'Something went wrong on our side.',
-  email_not_verified: 'Confirm your email address first: follow the link in the mail we sent you, or ask for a new one.',
+  email_not_verified: 'Confirm your email address first, with the link we sent you.',
 } as const;
 
 export type MessageCode = keyof typeof en;
@@ -71,8 +71,8 @@ const de: Record<MessageCode, string> = {
   password_incorrect: 'Das Passwort ist falsch.',
   credentials_invalid: 'E-Mail-Adresse oder Passwort ist falsch.',
   cursor_invalid: 'Dieser Seitenverweis ist ungültig: Beginnen Sie wieder bei der ersten Seite.',
-  reset_token_invalid: 'Dieser Link zum Zurücksetzen des Passworts ist ungültig: Er wurde schon benutzt, ist abgelaufen, oder ein neuerer wurde gesendet. Fordern Sie einen neuen Link an.',
-  verify_token_invalid: 'Dieser Bestätigungslink ist ungültig: Er wurde schon benutzt, ist abgelaufen, oder ein neuerer wurde gesendet. Fordern Sie einen neuen Link an.',
+  reset_token_invalid: 'Dieser Link ist nicht mehr gültig. Fordern Sie einen neuen an.',
+  verify_token_invalid: 'Dieser Link ist nicht mehr gültig. Fordern Sie einen neuen an.',
   validation_failed: 'Einige Felder sind ungültig.',
   invalid_body: 'Der Inhalt der Anfrage konnte nicht gelesen werden.',
   duplicate_field: 'Ein Feld wurde mehrfach gesendet.',
@@ -90,7 +90,7 @@ const de: Record<MessageCode, string> = {
   server_busy: 'Der Server ist ausgelastet. Versuchen Sie es in einigen Sekunden erneut.',
   not_ready: 'Der Dienst ist noch nicht bereit. Versuchen Sie es gleich erneut.',
   internal: 'Bei uns ist etwas schiefgelaufen.',
-  email_not_verified: 'Bestätigen Sie zuerst Ihre E-Mail-Adresse: Folgen Sie dem Link in der E-Mail, die wir Ihnen gesendet haben, oder fordern Sie einen neuen an.',
+  email_not_verified: 'Bestätigen Sie zuerst Ihre E-Mail-Adresse mit dem Link, den wir Ihnen gesendet haben.',
 };
 
 const fr: Record<MessageCode, string> = {
@@ -112,8 +112,8 @@ const fr: Record<MessageCode, string> = {
   password_incorrect: 'Le mot de passe est incorrect.',
   credentials_invalid: "L'adresse e-mail ou le mot de passe est incorrect.",
   cursor_invalid: "Ce lien de page n'est pas valide : recommencez à la première page.",
-  reset_token_invalid: "Ce lien de réinitialisation n'est pas valide : il a déjà servi, a expiré, ou un lien plus récent a été envoyé. Demandez un nouveau lien.",
-  verify_token_invalid: "Ce lien de vérification n'est pas valide : il a déjà servi, a expiré, ou un lien plus récent a été envoyé. Demandez un nouveau lien.",
+  reset_token_invalid: "Ce lien n'est plus valide. Demandez-en un nouveau.",
+  verify_token_invalid: "Ce lien n'est plus valide. Demandez-en un nouveau.",
   validation_failed: 'Certains champs ne sont pas valides.',
   invalid_body: 'Le corps de la requête est illisible.',
   duplicate_field: 'Un champ a été envoyé plusieurs fois.',
@@ -131,7 +131,7 @@ const fr: Record<MessageCode, string> = {
   server_busy: 'Le serveur est surchargé. Réessayez dans quelques secondes.',
   not_ready: "Le service n'est pas prêt. Réessayez dans un instant.",
   internal: 'Une erreur est survenue de notre côté.',
-  email_not_verified: "Confirmez d'abord votre adresse e-mail : suivez le lien du message que nous vous avons envoyé, ou demandez-en un nouveau.",
+  email_not_verified: "Confirmez d'abord votre adresse e-mail avec le lien que nous vous avons envoyé.",
 };
 
 const TABLES: Record<Locale, Record<MessageCode, string>> = { en, de, fr };

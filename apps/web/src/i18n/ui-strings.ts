@@ -1,7 +1,10 @@
 // Words of the interface itself (labels, buttons, headings). Error texts for field and problem
 // codes come from @accounts/validators, so they read the same as the server's.
 
+import { MAIL_DE, MAIL_EN, MAIL_FR } from './mail-strings';
+
 const en = {
+  ...MAIL_EN,
   appName: 'Accounts',
   realmLabel: 'Realm',
   skipToContent: 'Skip to content',
@@ -105,6 +108,7 @@ const en = {
 export type UiKey = keyof typeof en;
 
 const de: Record<UiKey, string> = {
+  ...MAIL_DE,
   appName: 'Konten',
   realmLabel: 'Bereich',
   skipToContent: 'Zum Inhalt springen',
@@ -205,6 +209,7 @@ const de: Record<UiKey, string> = {
 };
 
 const fr: Record<UiKey, string> = {
+  ...MAIL_FR,
   appName: 'Comptes',
   realmLabel: 'Domaine',
   skipToContent: 'Aller au contenu',

@@ -1,10 +1,13 @@
-import { useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { PageHeading } from '../components/PageHeading';
 import { useI18n } from '../i18n';
 import { RequireAuth } from '../RequireAuth';
 import { Link, useLocation } from '../router';
 import { useRealmSettings } from '../session';
 import '../security.css';
+
+// The address status and its "send the link again" load with their words, apart from the first page.
+const EmailStatus = lazy(() => import('./MailPages').then((m) => ({ default: m.EmailStatus })));
 
 /** What the settings page hands over after a password change. */
 export type PasswordChanged = {
@@ -33,7 +36,12 @@ export function AccountPage() {
             </div>
             <div>
               <dt>{t('accountEmail')}</dt>
-              <dd className="account-email">{user.email}</dd>
+              <dd>
+                <span className="account-email">{user.email}</span>
+                <Suspense fallback={null}>
+                  <EmailStatus user={user} />
+                </Suspense>
+              </dd>
             </div>
             <div>
               <dt>{t('accountRealm')}</dt>

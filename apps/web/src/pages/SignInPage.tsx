@@ -57,6 +57,9 @@ export function SignInPage() {
       <form noValidate onSubmit={form.onSubmit} aria-busy={form.submitting}>
         <Field form={form} name="email" label={labels.email} type="email" autoComplete="username" autoCapitalize="none" spellCheck={false} />
         <PasswordField form={form} name="password" label={labels.password} autoComplete="current-password" />
+        <p>
+          <Link to="/forgot-password">{t('forgotLink')}</Link>
+        </p>
         <SubmitButton busy={form.submitting} label={t('signInSubmit')} busyLabel={t('signInBusy')} />
       </form>
       <p className="switch">

@@ -1,0 +1,109 @@
+import type { Browser, BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startSmtp, type TestSmtp } from '../../gateway/test/support/smtp';
+import { launchBrowser, newContext, PHONE } from './support/browser';
+import { FIRST_PASSWORD, SECOND_PASSWORD, field, person, register, submitSignIn } from './support/flows';
+import { startMailGateway } from './support/mail-gateway';
+
+// The mailed-link flows in Chromium, against a gateway of their own that sends to a real SMTP
+// server started here.
+describe.skipIf(inject('port') === null)('mailed links in Chromium', () => {
+  let browser: Browser;
+  let smtp: TestSmtp;
+  let gateway: Awaited<ReturnType<typeof startMailGateway>>;
+  let base: string;
+  const contexts: BrowserContext[] = [];
+  const context = async (options?: Parameters<typeof newContext>[1]) => {
+    const ctx = await newContext(browser, options);
+    contexts.push(ctx);
+    return ctx;
+  };
+
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    gateway = await startMailGateway(smtp.url);
+    base = `http://localhost:${gateway.port}`;
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    for (const ctx of contexts) await ctx.close();
+    await browser?.close();
+    await gateway?.stop();
+    await smtp?.close();
+  });
+
+  it('forgot password on the sign-in page → the mail arrives → its link sets a new password and signs in; the old password and other sessions stop working', async () => {
+    const ada = person('reset');
+    const laptop = await (await context()).newPage();
+    await register(laptop, base, ada);
+    const phone = await (await context({ viewport: PHONE })).newPage();
+    await phone.goto(`${base}/login`);
+    await submitSignIn(phone, ada.email, FIRST_PASSWORD);
+    await phone.waitForURL(`${base}/account`);
+
+    // Somewhere else, the password is forgotten.
+    const page = await (await context()).newPage();
+    await page.goto(`${base}/login`);
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await page.waitForURL(`${base}/forgot-password`);
+    await page.getByRole('heading', { name: 'Reset your password' }).waitFor();
+    await field(page, 'Email address').fill(ada.email);
+    await page.getByRole('button', { name: 'Send the link' }).click();
+    expect(await page.locator('.forgot-sent').textContent()).toContain(`If an account exists for ${ada.email}, we have sent a link to it.`);
+
+    const mail = await smtp.waitFor((m) => m.to.includes(ada.email) && /Reset your password/.test(m.subject));
+    expect(mail.link).toMatch(new RegExp(`^${base}/reset-password\\?token=`));
+    const token = new URL(mail.link!).searchParams.get('token')!;
+    await page.goto(mail.link!);
+    await page.getByRole('heading', { name: 'Choose a new password' }).waitFor();
+    // The token leaves the address bar (and history) as soon as the page has read it.
+    await page.waitForURL(`${base}/reset-password`);
+    await field(page, 'New password').fill(SECOND_PASSWORD);
+    await field(page, 'Confirm new password').fill(SECOND_PASSWORD);
+    await page.getByRole('button', { name: 'Set new password' }).click();
+    await page.waitForURL(`${base}/account`);
+    await page.getByRole('heading', { name: 'Your account' }).waitFor();
+    expect(await page.locator('.account-email').textContent()).toBe(ada.email);
+    expect(await page.locator('.success').textContent()).toContain('2 other devices were signed out.');
+
+    // The other sessions are over.
+    for (const other of [laptop, phone]) {
+      await other.goto(`${base}/account`);
+      await other.waitForURL(/\/login/);
+    }
+    // The old password no longer works, the new one does.
+    const later = await (await context()).newPage();
+    await later.goto(`${base}/login`);
+    await submitSignIn(later, ada.email, FIRST_PASSWORD);
+    await later.locator('.error-summary').waitFor();
+    await submitSignIn(later, ada.email, SECOND_PASSWORD);
+    await later.waitForURL(`${base}/account`);
+
+    // The link was used up, and the token was never written to the log.
+    await page.goto(mail.link!);
+    await field(page, 'New password').fill(FIRST_PASSWORD);
+    await field(page, 'Confirm new password').fill(FIRST_PASSWORD);
+    await page.getByRole('button', { name: 'Set new password' }).click();
+    expect(await page.locator('.error-summary').textContent()).toContain('This link is no longer valid');
+    expect(await page.getByRole('link', { name: 'Ask for a new link' }).count()).toBeGreaterThan(0);
+    expect(gateway.log()).not.toContain(token);
+  });
+
+  it('confirms the address from the registration mail, and the account page shows it', async () => {
+    const grace = person('verify', 'Grace Hopper');
+    const page = await (await context()).newPage();
+    await register(page, base, grace);
+    expect(await page.locator('.email-unverified').textContent()).toContain('Not confirmed yet');
+    await page.getByRole('button', { name: 'Send the link again' }).click();
+    await page.locator('.resend-done').waitFor();
+    const mails = async () => smtp.mails.filter((m) => m.to.includes(grace.email) && /Confirm your email/.test(m.subject));
+    await expect.poll(async () => (await mails()).length, { timeout: 20_000 }).toBe(2);
+    const newest = (await mails()).at(-1)!;
+    await page.goto(newest.link!);
+    await page.locator('.verify-done').waitFor();
+    await page.waitForURL(`${base}/verify-email`);
+    await page.getByRole('link', { name: 'Go to your account' }).click();
+    await page.waitForURL(`${base}/account`);
+    expect(await page.locator('.email-verified').textContent()).toContain('Confirmed');
+  });
+});

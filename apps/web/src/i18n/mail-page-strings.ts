@@ -1,0 +1,102 @@
+// Words of the pages behind mailed links (forgotten password, reset, address verification) and
+// of the account page's address status. Only those pages (loaded on demand) import this table, so
+// the sign-in page's script does not carry it.
+import type { Locale } from '@accounts/validators';
+import { useI18n } from './index';
+
+const MAIL_EN = {
+  forgotTitle: 'Reset your password',
+  resetTitle: 'Choose a new password',
+  verifyTitle: 'Confirm your email address',
+  forgotIntro: 'Enter the email address of your account in {realm}. We will send you a link to choose a new password.',
+  forgotSubmit: 'Send the link',
+  forgotBusy: 'Sending…',
+  forgotSent: 'If an account exists for {email}, we have sent a link to it. The link works once, for a limited time. Check your spam folder if nothing arrives.',
+  forgotAgain: 'Use another address',
+  backToSignIn: 'Back to sign in',
+  resetIntro: 'After the change you are signed in here, and every other device is signed out.',
+  resetSubmit: 'Set new password',
+  resetBusy: 'Setting password…',
+  resetNoToken: 'This page needs the link from the mail we sent you. Ask for a new link if you no longer have it.',
+  resetNewLink: 'Ask for a new link',
+  fieldResetLink: 'Reset link',
+  verifyBusy: 'Confirming your email address…',
+  verifyDone: 'Your email address is confirmed.',
+  verifyFailed: 'This link did not work: it was already used, has expired, or a newer one was sent.',
+  verifyNoToken: 'This page needs the link from the mail we sent you.',
+  toAccount: 'Go to your account',
+  emailVerified: 'Confirmed',
+  emailUnverified: 'Not confirmed yet',
+  resendLink: 'Send the link again',
+  resendBusy: 'Sending…',
+  resendDone: 'We have sent a new link to {email}.',
+  resendAlready: 'Your email address is already confirmed.',
+} as const;
+
+export type MailKey = keyof typeof MAIL_EN;
+
+const MAIL_DE: Record<MailKey, string> = {
+  forgotTitle: 'Passwort zurücksetzen',
+  resetTitle: 'Neues Passwort wählen',
+  verifyTitle: 'E-Mail-Adresse bestätigen',
+  forgotIntro: 'Geben Sie die E-Mail-Adresse Ihres Kontos bei {realm} ein. Wir senden Ihnen einen Link, mit dem Sie ein neues Passwort wählen.',
+  forgotSubmit: 'Link senden',
+  forgotBusy: 'Wird gesendet…',
+  forgotSent: 'Falls es ein Konto für {email} gibt, haben wir einen Link dorthin gesendet. Der Link funktioniert einmal und nur für begrenzte Zeit. Sehen Sie auch im Spam-Ordner nach, falls nichts ankommt.',
+  forgotAgain: 'Andere Adresse verwenden',
+  backToSignIn: 'Zurück zur Anmeldung',
+  resetIntro: 'Nach der Änderung sind Sie hier angemeldet, und alle anderen Geräte werden abgemeldet.',
+  resetSubmit: 'Neues Passwort festlegen',
+  resetBusy: 'Passwort wird festgelegt…',
+  resetNoToken: 'Diese Seite braucht den Link aus der E-Mail, die wir Ihnen gesendet haben. Fordern Sie einen neuen Link an, wenn Sie ihn nicht mehr haben.',
+  resetNewLink: 'Neuen Link anfordern',
+  fieldResetLink: 'Link zum Zurücksetzen',
+  verifyBusy: 'E-Mail-Adresse wird bestätigt…',
+  verifyDone: 'Ihre E-Mail-Adresse ist bestätigt.',
+  verifyFailed: 'Dieser Link hat nicht funktioniert: Er wurde schon benutzt, ist abgelaufen, oder ein neuerer wurde gesendet.',
+  verifyNoToken: 'Diese Seite braucht den Link aus der E-Mail, die wir Ihnen gesendet haben.',
+  toAccount: 'Zu Ihrem Konto',
+  emailVerified: 'Bestätigt',
+  emailUnverified: 'Noch nicht bestätigt',
+  resendLink: 'Link erneut senden',
+  resendBusy: 'Wird gesendet…',
+  resendDone: 'Wir haben einen neuen Link an {email} gesendet.',
+  resendAlready: 'Ihre E-Mail-Adresse ist bereits bestätigt.',
+};
+
+const MAIL_FR: Record<MailKey, string> = {
+  forgotTitle: 'Réinitialiser votre mot de passe',
+  resetTitle: 'Choisir un nouveau mot de passe',
+  verifyTitle: 'Confirmer votre adresse e-mail',
+  forgotIntro: 'Saisissez l’adresse e-mail de votre compte sur {realm}. Nous vous enverrons un lien pour choisir un nouveau mot de passe.',
+  forgotSubmit: 'Envoyer le lien',
+  forgotBusy: 'Envoi…',
+  forgotSent: 'Si un compte existe pour {email}, nous y avons envoyé un lien. Le lien fonctionne une fois, pendant une durée limitée. Vérifiez vos indésirables si rien n’arrive.',
+  forgotAgain: 'Utiliser une autre adresse',
+  backToSignIn: 'Retour à la connexion',
+  resetIntro: 'Après la modification, vous êtes connecté ici et tous les autres appareils sont déconnectés.',
+  resetSubmit: 'Définir le nouveau mot de passe',
+  resetBusy: 'Enregistrement…',
+  resetNoToken: 'Cette page a besoin du lien du message que nous vous avons envoyé. Demandez un nouveau lien si vous ne l’avez plus.',
+  resetNewLink: 'Demander un nouveau lien',
+  fieldResetLink: 'Lien de réinitialisation',
+  verifyBusy: 'Confirmation de votre adresse e-mail…',
+  verifyDone: 'Votre adresse e-mail est confirmée.',
+  verifyFailed: 'Ce lien n’a pas fonctionné : il a déjà servi, a expiré, ou un lien plus récent a été envoyé.',
+  verifyNoToken: 'Cette page a besoin du lien du message que nous vous avons envoyé.',
+  toAccount: 'Aller à votre compte',
+  emailVerified: 'Confirmée',
+  emailUnverified: 'Pas encore confirmée',
+  resendLink: 'Renvoyer le lien',
+  resendBusy: 'Envoi…',
+  resendDone: 'Nous avons envoyé un nouveau lien à {email}.',
+  resendAlready: 'Votre adresse e-mail est déjà confirmée.',
+};
+
+const TABLES: Record<Locale, Record<MailKey, string>> = { en: MAIL_EN, de: MAIL_DE, fr: MAIL_FR };
+
+/** t() for the mail pages' words, in the page's language. */
+export function useMailText() {
+  const { locale } = useI18n();
+  return (key: MailKey, params: Record<string, string | number> = {}) => TABLES[locale][key].replace(/\{(\w+)\}/g, (_, name: string) => String(params[name] ?? ''));
+}

@@ -1,0 +1,58 @@
+import { forgotPasswordSchema } from '@accounts/validators/account-links';
+import { useState } from 'react';
+import { ErrorSummary } from '../components/ErrorSummary';
+import { Field } from '../components/Field';
+import { PageHeading } from '../components/PageHeading';
+import { SubmitButton } from '../components/SubmitButton';
+import { useForm } from '../forms/useForm';
+import { useI18n } from '../i18n';
+import { useMailText } from '../i18n/mail-page-strings';
+import { Link, useLocation } from '../router';
+import { useRealmSettings } from '../session';
+import { trpc } from '../trpc';
+
+/** Asks for a reset link. The answer never says whether an account has the address. */
+export function ForgotPasswordPage() {
+  const { t } = useI18n();
+  const m = useMailText();
+  const { realm } = useRealmSettings();
+  const { search } = useLocation();
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const forgot = trpc.email.forgotPassword.useMutation();
+  const form = useForm({
+    initial: { email: search.get('email') ?? '' },
+    schema: forgotPasswordSchema,
+    whenEmpty: { email: 'emptyEmail' },
+    submit: async (values) => {
+      await forgot.mutateAsync(values);
+      setSentTo(values.email.trim());
+    },
+  });
+  const labels = { email: t('fieldEmail') };
+
+  return (
+    <>
+      <PageHeading>{m('forgotTitle')}</PageHeading>
+      {sentTo !== null ? (
+        <div className="success" role="status">
+          <p className="forgot-sent">{m('forgotSent', { email: sentTo })}</p>
+          <p>
+            <Link to="/login">{m('backToSignIn')}</Link>
+          </p>
+        </div>
+      ) : (
+        <>
+          <p className="intro">{m('forgotIntro', { realm: realm.name })}</p>
+          <ErrorSummary report={form.report} labels={labels} />
+          <form noValidate onSubmit={form.onSubmit} aria-busy={form.submitting}>
+            <Field form={form} name="email" label={labels.email} type="email" autoComplete="username" autoCapitalize="none" spellCheck={false} />
+            <SubmitButton busy={form.submitting} label={m('forgotSubmit')} busyLabel={m('forgotBusy')} />
+          </form>
+          <p className="switch">
+            <Link to="/login">{m('backToSignIn')}</Link>
+          </p>
+        </>
+      )}
+    </>
+  );
+}
