@@ -14,7 +14,7 @@ export function schedulePurge(app: FastifyInstance & { draining: boolean }, db: 
     if (running || app.draining) return;
     running = purgeExpired(db, accounts, { eventRetentionMs: config.EVENT_RETENTION_DAYS * 86_400_000 })
       .then((purged) => {
-        if (purged.sessions + purged.events + purged.knownDevices > 0) app.log.info({ purged }, 'retention purge');
+        if (Object.values(purged).some((n) => n > 0)) app.log.info({ purged }, 'retention purge');
       })
       .catch((err: unknown) => app.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'retention purge failed; next run will retry'))
       .finally(() => {

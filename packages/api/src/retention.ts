@@ -14,6 +14,10 @@ export interface Purged {
   sessions: number;
   events: number;
   knownDevices: number;
+  /** Mailed-link tokens a day past their expiry or their use. */
+  tokens: number;
+  /** Outbox rows sent or given up longer ago than the event retention (their payload is already gone). */
+  mails: number;
 }
 
 /**
@@ -56,5 +60,7 @@ export async function purgeExpired(db: Database, config: AccountConfig, opts: Re
         'known_devices',
         sql`id in (select id from (select id, row_number() over (partition by user_id order by last_used_at desc, id) as n from known_devices) ranked where n > ${sql.raw(String(KNOWN_DEVICES_PER_ACCOUNT))})`,
       )),
+    tokens: await drain('account_tokens', sql`${older('expires_at', 86_400)} or ${older('used_at', 86_400)}`),
+    mails: await drain('mail_outbox', sql`${older('sent_at', eventSeconds)} or ${older('failed_at', eventSeconds)}`),
   };
 }
