@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startSmtp, type TestSmtp } from '../../gateway/test/support/smtp';
 import { launchBrowser, newContext, PHONE } from './support/browser';
 import { FIRST_PASSWORD, SECOND_PASSWORD, field, person, register, submitSignIn } from './support/flows';
+import { axeViolations } from './support/audit';
 import { startMailGateway } from './support/mail-gateway';
 
 // The mailed-link flows in Chromium, against a gateway of their own that sends to a real SMTP
@@ -47,6 +48,7 @@ describe.skipIf(inject('port') === null)('mailed links in Chromium', () => {
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
     await page.waitForURL(`${base}/forgot-password`);
     await page.getByRole('heading', { name: 'Reset your password' }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
     await field(page, 'Email address').fill(ada.email);
     await page.getByRole('button', { name: 'Send the link' }).click();
     expect(await page.locator('.forgot-sent').textContent()).toContain(`If an account exists for ${ada.email}, we have sent a link to it.`);
@@ -58,6 +60,7 @@ describe.skipIf(inject('port') === null)('mailed links in Chromium', () => {
     await page.getByRole('heading', { name: 'Choose a new password' }).waitFor();
     // The token leaves the address bar (and history) as soon as the page has read it.
     await page.waitForURL(`${base}/reset-password`);
+    expect(await axeViolations(page)).toEqual([]);
     await field(page, 'New password').fill(SECOND_PASSWORD);
     await field(page, 'Confirm new password').fill(SECOND_PASSWORD);
     await page.getByRole('button', { name: 'Set new password' }).click();
@@ -102,8 +105,10 @@ describe.skipIf(inject('port') === null)('mailed links in Chromium', () => {
     await page.goto(newest.link!);
     await page.locator('.verify-done').waitFor();
     await page.waitForURL(`${base}/verify-email`);
+    expect(await axeViolations(page)).toEqual([]);
     await page.getByRole('link', { name: 'Go to your account' }).click();
     await page.waitForURL(`${base}/account`);
     expect(await page.locator('.email-verified').textContent()).toContain('Confirmed');
+    expect(await axeViolations(page)).toEqual([]);
   });
 });
