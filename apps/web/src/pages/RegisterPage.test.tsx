@@ -161,10 +161,14 @@ describe('registration page', () => {
     // The way out: sign in with that address instead.
     const instead = screen.getByRole('link', { name: 'Sign in instead' });
     expect(instead.getAttribute('href')).toBe(`/login?email=${encodeURIComponent(ADA.email)}`);
+    // Or ask for a reset link for it.
+    const forgot = screen.getByRole('link', { name: 'Forgot your password?' });
+    expect(forgot.getAttribute('href')).toBe(`/forgot-password?email=${encodeURIComponent(ADA.email)}`);
     // Editing the field withdraws the server's verdict about the old value; the summary stays as it was.
     await user.type(field('Email address'), 'x');
     expect(field('Email address').getAttribute('aria-invalid')).toBeNull();
     expect(screen.queryByRole('link', { name: 'Sign in instead' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Forgot your password?' })).toBeNull();
     expect(summary.textContent).toContain(message('email_taken', 'en'));
   });
 });

@@ -60,6 +60,8 @@ export function RegisterPage() {
           {form.errorCodeFor('email') === 'email_taken' && (
             <p className="field-action">
               <Link to={signInWithEmail}>{t('signInInstead')}</Link>
+              {' · '}
+              <Link to={`/forgot-password?email=${encodeURIComponent(email.trim())}`}>{t('forgotLink')}</Link>
             </p>
           )}
         </Field>
