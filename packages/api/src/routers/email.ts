@@ -2,9 +2,7 @@ import { createHash } from 'node:crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { sessions, users, type Database, type User } from '@accounts/db';
-import { judgePassword } from '@accounts/validators';
 import { forgotPasswordSchema, resetPasswordSchema, verifyEmailSchema } from '@accounts/validators/account-links';
-import { passwordEstimator } from '@accounts/validators/password-estimator';
 import type { AccountConfig } from '../config.js';
 import { fieldProblem, ProblemError } from '../errors.js';
 import { recordEvent } from '../events.js';
@@ -14,7 +12,7 @@ import { userResult } from '../outputs.js';
 import { consumeToken, dummyTokenWork, invalidateTokens, peekToken } from '../tokens.js';
 import { proceduresFor, router, type Context } from '../trpc.js';
 import { findUserByEmail, publicUser } from '../users.js';
-import { handOver, startSession } from './account.js';
+import { checkPasswordContent, handOver, startSession } from './account.js';
 
 export const acceptedResult = z.object({ ok: z.literal(true) });
 export const resetResult = userResult.extend({ otherSessionsRevoked: z.int().min(0) });
@@ -77,9 +75,8 @@ export function createEmailRouter(config: AccountConfig) {
       const userId = await peekToken(ctx.db, input.token, ctx.realm.id, 'reset_password');
       const user = userId ? await userById(ctx.db, userId) : null;
       if (!user || user.disabledAt) throw invalid();
-      const verdict = judgePassword(input.new_password, { name: user.name, email: user.email, realm: ctx.realm.slug }, passwordEstimator());
-      if (verdict !== 'ok') throw fieldProblem('new_password', verdict);
       ctx.hasher.assertCapacity();
+      checkPasswordContent(input.new_password, { name: user.name, email: user.email, realm: ctx.realm.slug }, 'new_password');
       const passwordHash = await ctx.hasher.hash(input.new_password);
       const devices = parseDeviceCredential(ctx.deviceCredential);
       const done = await ctx.db.transaction(async (tx) => {
