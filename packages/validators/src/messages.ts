@@ -147,6 +147,15 @@ export function message(code: MessageCode, locale: Locale = DEFAULT_LOCALE, para
 
 const ABOUT: Record<Locale, string> = { en: 'about', de: 'etwa', fr: 'environ' };
 
+// Building an Intl formatter costs far more than using one, and every 429 and 503 says a wait.
+const unitFormats = new Map<string, Intl.NumberFormat>();
+function unitFormat(locale: Locale, unit: string): Intl.NumberFormat {
+  const key = `${locale} ${unit}`;
+  let format = unitFormats.get(key);
+  if (!format) unitFormats.set(key, (format = new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'long' })));
+  return format;
+}
+
 /**
  * A wait as people say it: "45 seconds", "about 10 minutes", "about 2 hours" (rounded up, so
  * trying at the time said works), in the locale's words for the units.
@@ -154,7 +163,7 @@ const ABOUT: Record<Locale, string> = { en: 'about', de: 'etwa', fr: 'environ' }
 export function humanWait(seconds: number, locale: Locale): string {
   const s = Math.max(1, Math.ceil(seconds));
   const [value, unit] = s < 60 ? [s, 'second'] : s < 3600 ? [Math.ceil(s / 60), 'minute'] : [Math.ceil(s / 3600), 'hour'];
-  const amount = new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'long' }).format(value);
+  const amount = unitFormat(locale, unit).format(value);
   return unit === 'second' ? amount : `${ABOUT[locale]} ${amount}`;
 }
 

@@ -61,12 +61,15 @@ export function createAccountRouter(config: AccountConfig) {
   })),
 
   register: limitedProcedure('register').input(registerSchema({ policy, estimator: null })).output(userResult).mutation(async ({ ctx, input: data }) => {
-    // Shedding comes first: estimating the password (about 10 ms on the event loop) and the
-    // database work are only spent on requests that the hashing pool has room for.
+    // Shedding comes first, and the hash takes its place in the pool's queue at once, so the
+    // next request sees it: estimating the password (about 10 ms on the event loop) and the
+    // database work are only spent on requests that the pool has room for.
     ctx.hasher.assertCapacity();
+    const hashing = ctx.hasher.hash(data.password);
+    hashing.catch(() => {}); // awaited below unless the password or the email is refused first
     checkPasswordContent(data.password, { name: data.name, email: data.email, realm: ctx.realm.slug }, 'password');
     if (await findUserByEmail(ctx.db, ctx.realm.id, data.email)) throw fieldProblem('email', 'email_taken', 'email_taken');
-    const passwordHash = await ctx.hasher.hash(data.password);
+    const passwordHash = await hashing;
     const created = await ctx.db
       .transaction(async (tx) => {
         const [user] = await tx.insert(users).values({ realmId: ctx.realm.id, name: data.name, email: data.email, passwordHash }).returning();
