@@ -15,6 +15,8 @@ export default defineConfig({
   clean: true,
   splitting: true,
   noExternal: [/^@accounts\//],
+  // Only used when the hashing worker runs from TypeScript sources (tests, development).
+  external: ['tsx'],
   esbuildOptions(options) {
     options.conditions = ['source'];
   },

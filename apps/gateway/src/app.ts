@@ -2,7 +2,6 @@ import cookie from '@fastify/cookie';
 import helmet from './security-headers.js';
 import { callerFor, createAppRouter, notReady, ProblemError, type AccountConfig, type Hasher } from '@accounts/api';
 import type { DatabaseHandle } from '@accounts/db';
-import { passwordEstimator } from '@accounts/validators/password-estimator';
 import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Config } from './config.js';
 import { parseFormBody } from './form-body.js';
@@ -64,9 +63,6 @@ function trustProxyOption(setting: false | number | string[]) {
 }
 
 export async function buildApp({ config, database, hasher, logStream }: AppDeps): Promise<FastifyInstance & { draining: boolean }> {
-  // Ranks the password dictionaries before serving: built inside the first registration instead,
-  // it would hold the event loop (and every request in flight) for a few hundred milliseconds.
-  passwordEstimator();
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
     trustProxy: trustProxyOption(config.TRUST_PROXY),

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
+import type { PasswordContext, PasswordVerdict } from '@accounts/validators';
 import { ProblemError } from './errors.js';
 
 // Stored form: "<scheme>$<bcrypt string>", e.g. "bcrypt-hmac-sha384$2b$11$...". The scheme names
@@ -22,6 +23,8 @@ export interface Hasher {
   /** Compares against a throwaway hash, so an unknown account costs as much time as a known one. */
   verifyDummy(password: string): Promise<void>;
   needsRehash(stored: string): boolean;
+  /** The password rule's verdict on how easy a new password is to guess, estimated on a worker thread. */
+  judge(password: string, context: PasswordContext): Promise<PasswordVerdict>;
   /** Throws server_busy when a hashing task would not find room in the queue. */
   assertCapacity(slots?: number): void;
   stats(): { workers: number; queued: number; queueMax: number };
@@ -41,7 +44,8 @@ export function costOf(stored: string): number | undefined {
 
 export async function createHasher(opts: HasherOptions): Promise<Hasher> {
   const workers = opts.workers ?? defaultWorkers();
-  const queueMax = opts.queueMax ?? workers * 32;
+  // A registration queues two tasks (the password's estimate, then its hash): 32 of them per thread.
+  const queueMax = opts.queueMax ?? workers * 64;
   const pool = new Piscina({
     filename: new URL('./hash-worker.js', import.meta.url).href,
     minThreads: workers,
@@ -70,8 +74,10 @@ export async function createHasher(opts: HasherOptions): Promise<Hasher> {
     verify,
     verifyDummy: async (password) => void (await verify(password, dummy)),
     needsRehash: (stored) => costOf(stored) !== opts.cost,
+    judge: (password, context) => run<PasswordVerdict>({ op: 'judge', password, context }),
     assertCapacity(slots = 1) {
-      if (pool.queueSize + slots > queueMax) throw new ProblemError('server_busy', { retryAfter: 2 });
+      // A request needing more slots than the whole queue still runs when nothing waits.
+      if (pool.queueSize + slots > Math.max(queueMax, slots)) throw new ProblemError('server_busy', { retryAfter: 2 });
     },
     stats: () => ({ workers, queued: pool.queueSize, queueMax }),
     workerThreadId: () => run<number>({ op: 'thread' }),

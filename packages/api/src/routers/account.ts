@@ -1,5 +1,4 @@
-import { changePasswordSchema, judgePassword, PASSWORD_MAX_LENGTH, registerSchema, signInSchema, type PasswordContext } from '@accounts/validators';
-import { passwordEstimator } from '@accounts/validators/password-estimator';
+import { changePasswordSchema, PASSWORD_MAX_LENGTH, registerSchema, signInSchema, type PasswordContext } from '@accounts/validators';
 import type { AccountConfig } from '../config.js';
 import { okResult, passwordChangedResult, settingsResult, userResult } from '../outputs.js';
 import { isUniqueViolation, users, type Database } from '@accounts/db';
@@ -19,8 +18,8 @@ import { invalidateTokens } from '../tokens.js';
 const source = (ctx: Context) => ({ realmId: ctx.realm.id, clientIp: ctx.clientIp, userAgent: ctx.userAgent });
 
 /** The password rule's content part (how easy to guess), with the person's own words known. */
-export function checkPasswordContent(password: string, context: PasswordContext, field: string) {
-  const verdict = judgePassword(password, context, passwordEstimator());
+export async function checkPasswordContent(ctx: Context, password: string, context: PasswordContext, field: string) {
+  const verdict = await ctx.hasher.judge(password, context);
   if (verdict !== 'ok') throw fieldProblem(field, verdict);
 }
 
@@ -61,13 +60,13 @@ export function createAccountRouter(config: AccountConfig) {
   })),
 
   register: limitedProcedure('register').input(registerSchema({ policy, estimator: null })).output(userResult).mutation(async ({ ctx, input: data }) => {
-    // Shedding comes first, and the hash takes its place in the pool's queue at once, so the
-    // next request sees it: estimating the password (about 10 ms on the event loop) and the
-    // database work are only spent on requests that the pool has room for.
-    ctx.hasher.assertCapacity();
+    // Shedding comes first; the estimate and the hash take their places in the pool's queue at
+    // once (the next request sees them), and run on its threads while the email is looked up.
+    ctx.hasher.assertCapacity(2);
+    const judging = checkPasswordContent(ctx, data.password, { name: data.name, email: data.email, realm: ctx.realm.slug }, 'password');
     const hashing = ctx.hasher.hash(data.password);
     hashing.catch(() => {}); // awaited below unless the password or the email is refused first
-    checkPasswordContent(data.password, { name: data.name, email: data.email, realm: ctx.realm.slug }, 'password');
+    await judging;
     if (await findUserByEmail(ctx.db, ctx.realm.id, data.email)) throw fieldProblem('email', 'email_taken', 'email_taken');
     const passwordHash = await hashing;
     const created = await ctx.db
@@ -139,8 +138,8 @@ export function createAccountRouter(config: AccountConfig) {
 
   changePassword: authedLimitedProcedure('changePassword').input(changePasswordSchema({ policy, estimator: null })).output(passwordChangedResult).mutation(async ({ ctx, input: data }) => {
     const { user, session } = ctx.auth;
-    ctx.hasher.assertCapacity(2);
-    checkPasswordContent(data.new_password, { name: user.name, email: user.email, realm: ctx.realm.slug }, 'new_password');
+    ctx.hasher.assertCapacity(3);
+    await checkPasswordContent(ctx, data.new_password, { name: user.name, email: user.email, realm: ctx.realm.slug }, 'new_password');
     const { check, incorrect } = await verifyCurrentPassword(ctx, ctx.auth, data.current_password);
     const nextHash = await check.during(() => ctx.hasher.hash(data.new_password));
     const outcome = await ctx.db.transaction(async (tx) => {
