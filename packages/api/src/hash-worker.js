@@ -44,6 +44,9 @@ function passwordJudge() {
   return judging;
 }
 
+// Loading starts with the thread, so the first new password does not wait for it.
+passwordJudge().catch(() => {});
+
 /**
  * @param {{ op: 'hash', password: string, pepper: string, cost: number }
  *   | { op: 'judge', password: string, context: object }

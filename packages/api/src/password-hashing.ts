@@ -68,6 +68,8 @@ export async function createHasher(opts: HasherOptions): Promise<Hasher> {
     return run<boolean>({ op: 'verify', password, pepper: opts.pepper, hash: stored.slice(SCHEME.length), padToCost: opts.cost });
   };
   const dummy = await hash(`dummy-${Math.random()}`);
+  // Ready to serve only once every thread has its password estimator (about 0.3 s to load).
+  await Promise.all(Array.from({ length: workers }, () => run({ op: 'judge', password: 'warm-up', context: { name: '', email: '', realm: '' } })));
   return {
     cost: opts.cost,
     hash,

@@ -28,7 +28,9 @@ describe('the hashing pool', () => {
     const hasher = await createHasher({ cost: 4, pepper: 'p', workers: 2 });
     await Promise.all([hasher.hash('a'), hasher.hash('b'), hasher.hash('c'), hasher.hash('d')]);
     expect(niceOf(String(process.pid))).toBe(0);
-    expect(readdirSync('/proc/self/task').filter((t) => niceOf(t) === 10).length - before).toBe(2);
+    // Both hashing threads (and any thread they start, such as the TypeScript loader's when the
+    // worker runs from sources) run at nice 10.
+    expect(readdirSync('/proc/self/task').filter((t) => niceOf(t) === 10).length - before).toBeGreaterThanOrEqual(2);
     await hasher.close();
   });
 
