@@ -1,5 +1,5 @@
-// Runs in the hashing pool's worker threads: all bcrypt work, and the password rule's estimate of
-// how easy a new password is to guess, happen here, never on the main thread.
+// Runs in the worker threads of the hashing pool (bcrypt) and of the estimating pool (the password
+// rule's estimate of how easy a new password is to guess): that work never runs on the main thread.
 import { createHmac } from 'node:crypto';
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
@@ -29,9 +29,10 @@ function prehash(password, pepper) {
 let judging;
 
 /**
- * The password rule with its estimator (zxcvbn-ts), loaded on first use: ranking the dictionaries
- * takes about 0.3 s, and an estimate 10 ms (up to 100 ms for hostile input), too long for the event
- * loop. The gateway's build bundles the validators into this worker; run from the TypeScript
+ * The password rule with its estimator (zxcvbn-ts), loaded on the thread's first estimate: ranking
+ * the dictionaries takes about 0.3 s and holds about 65 MB, and an estimate 10 ms (up to 100 ms
+ * for hostile input), too long for the event loop. Only the estimating pool's thread ever loads
+ * it. The gateway's build bundles the validators into this worker; run from the TypeScript
  * sources (tests, development), tsx compiles them on import.
  */
 function passwordJudge() {
@@ -43,9 +44,6 @@ function passwordJudge() {
   })();
   return judging;
 }
-
-// Loading starts with the thread, so the first new password does not wait for it.
-passwordJudge().catch(() => {});
 
 /**
  * @param {{ op: 'hash', password: string, pepper: string, cost: number }

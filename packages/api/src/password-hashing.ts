@@ -12,7 +12,7 @@ export interface HasherOptions {
   pepper: string;
   /** Worker threads; default: one per core. */
   workers?: number;
-  /** Hashing tasks allowed to wait for a thread; past it, callers get server_busy at once. */
+  /** Hashing tasks (and, separately, estimates) allowed to wait for a thread; past it, callers get server_busy at once. */
   queueMax?: number;
 }
 
@@ -23,9 +23,9 @@ export interface Hasher {
   /** Compares against a throwaway hash, so an unknown account costs as much time as a known one. */
   verifyDummy(password: string): Promise<void>;
   needsRehash(stored: string): boolean;
-  /** The password rule's verdict on how easy a new password is to guess, estimated on a worker thread. */
+  /** The password rule's verdict on how easy a new password is to guess, estimated on the estimating thread. */
   judge(password: string, context: PasswordContext): Promise<PasswordVerdict>;
-  /** Throws server_busy when a hashing task would not find room in the queue. */
+  /** Throws server_busy when `slots` hashing tasks (bcrypt runs) would not find room in the queue. */
   assertCapacity(slots?: number): void;
   stats(): { workers: number; queued: number; queueMax: number };
   /** The thread a task runs on (never the main thread's 0). */
@@ -42,18 +42,18 @@ export function costOf(stored: string): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
+/** How long the estimating thread stays after its last estimate; then its ~65 MB are given back. */
+const ESTIMATOR_IDLE_MS = 10 * 60_000;
+
 export async function createHasher(opts: HasherOptions): Promise<Hasher> {
   const workers = opts.workers ?? defaultWorkers();
-  // A registration queues two tasks (the password's estimate, then its hash): 32 of them per thread.
-  const queueMax = opts.queueMax ?? workers * 64;
-  const pool = new Piscina({
-    filename: new URL('./hash-worker.js', import.meta.url).href,
-    minThreads: workers,
-    maxThreads: workers,
-    maxQueue: queueMax,
-    idleTimeout: 60_000,
-  });
-  const run = async <T>(task: object): Promise<T> => {
+  const queueMax = opts.queueMax ?? workers * 32;
+  const worker = new URL('./hash-worker.js', import.meta.url).href;
+  const hashing = new Piscina({ filename: worker, minThreads: workers, maxThreads: workers, maxQueue: queueMax, idleTimeout: 60_000 });
+  // The estimate of a new password (zxcvbn-ts) runs on a thread of its own: its dictionaries are
+  // loaded once, not once per hashing thread, and only while new passwords are coming in.
+  const estimating = new Piscina({ filename: worker, minThreads: 0, maxThreads: 1, maxQueue: queueMax, idleTimeout: ESTIMATOR_IDLE_MS });
+  const run = async <T>(pool: Piscina, task: object): Promise<T> => {
     try {
       return (await pool.run(task)) as T;
     } catch (err) {
@@ -62,28 +62,27 @@ export async function createHasher(opts: HasherOptions): Promise<Hasher> {
     }
   };
   const hash = async (password: string) =>
-    `${SCHEME}${await run<string>({ op: 'hash', password, pepper: opts.pepper, cost: opts.cost })}`;
+    `${SCHEME}${await run<string>(hashing, { op: 'hash', password, pepper: opts.pepper, cost: opts.cost })}`;
   const verify = async (password: string, stored: string) => {
     if (costOf(stored) === undefined) return false;
-    return run<boolean>({ op: 'verify', password, pepper: opts.pepper, hash: stored.slice(SCHEME.length), padToCost: opts.cost });
+    return run<boolean>(hashing, { op: 'verify', password, pepper: opts.pepper, hash: stored.slice(SCHEME.length), padToCost: opts.cost });
   };
   const dummy = await hash(`dummy-${Math.random()}`);
-  // Ready to serve only once every thread has its password estimator (about 0.3 s to load).
-  await Promise.all(Array.from({ length: workers }, () => run({ op: 'judge', password: 'warm-up', context: { name: '', email: '', realm: '' } })));
   return {
     cost: opts.cost,
     hash,
     verify,
     verifyDummy: async (password) => void (await verify(password, dummy)),
     needsRehash: (stored) => costOf(stored) !== opts.cost,
-    judge: (password, context) => run<PasswordVerdict>({ op: 'judge', password, context }),
+    judge: (password, context) => run<PasswordVerdict>(estimating, { op: 'judge', password, context }),
     assertCapacity(slots = 1) {
       // A request needing more slots than the whole queue still runs when nothing waits.
-      if (pool.queueSize + slots > Math.max(queueMax, slots)) throw new ProblemError('server_busy', { retryAfter: 2 });
+      if (hashing.queueSize + slots > Math.max(queueMax, slots) || estimating.queueSize >= queueMax)
+        throw new ProblemError('server_busy', { retryAfter: 2 });
     },
-    stats: () => ({ workers, queued: pool.queueSize, queueMax }),
-    workerThreadId: () => run<number>({ op: 'thread' }),
+    stats: () => ({ workers, queued: hashing.queueSize, queueMax }),
+    workerThreadId: () => run<number>(hashing, { op: 'thread' }),
     // Lets tasks already running finish (a graceful stop), then ends the threads.
-    close: () => pool.close(),
+    close: async () => void (await Promise.all([hashing.close(), estimating.close()])),
   };
 }

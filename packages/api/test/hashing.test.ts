@@ -34,6 +34,27 @@ describe('the hashing pool', () => {
     await hasher.close();
   });
 
+  it('estimates new passwords on one low-priority thread of its own, started by the first estimate', async () => {
+    const { readFileSync, readdirSync } = await import('node:fs');
+    const lowPriority = () =>
+      readdirSync('/proc/self/task').filter((t) => {
+        const stat = readFileSync(`/proc/self/task/${t}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]) === 10;
+      }).length;
+    const hasher = await createHasher({ cost: 4, pepper: 'p', workers: 1 });
+    await hasher.hash('warm');
+    const withHashing = lowPriority();
+    const context = { name: 'Rosa Parks', email: 'rosa@example.com', realm: 'default' };
+    const verdicts = await Promise.all([
+      hasher.judge('123456789012345', context),
+      hasher.judge('rosaparks rosaparks', context),
+      hasher.judge('rosaline tractor sings at midnight', context),
+    ]);
+    expect(verdicts).toEqual(['password_too_common', 'password_too_similar', 'ok']);
+    expect(lowPriority()).toBeGreaterThan(withHashing);
+    await hasher.close();
+  });
+
   it('refuses work past the queue bound at once with server_busy', async () => {
     const hasher = await createHasher({ cost: 10, pepper: 'p', workers: 1, queueMax: 2 });
     const finished: string[] = [];

@@ -7,7 +7,7 @@ export interface Settings {
   cost: number;
   /** Hashing threads, as the gateway's HASH_WORKERS: one per core unless set. */
   workers: number;
-  /** The gateway's hashing queue bound (its HASH_QUEUE_MAX default: workers × 64). */
+  /** The gateway's hashing queue bound (its HASH_QUEUE_MAX default: workers × 32). */
   queueMax: number;
   /** A PostgreSQL server on which private databases are created; unset: embedded PGlite. */
   databaseUrl?: string;
@@ -43,7 +43,7 @@ export function loadSettings(): Settings {
     smoke,
     cost: Math.round(positive('BCRYPT_COST', smoke ? 4 : 10)),
     workers,
-    queueMax: Math.round(positive('HASH_QUEUE_MAX', workers * 64)),
+    queueMax: Math.round(positive('HASH_QUEUE_MAX', workers * 32)),
     databaseUrl: process.env.DATABASE_URL || undefined,
     capacitySeconds: positive('BENCH_CAPACITY_SECONDS', smoke ? 0.5 : 5),
     warmupSeconds: smoke ? 0.5 : 3,

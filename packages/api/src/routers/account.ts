@@ -60,9 +60,9 @@ export function createAccountRouter(config: AccountConfig) {
   })),
 
   register: limitedProcedure('register').input(registerSchema({ policy, estimator: null })).output(userResult).mutation(async ({ ctx, input: data }) => {
-    // Shedding comes first; the estimate and the hash take their places in the pool's queue at
-    // once (the next request sees them), and run on its threads while the email is looked up.
-    ctx.hasher.assertCapacity(2);
+    // Shedding comes first; the estimate and the hash take their places in their queues at once
+    // (the next request sees them), and run on their threads while the email is looked up.
+    ctx.hasher.assertCapacity();
     const judging = checkPasswordContent(ctx, data.password, { name: data.name, email: data.email, realm: ctx.realm.slug }, 'password');
     const hashing = ctx.hasher.hash(data.password);
     hashing.catch(() => {}); // awaited below unless the password or the email is refused first
@@ -138,7 +138,7 @@ export function createAccountRouter(config: AccountConfig) {
 
   changePassword: authedLimitedProcedure('changePassword').input(changePasswordSchema({ policy, estimator: null })).output(passwordChangedResult).mutation(async ({ ctx, input: data }) => {
     const { user, session } = ctx.auth;
-    ctx.hasher.assertCapacity(3);
+    ctx.hasher.assertCapacity(2);
     await checkPasswordContent(ctx, data.new_password, { name: user.name, email: user.email, realm: ctx.realm.slug }, 'new_password');
     const { check, incorrect } = await verifyCurrentPassword(ctx, ctx.auth, data.current_password);
     const nextHash = await check.during(() => ctx.hasher.hash(data.new_password));

@@ -75,7 +75,7 @@ export function createEmailRouter(config: AccountConfig) {
       const userId = await peekToken(ctx.db, input.token, ctx.realm.id, 'reset_password');
       const user = userId ? await userById(ctx.db, userId) : null;
       if (!user || user.disabledAt) throw invalid();
-      ctx.hasher.assertCapacity(2);
+      ctx.hasher.assertCapacity();
       await checkPasswordContent(ctx, input.new_password, { name: user.name, email: user.email, realm: ctx.realm.slug }, 'new_password');
       const passwordHash = await ctx.hasher.hash(input.new_password);
       const devices = parseDeviceCredential(ctx.deviceCredential);
