@@ -68,12 +68,22 @@ export function trpcErrorBody(error: TRPCError, locale: Locale, path?: string) {
 }
 
 /** A database that cannot be reached is "not ready" (503), never an internal error. */
-const mapOutages = t.middleware(async ({ next }) => {
-  const result = await next();
-  const outage = !result.ok && !(result.error instanceof ProblemError) ? outageProblem(result.error.cause ?? result.error) : null;
+function outageOf(error: unknown): ProblemError | null {
+  return error instanceof ProblemError ? null : outageProblem((error as { cause?: unknown })?.cause ?? error);
+}
+
+/** Runs the rest of a procedure, turning an unreachable database, thrown or returned, into 503. */
+async function settled<R extends { ok: boolean; error?: unknown }>(run: () => Promise<R>): Promise<R> {
+  let result: R;
+  try {
+    result = await run();
+  } catch (err) {
+    throw outageOf(err) ?? err;
+  }
+  const outage = result.ok ? null : outageOf(result.error);
   if (outage) throw outage;
   return result;
-});
+}
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
@@ -91,7 +101,12 @@ async function requireSession(ctx: Context): Promise<{ session: Session; user: U
  * realm, the signed-in account) run in the resolver after it.
  */
 export function proceduresFor(config: AccountConfig) {
-  const publicProcedure = t.procedure.use(({ ctx, next }) => next({ ctx: { ...ctx, config } })).use(mapOutages);
+  // One middleware before every resolver gives it its configuration (and, for authed procedures,
+  // the signed-in caller): tRPC copies the context at each step, and `me` is the hottest call.
+  const publicProcedure = t.procedure.use(({ next }) => settled(() => next({ ctx: { config } })));
+  const authedProcedure = t.procedure.use(({ ctx, next }) =>
+    settled(async () => next({ ctx: { config, auth: await requireSession({ ...ctx, config }) } })),
+  );
 
   /** Per-client limit, decided before validation and hashing so refusals stay cheap. */
   const limitedProcedure = (action: RateLimitedAction) =>
@@ -100,8 +115,6 @@ export function proceduresFor(config: AccountConfig) {
       if (retryAfter !== null) throw new ProblemError('rate_limited', { retryAfter });
       return next();
     });
-
-  const authedProcedure = publicProcedure.use(async ({ ctx, next }) => next({ ctx: { auth: await requireSession(ctx) } }));
 
   /** Limited first (a refusal costs nothing), then signed in. */
   const authedLimitedProcedure = (action: RateLimitedAction) =>
