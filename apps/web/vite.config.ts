@@ -4,6 +4,7 @@ import { gzip } from 'node:zlib';
 import { gzipAsync } from '@gfx/zopfli';
 import { defineConfig } from 'vite';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
+import { frameWords } from './src/page-frame';
 
 /**
  * gzip copies made with zopfli (about 4% smaller than zlib's best, same format, more time at
@@ -22,6 +23,13 @@ const gateway = process.env.GATEWAY_URL ?? 'http://localhost:3000';
 export default defineConfig({
   plugins: [
     react(),
+    // The page frame's words for the gateway, which draws the frame into index.html (see page-frame.ts).
+    {
+      name: 'page-frame',
+      generateBundle() {
+        this.emitFile({ type: 'asset', fileName: 'frame.json', source: JSON.stringify(frameWords()) });
+      },
+    },
     // Brotli and gzip copies beside each file; the gateway sends the one the browser accepts.
     compression({
       algorithms: [defineAlgorithm('brotliCompress'), defineAlgorithm(gzipSmallest)],

@@ -168,6 +168,6 @@ export async function buildApp({ config, database, hasher, logStream }: AppDeps)
   registerOpenApi(app, router);
   registerFormRoutes(app, services);
   await registerTrpc(app, services);
-  const sendPage = config.SERVE_WEB ? await registerWebApp(app) : null;
+  const sendPage = config.SERVE_WEB ? await registerWebApp(app, config.PRODUCT_NAME) : null;
   return app;
 }

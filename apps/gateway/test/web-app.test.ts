@@ -69,6 +69,38 @@ describe('the web app as served by the gateway', () => {
     }
   });
 
+  it("draws the page's frame into index.html: product, realm, heading and title, in the request's language", async () => {
+    const page = async (path: string, headers: Record<string, string> = {}) =>
+      brotliDecompressSync((await raw(path, { ...html, 'accept-encoding': 'br', ...headers })).body).toString();
+    const signIn = await page('/login', { 'accept-language': 'de' });
+    expect(signIn).toContain('<title>Anmelden · Example ID</title>');
+    expect(signIn).toContain('<a href="/" class="product-name">Example ID</a>');
+    expect(signIn).toContain('<nav aria-label="Hauptmenü" aria-busy="true"></nav>');
+    expect(signIn).toContain('<main id="main" class="page" tabindex="-1"><h1 tabindex="-1">Anmelden</h1></main>');
+    expect(signIn).not.toContain('class="realm"');
+    // A realm of its own is named; a trailing slash and a query do not change the page.
+    const acme = await page('/settings/sessions/?x=1', { host: `acme.localhost:${gw.port}`, 'accept-language': 'fr' });
+    expect(acme).toContain('<title>Où vous êtes connecté · Acme Inc · Example ID</title>');
+    expect(acme).toContain('<span class="visually-hidden">Domaine\u00a0: </span><span class="realm-name">Acme Inc</span>');
+    expect(acme).toContain('<h1 tabindex="-1">Où vous êtes connecté</h1>');
+    // A page without a heading of its own gets the frame alone.
+    const unknown = await page('/no/such/page');
+    expect(unknown).toContain('<main id="main" class="page" tabindex="-1"></main>');
+    expect(unknown).toContain('<title>Example ID</title>');
+  });
+
+  it('escapes what the frame takes from the configuration and the realm', async () => {
+    const odd = await startGateway('pglite', { SERVE_WEB: 'true', PRODUCT_NAME: '<b>Ben & "Jerry"$&' });
+    try {
+      const res = await request(`http://127.0.0.1:${odd.port}/login`, { headers: { host: `localhost:${odd.port}`, ...html } });
+      const page = await res.body.text();
+      expect(page).toContain('<a href="/" class="product-name">&#60;b&#62;Ben &#38; &#34;Jerry&#34;$&#38;</a>');
+      expect(page).not.toContain('<b>');
+    } finally {
+      await odd.close();
+    }
+  });
+
   it('has a favicon, so browsers get no 404 on every load', async () => {
     const res = await raw('/favicon.svg');
     expect(res.status).toBe(200);

@@ -1,7 +1,8 @@
 import { Layout } from './components/Layout';
 import { PageHeading } from './components/PageHeading';
 import { LoadError, Loading } from './components/Status';
-import { useI18n, type UiKey } from './i18n';
+import { useI18n } from './i18n';
+import { PAGE_TITLES } from './page-frame';
 import { lazy, Suspense } from 'react';
 import { AccountPage } from './pages/AccountPage';
 import { NotFoundPage } from './pages/NotFoundPage';
@@ -62,18 +63,6 @@ function Page({ path }: { path: string }) {
       return <NotFoundPage />;
   }
 }
-
-/** Each page's heading, shown while the realm settings are still on their way. */
-const PAGE_TITLES: Record<string, UiKey> = {
-  '/register': 'registerTitle',
-  '/login': 'signInTitle',
-  '/account': 'accountTitle',
-  '/settings': 'settingsTitle',
-  '/settings/sessions': 'sessionsTitle',
-  '/settings/activity': 'activityTitle',
-  '/settings/name': 'nameTitle',
-  '/settings/delete': 'deleteTitle',
-};
 
 /** The page's frame and heading at once; its content once the realm's settings are known. */
 function PendingPage({ path, failure }: { path: string; failure?: { error: unknown; retry: () => void } }) {

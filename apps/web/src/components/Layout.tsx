@@ -37,7 +37,7 @@ export function Layout({ children }: { children: ReactNode }) {
             <>
               {' '}
               <span className="realm">
-                <span className="visually-hidden">{t('realmLabel')}: </span>
+                <span className="visually-hidden">{t('realmLabel')}</span>
                 <span className="realm-name">{realm.name}</span>
               </span>
             </>

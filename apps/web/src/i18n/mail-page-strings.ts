@@ -82,7 +82,7 @@ const MAIL_FR: Record<MailKey, string> = {
   fieldResetLink: 'Lien de réinitialisation',
   verifyBusy: 'Confirmation de votre adresse e-mail…',
   verifyDone: 'Votre adresse e-mail est confirmée.',
-  verifyFailed: 'Ce lien n’a pas fonctionné : il a déjà servi, a expiré, ou un lien plus récent a été envoyé.',
+  verifyFailed: 'Ce lien n’a pas fonctionné\u00a0: il a déjà servi, a expiré, ou un lien plus récent a été envoyé.',
   verifyNoToken: 'Cette page a besoin du lien du message que nous vous avons envoyé.',
   toAccount: 'Aller à votre compte',
   emailVerified: 'Confirmée',

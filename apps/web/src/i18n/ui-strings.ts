@@ -6,7 +6,7 @@ import { MAIL_DE, MAIL_EN, MAIL_FR } from './mail-strings';
 const en = {
   ...MAIL_EN,
   appName: 'Accounts',
-  realmLabel: 'Realm',
+  realmLabel: 'Realm: ',
   skipToContent: 'Skip to content',
   mainNav: 'Main',
   navAccount: 'Account',
@@ -110,7 +110,7 @@ export type UiKey = keyof typeof en;
 const de: Record<UiKey, string> = {
   ...MAIL_DE,
   appName: 'Konten',
-  realmLabel: 'Bereich',
+  realmLabel: 'Bereich: ',
   skipToContent: 'Zum Inhalt springen',
   mainNav: 'Hauptmenü',
   navAccount: 'Konto',
@@ -211,7 +211,7 @@ const de: Record<UiKey, string> = {
 const fr: Record<UiKey, string> = {
   ...MAIL_FR,
   appName: 'Comptes',
-  realmLabel: 'Domaine',
+  realmLabel: 'Domaine\u00a0: ',
   skipToContent: 'Aller au contenu',
   mainNav: 'Navigation principale',
   navAccount: 'Compte',
@@ -281,7 +281,7 @@ const fr: Record<UiKey, string> = {
   strength3: 'forte',
   strength4: 'très forte',
   checkLength: 'Au moins {min} caractères',
-  checkNotCommon: 'Pas facile à deviner : ni mot de passe courant, ni répétition, suite ou rangée du clavier',
+  checkNotCommon: 'Pas facile à deviner\u00a0: ni mot de passe courant, ni répétition, suite ou rangée du clavier',
   checkNotSimilar: 'Difficile à deviner même sans votre nom, votre adresse e-mail ou ce site',
   checkMet: 'respecté',
   checkNotMet: 'non respecté',

@@ -126,16 +126,16 @@ const fr: Texts = {
     subject: `Réinitialisez votre mot de passe pour ${p.realmName}`,
     blocks: [
       { p: `Bonjour ${p.name},` },
-      { p: `Quelqu’un (vous, espérons-le) a demandé à réinitialiser le mot de passe de votre compte sur ${p.realmName}. Ce lien permet d’en choisir un nouveau ; il fonctionne une fois, pendant ${p.validMinutes} minutes :` },
+      { p: `Quelqu’un (vous, espérons-le) a demandé à réinitialiser le mot de passe de votre compte sur ${p.realmName}. Ce lien permet d’en choisir un nouveau ; il fonctionne une fois, pendant ${p.validMinutes} minutes\u00a0:` },
       { link: p.link, label: 'Choisir un nouveau mot de passe' },
-      { p: 'Si vous n’avez rien demandé, ignorez ce message : votre mot de passe reste inchangé.' },
+      { p: 'Si vous n’avez rien demandé, ignorez ce message\u00a0: votre mot de passe reste inchangé.' },
     ],
   }),
   verify_email: (p) => ({
     subject: `Confirmez votre adresse e-mail pour ${p.realmName}`,
     blocks: [
       { p: `Bonjour ${p.name},` },
-      { p: `Merci de confirmer que cette adresse est bien la vôtre pour votre compte sur ${p.realmName}. Le lien fonctionne une fois, pendant ${p.validHours} heures :` },
+      { p: `Merci de confirmer que cette adresse est bien la vôtre pour votre compte sur ${p.realmName}. Le lien fonctionne une fois, pendant ${p.validHours} heures\u00a0:` },
       { link: p.link, label: 'Confirmer mon adresse e-mail' },
       { p: 'Si vous n’avez pas créé ce compte, ignorez ce message.' },
     ],
@@ -145,7 +145,7 @@ const fr: Texts = {
     blocks: [
       { p: `Bonjour ${p.name},` },
       { p: `Le mot de passe de votre compte sur ${p.realmName} a été ${p.how === 'reset' ? 'réinitialisé avec un lien envoyé à cette adresse' : 'modifié'} le ${when(p.at, l)}, depuis l’adresse ${p.ip ?? unknown.fr}.` },
-      { p: 'Si c’était vous, il n’y a rien à faire. Sinon, réinitialisez votre mot de passe maintenant avec ce lien, qui déconnecte tous les autres :' },
+      { p: 'Si c’était vous, il n’y a rien à faire. Sinon, réinitialisez votre mot de passe maintenant avec ce lien, qui déconnecte tous les autres\u00a0:' },
       { link: p.recoverLink, label: 'Réinitialiser mon mot de passe' },
     ],
   }),
@@ -154,7 +154,7 @@ const fr: Texts = {
     blocks: [
       { p: `Bonjour ${p.name},` },
       { p: `Votre compte sur ${p.realmName} a été connecté le ${when(p.at, l)} depuis un appareil inconnu jusqu’ici (adresse ${p.ip ?? unknown.fr}${p.userAgent ? `, ${p.userAgent}` : ''}).` },
-      { p: 'Si c’était vous, il n’y a rien à faire. Sinon, réinitialisez votre mot de passe maintenant avec ce lien, qui déconnecte tous les autres :' },
+      { p: 'Si c’était vous, il n’y a rien à faire. Sinon, réinitialisez votre mot de passe maintenant avec ce lien, qui déconnecte tous les autres\u00a0:' },
       { link: p.recoverLink, label: 'Réinitialiser mon mot de passe' },
     ],
   }),
