@@ -36,6 +36,8 @@ export default async function setup(project: TestProject) {
       'Install it with:  apt-get install -y chromium',
       'or point CHROMIUM_PATH at a Chromium or Chrome binary.',
     ];
+    // In CI a run without the browser tests must not pass: .ci/run installs Chromium.
+    if (process.env.CI) throw new Error(notice.join('\n').replace('TESTS SKIPPED', 'TESTS CANNOT RUN'));
     loud(notice);
     project.provide('port', null);
     // Said again at the end, where it is not scrolled away by the test output.
