@@ -26,7 +26,7 @@ async function main(args: string[]): Promise<number> {
     return 2;
   }
   const config = loadConfig();
-  const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: 1 });
+  const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: 1, hearChanges: false });
   try {
     await database.migrate();
     if (command === 'account') {

@@ -87,6 +87,7 @@ export const envSchema = z.object({
   KNOWN_DEVICE_DAYS: int(1, 3650).default(365),
   SESSION_TTL_HOURS: int(1, 24 * 365).default(24 * 30),
   SESSION_IDLE_HOURS: int(1, 24 * 365).default(24 * 7),
+  SESSION_CACHE: bool.default(true),
   SHUTDOWN_TIMEOUT_SECONDS: int(1, 600).default(10),
   SERVE_WEB: bool.default(true),
   PRODUCT_NAME: z.string().trim().min(1).max(80).default('Accounts'),

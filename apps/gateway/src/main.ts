@@ -6,7 +6,7 @@ import { ConfigError, DEFAULT_PEPPER, loadConfig, type Config } from './config.j
 async function start(config: Config) {
   // Waits a little for a lock left by a killed predecessor to go stale.
   process.env.DATA_DIR_LOCK_WAIT_MS ??= '15000';
-  const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, hearChanges: config.SESSION_CACHE });
   await database.migrate();
   const hasher = await createHasher({
     cost: config.BCRYPT_COST,

@@ -3,6 +3,7 @@ import { and, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { sessions, users, type Database, type Session, type User } from '@accounts/db';
 import type { AccountConfig } from './config.js';
 import { keptUserAgent } from './device.js';
+import { sessionCacheOf } from './session-cache.js';
 
 /** 256 random bits, URL-safe; only its SHA-256 is stored. */
 export function newSessionToken(): string {
@@ -61,7 +62,13 @@ export const TOUCH_AFTER_MS = 60_000;
  */
 function sessionLookup(db: Database) {
   return db
-    .select({ session: sessions, user: users, stale: sql<boolean>`${sessions.lastSeenAt} < now() - ${millis(TOUCH_AFTER_MS)}` })
+    .select({
+      session: sessions,
+      user: users,
+      stale: sql<boolean>`${sessions.lastSeenAt} < now() - ${millis(TOUCH_AFTER_MS)}`,
+      // How long the answer holds: until the session expires, idles out, or is due a touch.
+      liveMs: sql<number>`1000 * extract(epoch from least(${sessions.expiresAt}, ${sessions.lastSeenAt} + (${sql.placeholder('idleMs')}::double precision * interval '1 millisecond'), ${sessions.lastSeenAt} + ${millis(TOUCH_AFTER_MS)}) - now())::float8`,
+    })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(
@@ -87,12 +94,20 @@ export async function findSession(
   config: AccountConfig,
 ): Promise<{ session: Session; user: User } | null> {
   if (!isSessionTokenShape(token)) return null;
+  const tokenHash = hashToken(token);
+  const cache = sessionCacheOf(db);
+  const key = `${tokenHash} ${realmId}`;
+  const cached = cache?.get(key);
+  if (cached) return cached;
+  const generation = cache?.generation() ?? 0;
   let lookup = sessionLookups.get(db);
   if (!lookup) sessionLookups.set(db, (lookup = sessionLookup(db)));
-  const [row] = await lookup.execute({ tokenHash: hashToken(token), realmId, idleMs: config.sessionIdleMs });
+  const [row] = await lookup.execute({ tokenHash, realmId, idleMs: config.sessionIdleMs });
   if (!row) return null;
+  const found = { session: row.session, user: row.user };
   if (row.stale) await db.update(sessions).set({ lastSeenAt: sql`now()` }).where(eq(sessions.id, row.session.id));
-  return { session: row.session, user: row.user };
+  else cache?.put(key, found, Number(row.liveMs), generation);
+  return found;
 }
 
 /** Gives a session a new token in place: same expiry, the old token stops working. */

@@ -7,6 +7,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
+import { pgliteAuthChanges, postgresAuthChanges, unheardChanges, type AuthChangeFeed } from './auth-changes.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { initialiseDataDir, PGLITE_START_PARAMS } from './pglite-setup.js';
 import * as schema from './schema.js';
@@ -21,6 +22,8 @@ export interface DatabaseHandle {
   migrate(): Promise<void>;
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>;
+  /** Changes to sessions and accounts, heard from the database (see auth-changes.ts). */
+  authChanges: AuthChangeFeed;
   close(): Promise<void>;
 }
 
@@ -31,6 +34,12 @@ export interface OpenOptions {
   dataDir?: string;
   /** Max PostgreSQL connections of this process. */
   poolSize?: number;
+  /**
+   * Listen for changes to sessions and accounts so that session checks can be remembered
+   * (default true; on PostgreSQL one more connection). Off for one-off commands, and for
+   * deployments whose connection pooler drops notifications (PgBouncer in transaction mode).
+   */
+  hearChanges?: boolean;
 }
 
 // A bundle carries the migrations beside itself; the source tree keeps them beside src/.
@@ -42,21 +51,73 @@ export const MIGRATIONS_DIR =
   fileURLToPath(new URL('../migrations', import.meta.url));
 
 export async function openDatabase(opts: OpenOptions): Promise<DatabaseHandle> {
-  return opts.url ? openPostgres(opts.url, opts.poolSize ?? 10) : openPglite(opts.dataDir ?? './.data');
+  const hear = opts.hearChanges ?? true;
+  const handle = await (opts.url ? openPostgres(opts.url, opts.poolSize ?? 10, hear) : openPglite(opts.dataDir ?? './.data', hear));
+  if (hear) feeds.set(handle.db, handle.authChanges);
+  return handle;
+}
+
+const feeds = new WeakMap<Database, AuthChangeFeed>();
+
+/** The change feed of a database opened by openDatabase (none for one made another way). */
+export const authChangesOf = (db: Database): AuthChangeFeed | undefined => feeds.get(db);
+
+/**
+ * Statements that change what a session check answers: the same ones migration 0004's triggers
+ * announce (a session's last-seen time moving forward is not one).
+ */
+const CHANGES_SESSIONS = /^\s*(?:update\s+"(?:sessions|users)"\s+set\s+(?!"last_seen_at" = now\(\) where)|delete\s+from\s+"(?:sessions|users)"|truncate\b)/i;
+
+type Client = ReturnType<typeof postgres>;
+
+/**
+ * The client drizzle is given, reporting each change of sessions or accounts this process makes
+ * once it has committed: after the statement, or after the transaction it is part of.
+ */
+function reportingOwnWrites(client: Client, committed: () => void): Client {
+  const wrap = <C extends object>(target: C, changed: (query: PromiseLike<unknown>) => void): C =>
+    new Proxy(target, {
+      get(object, prop, receiver) {
+        const value = Reflect.get(object, prop, receiver) as unknown;
+        if (typeof value !== 'function') return value;
+        if (prop === 'unsafe')
+          return (query: string, ...rest: unknown[]) => {
+            const pending = (value as (...a: unknown[]) => PromiseLike<unknown>).call(object, query, ...rest);
+            if (CHANGES_SESSIONS.test(query)) changed(pending);
+            return pending;
+          };
+        if (prop === 'begin' || prop === 'savepoint')
+          return (...args: unknown[]) => {
+            const body = args.pop() as (tx: object) => unknown;
+            let dirty = false;
+            const inner = (tx: object) => body(wrap(tx, () => void (dirty = true)));
+            const done = (value as (...a: unknown[]) => Promise<unknown>).call(object, ...args, inner);
+            // A savepoint's changes commit with the transaction around it.
+            if (prop === 'savepoint') return done.then((result) => (dirty && changed(Promise.resolve()), result));
+            return done.then((result) => (dirty && committed(), result));
+          };
+        return value;
+      },
+    });
+  return wrap(client, (query) => void query.then(committed, () => {}));
 }
 
 /** Any fixed number: "acct" in ASCII. */
 const MIGRATION_LOCK_ID = 0x61636374;
 
-function openPostgres(url: string, max: number): DatabaseHandle {
+function openPostgres(url: string, max: number, hear: boolean): DatabaseHandle {
   // onnotice silences "relation already exists, skipping" chatter from idempotent migrations.
   // While the server is down, a query waits for the next reconnect attempt. The driver's default
   // backoff grows to 20 s; capped at 1 s, requests fail fast (503) and recover within a second.
   const sql = postgres(url, { max, connect_timeout: 5, idle_timeout: 30, backoff: (retries) => Math.min(0.05 * 2 ** retries, 1), onnotice: () => {} });
-  const db = drizzlePostgres({ client: sql, schema }) as unknown as Database;
+  const heard = hear ? postgresAuthChanges(url) : null;
+  const authChanges = heard ?? unheardChanges();
+  const client = heard ? reportingOwnWrites(sql, heard.ownWrite) : sql;
+  const db = drizzlePostgres({ client, schema }) as unknown as Database;
   return {
     db,
     driver: 'postgres',
+    authChanges,
     migrate: async () => {
       // Instances starting together on a new database take turns, or all but one would fail on
       // "table already exists": a session advisory lock, held on a connection of its own.
@@ -69,11 +130,14 @@ function openPostgres(url: string, max: number): DatabaseHandle {
       }
     },
     ping: async () => void (await sql`select 1`),
-    close: () => sql.end({ timeout: 5 }),
+    close: async () => {
+      await authChanges.close();
+      await sql.end({ timeout: 5 });
+    },
   };
 }
 
-async function openPglite(dataDir: string): Promise<DatabaseHandle> {
+async function openPglite(dataDir: string, hear: boolean): Promise<DatabaseHandle> {
   const inMemory = dataDir.startsWith('memory://');
   let release = async () => {};
   if (!inMemory) {
@@ -85,12 +149,15 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
     const client = new PGlite(inMemory ? undefined : dataDir, { startParams: PGLITE_START_PARAMS });
     await client.waitReady;
     const db = drizzlePglite({ client, schema }) as unknown as Database;
+    const authChanges = hear ? await pgliteAuthChanges(client) : unheardChanges();
     return {
       db,
       driver: 'pglite',
+      authChanges,
       migrate: () => migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR }),
       ping: async () => void (await client.query('select 1')),
       close: async () => {
+        await authChanges.close();
         await client.close();
         await release();
       },
