@@ -47,7 +47,7 @@ export function loadSettings(): Settings {
     databaseUrl: process.env.DATABASE_URL || undefined,
     capacitySeconds: positive('BENCH_CAPACITY_SECONDS', smoke ? 0.5 : 5),
     warmupSeconds: smoke ? 0.5 : 3,
-    scenarioSeconds: positive('BENCH_SECONDS', smoke ? 1.5 : 10),
+    scenarioSeconds: positive('BENCH_SECONDS', smoke ? 3 : 10),
     connections: Math.round(positive('BENCH_CONNECTIONS', smoke ? 4 : workers * 4)),
     sessionConnections: Math.round(positive('BENCH_SESSION_CONNECTIONS', smoke ? 4 : 32)),
     sessionAccounts: smoke ? 4 : 64,
