@@ -78,8 +78,10 @@ if (process.env.TEST_DATABASE_URL && privateClusterAvailable()) {
         const statuses = new Set(outcomes.map((o) => o.status));
         expect([...statuses].every((s) => s === 201 || s === 503), `statuses seen: ${[...statuses]}`).toBe(true);
         const byPhase = (p: string) => outcomes.filter((o) => o.label === p);
-        // Down: refusals, each answered quickly (no hanging on a dead connection).
-        const down = byPhase('down');
+        // Down: refusals, each answered quickly (no hanging on a dead connection). Only requests
+        // sent and answered while it was down: on a busy machine one sent then may still be
+        // estimating its password when the database is back, and rightly succeed.
+        const down = outcomes.filter((o) => o.label === 'down' && o.answeredLabel === 'down');
         expect(down.length).toBeGreaterThanOrEqual(4);
         expect(down.filter((o) => o.status === 503).length).toBeGreaterThan(0.8 * down.length);
         const slowest = Math.max(...down.filter((o) => o.status === 503).map((o) => o.ms));
