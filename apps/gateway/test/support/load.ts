@@ -8,9 +8,8 @@ export interface Outcome {
   status: number;
   error?: string;
   ms: number;
-  /** What opts.label() said when the request was sent (a test's phase), and when it was answered. */
+  /** What opts.label() said when the request was sent (a test's phase). */
   label?: string;
-  answeredLabel?: string;
 }
 
 /**
@@ -25,7 +24,7 @@ export async function registrationLoad(client: Client, opts: { workers: number; 
       const email = uniqueEmail(opts.tag ?? 'load');
       const [t0, label] = [performance.now(), opts.label?.()];
       const res = await client.form('/users/register', registration(email));
-      const outcome = { email, status: res.status, error: res.error, ms: performance.now() - t0, label, answeredLabel: opts.label?.() };
+      const outcome = { email, status: res.status, error: res.error, ms: performance.now() - t0, label };
       out.push(outcome);
       opts.onOutcome?.(outcome);
       if (opts.pauseMs) await new Promise((r) => setTimeout(r, opts.pauseMs));
