@@ -28,7 +28,7 @@ describe('a gateway whose PostgreSQL cannot be reached at start', () => {
 // Only with a PostgreSQL to test against (CI), and a private cluster this test may stop.
 if (process.env.TEST_DATABASE_URL && privateClusterAvailable()) {
   describe('PostgreSQL stopped under load', () => {
-    it('fails fast with 503 while it is down, recovers by itself, and keeps every acknowledged registration', { timeout: 120_000 }, async () => {
+    it('fails fast with 503 while it is down, recovers by itself, and keeps every acknowledged registration', { timeout: 180_000 }, async () => {
       const cluster = await createCluster();
       let gw: Awaited<ReturnType<typeof spawnGateway>> | undefined;
       try {
@@ -41,7 +41,14 @@ if (process.env.TEST_DATABASE_URL && privateClusterAvailable()) {
 
         let phase: 'up' | 'stopping' | 'down' | 'starting' | 'back' = 'up';
         let done = false;
-        const load = registrationLoad(client, { workers: 4, done: () => done, pauseMs: 10, label: () => phase });
+        // Registrations acknowledged in each phase, so the test waits for progress, not for a time.
+        const acknowledged = new Map<string, number>();
+        const onOutcome = (o: { status: number; label?: string }) => void (o.status === 201 && acknowledged.set(o.label!, (acknowledged.get(o.label!) ?? 0) + 1));
+        const registered = async (p: string, n: number) => {
+          for (const deadline = Date.now() + 60_000; (acknowledged.get(p) ?? 0) < n; await sleep(50))
+            if (Date.now() > deadline) throw new Error(`fewer than ${n} registrations acknowledged in phase ${p}`);
+        };
+        const load = registrationLoad(client, { workers: 4, done: () => done, pauseMs: 10, label: () => phase, onOutcome });
         // Each probe notes the phase it started and ended in: one may span the database's return.
         const readiness: { phase: string; status: number }[] = [];
         const probe = (async () => {
@@ -66,7 +73,7 @@ if (process.env.TEST_DATABASE_URL && privateClusterAvailable()) {
           }),
         );
 
-        await sleep(1500);
+        await registered('up', 6);
         phase = 'stopping';
         await cluster.stop('fast');
         phase = 'down';
@@ -85,7 +92,7 @@ if (process.env.TEST_DATABASE_URL && privateClusterAvailable()) {
         const [back, deadline] = [Date.now(), Date.now() + 20_000];
         while ((await client.send('GET', '/readyz')).status !== 200 && Date.now() < deadline) await sleep(50);
         const recoveryMs = Date.now() - back;
-        await sleep(1500);
+        await registered('back', 6);
         done = true;
         const outcomes = await load;
         await probe;
