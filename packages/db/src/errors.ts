@@ -1,7 +1,10 @@
-/** PostgreSQL SQLSTATE of an error from either driver (drizzle wraps driver errors in `cause`). */
+/**
+ * PostgreSQL SQLSTATE of an error from either driver (drizzle wraps driver errors in `cause`).
+ * Every SQLSTATE has a digit; five-letter socket errors such as EPIPE are not one.
+ */
 export function sqlState(err: unknown): string | undefined {
   for (let e = err as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
-    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
+    if (typeof e.code === 'string' && /^(?=.*\d)[0-9A-Z]{5}$/.test(e.code)) return e.code;
   }
   return undefined;
 }
