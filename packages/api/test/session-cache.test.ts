@@ -25,7 +25,8 @@ describe.each(testDrivers())('remembered session checks on %s', (driver) => {
     const a = await registerUser(h);
     const b = await registerUser(h);
     const c = await registerUser(h);
-    for (const u of [a, b, c]) expect((await check(u.token))?.user.id).toBe(u.user.id);
+    const d = await registerUser(h);
+    for (const u of [a, b, c, d]) expect((await check(u.token))?.user.id).toBe(u.user.id);
     // Asked twice: the second answer may come from memory, and must be the same.
     expect((await check(a.token))?.user.id).toBe(a.user.id);
 
@@ -36,6 +37,9 @@ describe.each(testDrivers())('remembered session checks on %s', (driver) => {
     // An idle limit reached by moving the last use back: refused at once, not after the minute.
     await h.db.db.update(sessions).set({ lastSeenAt: sql`now() - interval '400 days'` }).where(eq(sessions.userId, c.user.id));
     expect(await check(c.token)).toBeNull();
+    // Inside a statement that reads as something else.
+    await h.db.db.execute(sql`with gone as (delete from sessions where user_id = ${d.user.id} returning 1) select count(*) from gone`);
+    expect(await check(d.token)).toBeNull();
   });
 
   it('answers with the account as it is now after a change of name', async () => {

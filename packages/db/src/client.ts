@@ -64,9 +64,11 @@ export const authChangesOf = (db: Database): AuthChangeFeed | undefined => feeds
 
 /**
  * Statements that change what a session check answers: the same ones migration 0004's triggers
- * announce (a session's last-seen time moving forward is not one).
+ * announce (a session's last-seen time moving forward is not one). Anywhere in the text, names
+ * quoted or not, so raw SQL and CTEs count too; a false match only forgets more than needed.
  */
-const CHANGES_SESSIONS = /^\s*(?:update\s+"(?:sessions|users)"\s+set\s+(?!"last_seen_at" = now\(\) where)|delete\s+from\s+"(?:sessions|users)"|truncate\b)/i;
+const CHANGES_SESSIONS =
+  /\b(?:update\s+(?:only\s+)?(?:"?public"?\.)?"?(?:sessions|users)"?\s+(?:as\s+\S+\s+)?set\s+(?!"?last_seen_at"?\s*=\s*now\(\)\s+where\b)|delete\s+from\s+(?:only\s+)?(?:"?public"?\.)?"?(?:sessions|users)\b|truncate\b)/i;
 
 type Client = ReturnType<typeof postgres>;
 
