@@ -4,7 +4,6 @@ import { gzip } from 'node:zlib';
 import { gzipAsync } from '@gfx/zopfli';
 import { defineConfig } from 'vite';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
-import { frameWords } from './src/page-frame';
 
 /**
  * gzip copies made with zopfli (about 4% smaller than zlib's best, same format, more time at
@@ -20,16 +19,19 @@ async function gzipSmallest(input: string | ArrayBufferView | ArrayBuffer): Prom
 // with the browser's Host unchanged, so realm lookup (by host) and the same-origin check still work.
 const gateway = process.env.GATEWAY_URL ?? 'http://localhost:3000';
 
-export default defineConfig({
+// The server build (`vite build --ssr`): src/entry-server.tsx and everything it needs in one
+// file, dist-server/entry-server.js, which the gateway imports to render each page.
+const serverBuild = defineConfig({
+  plugins: [react()],
+  ssr: { noExternal: true },
+  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+  publicDir: false,
+  build: { outDir: 'dist-server', emptyOutDir: true },
+});
+
+const browserBuild = defineConfig({
   plugins: [
     react(),
-    // The page frame's words for the gateway, which draws the frame into index.html (see page-frame.ts).
-    {
-      name: 'page-frame',
-      generateBundle() {
-        this.emitFile({ type: 'asset', fileName: 'frame.json', source: JSON.stringify(frameWords()) });
-      },
-    },
     // Brotli and gzip copies beside each file; the gateway sends the one the browser accepts.
     compression({
       algorithms: [defineAlgorithm('brotliCompress'), defineAlgorithm(gzipSmallest)],
@@ -65,3 +67,5 @@ export default defineConfig({
     },
   },
 });
+
+export default defineConfig(({ isSsrBuild }) => (isSsrBuild ? serverBuild : browserBuild));

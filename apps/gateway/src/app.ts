@@ -16,7 +16,7 @@ import { schedulePurge } from './retention-purge.js';
 import { realmOrigin } from './mail/origin.js';
 import { startMailSender } from './mail/sender.js';
 import { registerTrpc } from './trpc-routes.js';
-import { isPageRequest, registerWebApp } from './web-app.js';
+import { isEarlyFormPost, isPageRequest, registerWebApp } from './web-app.js';
 
 export const BODY_LIMIT = 16 * 1024;
 
@@ -134,6 +134,7 @@ export async function buildApp({ config, database, hasher, logStream }: AppDeps)
   app.setErrorHandler((err, req, reply) => sendProblem(req, reply, err));
   app.setNotFoundHandler(async (req, reply) => {
     if (isPageRequest(req) && req.realm && sendPage) return sendPage(req, reply);
+    if (isEarlyFormPost(req) && req.realm && sendPage) return reply.redirect(req.url.replace(/^[/\\]+/, '/'), 303); // never to another host (//evil.example)
     return sendProblem(req, reply, new ProblemError('not_found'));
   });
 
@@ -168,6 +169,6 @@ export async function buildApp({ config, database, hasher, logStream }: AppDeps)
   registerOpenApi(app, router);
   registerFormRoutes(app, services);
   await registerTrpc(app, services);
-  const sendPage = config.SERVE_WEB ? await registerWebApp(app, config.PRODUCT_NAME) : null;
+  const sendPage = config.SERVE_WEB ? await registerWebApp(app, services) : null;
   return app;
 }

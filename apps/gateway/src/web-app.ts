@@ -1,12 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
-import { DEFAULT_REALM_SLUG } from '@accounts/api';
 import fastifyStatic from '@fastify/static';
 import { LOCALES, type Locale } from '@accounts/validators';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Negotiator from 'negotiator';
 import { localeOf } from './locale.js';
+import { contextFor, type Services } from './request-context.js';
 
 // The web app's build: beside the gateway in the monorepo (apps/web/dist), from src/ or dist/ alike.
 export const WEB_DIST_DIR = process.env.WEB_DIST_DIR ?? fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -14,43 +15,52 @@ export const WEB_DIST_DIR = process.env.WEB_DIST_DIR ?? fileURLToPath(new URL('.
 /** Where password managers send people to change a password (W3C "A Well-Known URL for Changing Passwords"). */
 export const CHANGE_PASSWORD_PAGE = '/settings';
 
-type PageSender = (req: FastifyRequest, reply: FastifyReply) => FastifyReply;
+type PageSender = (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
 
-/** The page frame's words in one language, as the web build writes them (apps/web/src/page-frame.ts). */
-interface FrameWords {
-  realmLabel: string;
-  skipToContent: string;
-  mainNav: string;
-  titles: Record<string, string>;
+/** What the web build's server entry (apps/web/src/entry-server.tsx) gives the gateway. */
+interface PageRenderer {
+  renderPage(href: string, data: PageData): Promise<{ html: string; title: string }>;
+}
+
+/** The answers a page is rendered from (the web app's PageData). */
+interface PageData {
+  locale: Locale;
+  settings: unknown;
+  user: unknown;
 }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** JSON inside a <script> block: no "<" may close it early. */
+const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
 /**
- * The app's frame for a page, as the app itself draws it before it knows more: the product, the
- * realm when it is not the default one, an empty navigation, and the page's heading. Sent inside
- * index.html, it is painted with the first bytes; the app replaces it with the same frame.
+ * The page for this request, rendered: the realm's settings and the signed-in user (if the
+ * request carries a valid session) come from the same procedures the app calls, as JSON exactly
+ * as the app would receive them. Null when there is nothing to render with (a settings call
+ * that failed): the app then draws the page itself.
  */
-function frameHtml(words: FrameWords, path: string, productName: string, realm: { slug: string; name: string } | undefined) {
-  const realmName = realm && realm.slug !== DEFAULT_REALM_SLUG ? realm.name : null;
-  const title = words.titles[path.length > 1 ? path.replace(/\/+$/, '') : path];
-  const brand =
-    `<a href="/" class="product-name">${escapeHtml(productName)}</a>` +
-    (realmName ? ` <span class="realm"><span class="visually-hidden">${escapeHtml(words.realmLabel)}</span><span class="realm-name">${escapeHtml(realmName)}</span></span>` : '');
-  return {
-    title: [title, realmName, productName].filter(Boolean).map((s) => escapeHtml(s!)).join(' · '),
-    body:
-      `<a class="skip-link" href="#main">${escapeHtml(words.skipToContent)}</a>` +
-      `<header class="site-header"><p class="brand">${brand}</p><nav aria-label="${escapeHtml(words.mainNav)}" aria-busy="true"></nav></header>` +
-      `<main id="main" class="page" tabindex="-1">${title ? `<h1 tabindex="-1">${escapeHtml(title)}</h1>` : ''}</main>`,
-  };
+async function renderedPage(req: FastifyRequest, reply: FastifyReply, services: Services, renderer: PageRenderer, locale: Locale) {
+  const caller = services.createCaller(contextFor(req, reply, services).ctx);
+  try {
+    const settings = await caller.account.settings();
+    // Anything but a user (nobody signed in, or a failure) is left for the app to ask itself.
+    const user = await caller.account.me().then(
+      (r) => r.user,
+      () => null,
+    );
+    const data = JSON.parse(JSON.stringify({ locale, settings, user })) as PageData;
+    return { ...(await renderer.renderPage(req.url, data)), data };
+  } catch (err) {
+    req.log.warn({ err: { message: (err as Error).message } }, 'page not rendered on the server; the app draws it');
+    return null;
+  }
 }
 
 /**
  * index.html in the language the request asks for: `<html lang>`, the no-JavaScript explanation
- * (the build holds all three) and, when the build wrote frame.json, the page's frame.
+ * (the build holds all three) and, with the server build, the page itself, rendered.
  */
-function localizedPages(indexHtml: string, frames: Record<string, FrameWords> | null, productName: string): PageSender {
+function localizedPages(indexHtml: string, services: Services, renderer: PageRenderer | null): PageSender {
   const pages = new Map(
     LOCALES.map((locale) => [
       locale,
@@ -59,30 +69,35 @@ function localizedPages(indexHtml: string, frames: Record<string, FrameWords> | 
         .replace(/<(h1|p) lang="(\w+)">[\s\S]*?<\/\1>\s*/g, (block, _tag, lang: string) => (lang === locale ? block.replace(` lang="${lang}"`, '') : '')),
     ]),
   );
-  return (req, reply) => {
+  return async (req, reply) => {
     const locale: Locale = localeOf(req);
     let html = pages.get(locale)!;
-    const words = frames?.[locale];
-    if (words) {
-      const frame = frameHtml(words, req.url.split('?')[0]!, productName, req.realm);
-      html = html.replace(/<title>[^<]*<\/title>/, () => `<title>${frame.title}</title>`).replace('<div id="root"></div>', () => `<div id="root">${frame.body}</div>`);
+    const page = renderer && (await renderedPage(req, reply, services, renderer, locale));
+    if (page) {
+      html = html
+        .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(page.title)}</title>`)
+        // The answers come with the page: the app does not ask for them again.
+        .replace(/\s*<link rel="preload" href="\/trpc\/account\.settings"[^>]*>/, '')
+        .replace(/\s*<link rel="preload" href="\/trpc\/account\.me"[^>]*>/, (link) => (page.data.user ? '' : link))
+        .replace('<div id="root"></div>', () => `<div id="root">${page.html}</div><script id="page-data" type="application/json">${scriptJson(page.data)}</script>`);
     }
     const encoding = (new Negotiator({ headers: { 'accept-encoding': req.headers['accept-encoding'] ?? '' } }).encoding(['br', 'gzip', 'identity']) ?? 'identity') as 'br' | 'gzip' | 'identity';
     const plain = Buffer.from(html);
-    // A page is about 2 KB: compressed per request at a fast setting (well under a millisecond).
+    // A page is a few KB: compressed per request at a fast setting (well under a millisecond).
     const body = encoding === 'br' ? brotliCompressSync(plain, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } }) : encoding === 'gzip' ? gzipSync(plain) : plain;
     if (encoding !== 'identity') reply.header('content-encoding', encoding);
     return reply
       .header('content-type', 'text/html; charset=utf-8')
       .header('content-language', locale)
-      .header('vary', 'accept-encoding, accept-language')
-      .header('cache-control', 'no-cache')
+      .header('vary', 'accept-encoding, accept-language, cookie')
+      // Rendered for this person (their session, their realm): never kept by a shared cache.
+      .header('cache-control', 'private, no-cache')
       .send(body);
   };
 }
 
 /** Serves the built single-page app; returns how to answer a page address, or null without a build. */
-export async function registerWebApp(app: FastifyInstance, productName: string, dir = WEB_DIST_DIR): Promise<PageSender | null> {
+export async function registerWebApp(app: FastifyInstance, services: Services, dir = WEB_DIST_DIR): Promise<PageSender | null> {
   if (!existsSync(`${dir}/index.html`)) {
     app.log.warn({ dir }, 'no web build found; serving the API only');
     return null;
@@ -103,15 +118,26 @@ export async function registerWebApp(app: FastifyInstance, productName: string, 
     },
   });
   app.get('/.well-known/change-password', async (_req, reply) => reply.redirect(CHANGE_PASSWORD_PAGE, 302));
-  const frames = existsSync(`${dir}/frame.json`) ? (JSON.parse(readFileSync(`${dir}/frame.json`, 'utf8')) as Record<string, FrameWords>) : null;
-  return localizedPages(readFileSync(`${dir}/index.html`, 'utf8'), frames, productName);
+  // The server build beside the browser build (apps/web/dist-server); without it pages are sent unrendered.
+  const serverEntry = join(dir, '..', 'dist-server', 'entry-server.js');
+  const renderer = existsSync(serverEntry) ? ((await import(pathToFileURL(serverEntry).href)) as PageRenderer) : null;
+  if (!renderer) app.log.warn({ serverEntry }, 'no server build of the web app found; pages are drawn by the browser alone');
+  return localizedPages(readFileSync(`${dir}/index.html`, 'utf8'), services, renderer);
 }
+
+const NOT_PAGES = /^\/(trpc|users|healthz|readyz|openapi\.json)(\/|$|\?)/;
+const wantsHtml = (req: FastifyRequest) => (req.headers.accept ?? '').includes('text/html');
 
 /** A page route of the SPA (not the API): GET, wants HTML, outside the API prefixes. */
 export function isPageRequest(req: FastifyRequest): boolean {
-  return (
-    (req.method === 'GET' || req.method === 'HEAD') &&
-    !/^\/(trpc|users|healthz|readyz)(\/|$|\?)/.test(req.url) &&
-    (req.headers.accept ?? '').includes('text/html')
-  );
+  return (req.method === 'GET' || req.method === 'HEAD') && !NOT_PAGES.test(req.url) && wantsHtml(req);
+}
+
+/**
+ * A page's form posted by the browser itself, before the app took the page over (forms are
+ * method="post", so nothing typed ends up in an address). Nothing is done with the fields; the
+ * page is loaded again (303), where the app handles the form.
+ */
+export function isEarlyFormPost(req: FastifyRequest): boolean {
+  return req.method === 'POST' && !NOT_PAGES.test(req.url) && wantsHtml(req);
 }

@@ -3,10 +3,10 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEB_DIST_DIR } from '../src/web-app.js';
-import { startGateway, type Gateway } from './support/gateway.js';
+import { startGateway, STRONG, uniqueEmail, type Gateway } from './support/gateway.js';
 
 // The web app's production build as the gateway serves it: compressed copies, cache lifetimes,
-// the page fallback and the well-known address for password managers.
+// each page rendered on the server, and the well-known address for password managers.
 
 const html = { accept: 'text/html,application/xhtml+xml' };
 const script = readdirSync(`${WEB_DIST_DIR}/assets`).find((f) => /^index-.*\.js$/.test(f))!;
@@ -46,7 +46,7 @@ describe('the web app as served by the gateway', () => {
     for (const path of ['/', '/login', '/settings?x=1', '/no/such/page']) {
       const res = await raw(path, { ...html, 'accept-encoding': 'gzip' });
       expect(res.status, path).toBe(200);
-      expect(res.headers['cache-control'], path).toBe('no-cache');
+      expect(res.headers['cache-control'], path).toBe('private, no-cache');
       expect(res.headers['content-encoding'], path).toBe('gzip');
       expect(gunzipSync(res.body).toString(), path).toContain('<div id="root">');
     }
@@ -69,35 +69,89 @@ describe('the web app as served by the gateway', () => {
     }
   });
 
-  it("draws the page's frame into index.html: product, realm, heading and title, in the request's language", async () => {
-    const page = async (path: string, headers: Record<string, string> = {}) =>
-      brotliDecompressSync((await raw(path, { ...html, 'accept-encoding': 'br', ...headers })).body).toString();
-    const signIn = await page('/login', { 'accept-language': 'de' });
+  const page = async (path: string, headers: Record<string, string> = {}) => {
+    const res = await raw(path, { ...html, 'accept-encoding': 'br', ...headers });
+    return { res, text: brotliDecompressSync(res.body).toString() };
+  };
+  const pageData = (text: string) => JSON.parse(/<script id="page-data" type="application\/json">(.*?)<\/script>/.exec(text)![1]!);
+
+  it('sends each page rendered, in the request\'s language, with the answers it was rendered from', async () => {
+    const { text: signIn } = await page('/login', { 'accept-language': 'de' });
     expect(signIn).toContain('<title>Anmelden · Example ID</title>');
     expect(signIn).toContain('<a href="/" class="product-name">Example ID</a>');
+    // Who is signed in is not known yet: the navigation's place is kept empty, as the app does.
     expect(signIn).toContain('<nav aria-label="Hauptmenü" aria-busy="true"></nav>');
-    expect(signIn).toContain('<main id="main" class="page" tabindex="-1"><h1 tabindex="-1">Anmelden</h1></main>');
+    expect(signIn).toContain('<h1 tabindex="-1">Anmelden</h1>');
+    // The form itself, posted (never a GET that would put a password in the address) if sent before the app runs.
+    expect(signIn).toMatch(/<form [^>]*method="post"[^>]*>.*<input type="email" autoComplete="username"[^>]*id="email"/);
     expect(signIn).not.toContain('class="realm"');
+    expect(pageData(signIn)).toEqual({
+      locale: 'de',
+      settings: { productName: 'Example ID', realm: { slug: 'default', name: 'Default', isDefault: true }, passwordPolicy: expect.any(Object) },
+      user: null,
+    });
+    // The settings come with the page; who is signed in is still asked (the preload stays).
+    expect(signIn).not.toContain('href="/trpc/account.settings"');
+    expect(signIn).toContain('<link rel="preload" href="/trpc/account.me"');
     // A realm of its own is named; a trailing slash and a query do not change the page.
-    const acme = await page('/settings/sessions/?x=1', { host: `acme.localhost:${gw.port}`, 'accept-language': 'fr' });
+    const { text: acme } = await page('/settings/sessions/?x=1', { host: `acme.localhost:${gw.port}`, 'accept-language': 'fr' });
     expect(acme).toContain('<title>Où vous êtes connecté · Acme Inc · Example ID</title>');
     expect(acme).toContain('<span class="visually-hidden">Domaine\u00a0: </span><span class="realm-name">Acme Inc</span>');
     expect(acme).toContain('<h1 tabindex="-1">Où vous êtes connecté</h1>');
-    // A page without a heading of its own gets the frame alone.
-    const unknown = await page('/no/such/page');
-    expect(unknown).toContain('<main id="main" class="page" tabindex="-1"></main>');
-    expect(unknown).toContain('<title>Example ID</title>');
+    // An address that is no page gets the app's own "not found" page.
+    const { text: unknown } = await page('/no/such/page');
+    expect(unknown).toContain('<title>Page not found · Example ID</title>');
   });
 
-  it('escapes what the frame takes from the configuration and the realm', async () => {
+  it('renders a signed-in person\'s page with their account, never for anyone else, escaped', async () => {
+    const name = '</script><script>alert(1)</script> & "Jo"';
+    const email = uniqueEmail('page');
+    const reg = await gw.form('/users/register', { name, email, password: STRONG, password2: STRONG });
+    expect(reg.status).toBe(201);
+    const { res, text } = await page('/account', { cookie: reg.cookie! });
+    expect(res.headers['cache-control']).toBe('private, no-cache');
+    expect(res.headers.vary).toMatch(/cookie/i);
+    expect(text).toContain(`<dd class="account-name">&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;Jo&quot;</dd>`);
+    expect(text).toContain(`<span class="account-email">${email}</span>`);
+    expect(text).not.toContain('<script>alert(1)');
+    expect(pageData(text).user).toMatchObject({ name, email, realm: 'default' });
+    // Signed in: the navigation is drawn at once, and nothing is asked again.
+    expect(text).toContain('href="/settings/sessions"');
+    expect(text).not.toContain('href="/trpc/account.me"');
+    // Without the cookie (or with a forged one) the same address has no account in it.
+    for (const cookie of [undefined, 'session=forged']) {
+      const { text: other } = await page('/account', cookie ? { cookie } : {});
+      expect(other).not.toContain(email);
+      expect(pageData(other).user).toBeNull();
+    }
+  });
+
+  it('escapes what the page takes from the configuration and the realm', async () => {
     const odd = await startGateway('pglite', { SERVE_WEB: 'true', PRODUCT_NAME: '<b>Ben & "Jerry"$&' });
     try {
       const res = await request(`http://127.0.0.1:${odd.port}/login`, { headers: { host: `localhost:${odd.port}`, ...html } });
-      const page = await res.body.text();
-      expect(page).toContain('<a href="/" class="product-name">&#60;b&#62;Ben &#38; &#34;Jerry&#34;$&#38;</a>');
-      expect(page).not.toContain('<b>');
+      const text = await res.body.text();
+      expect(text).toContain('<a href="/" class="product-name">&lt;b&gt;Ben &amp; &quot;Jerry&quot;$&amp;</a>');
+      expect(text).toContain('<title>Sign in · &#60;b&#62;Ben &#38; &#34;Jerry&#34;$&#38;</title>');
+      expect(text).not.toContain('<b>');
+      expect(pageData(text).settings.productName).toBe('<b>Ben & "Jerry"$&');
     } finally {
       await odd.close();
+    }
+  });
+
+  it('answers a form the browser posted before the app ran by loading the page again, on this site only', async () => {
+    for (const [path, location] of [
+      ['/login?next=%2Fsettings', '/login?next=%2Fsettings'],
+      ['//evil.example/login', '/evil.example/login'],
+      ['/\\evil.example', '/evil.example'],
+    ]) {
+      const res = await gw.send('POST', path!, {
+        headers: { accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded', origin: `http://localhost:${gw.port}` },
+        body: `email=a%40example.com&password=${encodeURIComponent(STRONG)}`,
+      });
+      expect(res.status, path).toBe(303);
+      expect(res.headers.location, path).toBe(location);
     }
   });
 

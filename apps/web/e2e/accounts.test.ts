@@ -3,6 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DESKTOP, errorNextTo, heading, launchBrowser, newContext, PHONE, screenshot } from './support/browser';
 import {
+  appRunning,
   FIRST_PASSWORD,
   SECOND_PASSWORD,
   field,
@@ -230,6 +231,7 @@ describe.skipIf(port === null)('accounts web app in Chromium', () => {
     const page = await (await context({ viewport: PHONE })).newPage();
     await page.goto(`${DEFAULT_REALM}/register`);
     await page.locator('#name').waitFor();
+    await appRunning(page);
     for (let i = 0; i < 10 && (await page.evaluate(() => document.activeElement?.id)) !== 'name'; i++) await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('name');
     // Keyboard focus is visible.

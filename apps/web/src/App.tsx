@@ -2,7 +2,7 @@ import { Layout } from './components/Layout';
 import { PageHeading } from './components/PageHeading';
 import { LoadError, Loading } from './components/Status';
 import { useI18n } from './i18n';
-import { PAGE_TITLES } from './page-frame';
+import { PAGE_TITLES } from './page-titles';
 import { lazy, Suspense } from 'react';
 import { AccountPage } from './pages/AccountPage';
 import { NotFoundPage } from './pages/NotFoundPage';

@@ -1,20 +1,18 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { App } from './App';
-import { ErrorBoundary } from './components/ErrorBoundary';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { browserLocale } from './i18n';
-import { Providers } from './Providers';
+import type { PageData } from './Providers';
+import { Root } from './Root';
 import './styles.css';
+import './mail.css';
 
-const locale = browserLocale();
+// The gateway sends each page rendered, with the answers it was rendered from; the app takes
+// over that HTML (hydration) instead of drawing it again. Without them (no server render) it
+// draws the page itself.
+const dataElement = document.getElementById('page-data');
+const data = dataElement ? (JSON.parse(dataElement.textContent ?? 'null') as PageData | null) : null;
+const locale = data?.locale ?? browserLocale();
 document.documentElement.lang = locale;
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <Providers locale={locale}>
-      <ErrorBoundary>
-        <App />
-      </ErrorBoundary>
-    </Providers>
-  </StrictMode>,
-);
+const container = document.getElementById('root')!;
+if (data) hydrateRoot(container, <Root locale={locale} data={data} />);
+else createRoot(container).render(<Root locale={locale} />);

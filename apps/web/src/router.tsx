@@ -1,4 +1,4 @@
-import { useEffect, useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent } from 'react';
+import { createContext, useContext, useEffect, useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent } from 'react';
 
 // A history-API router for a handful of fixed paths; the gateway answers every path with
 // index.html, so a reload or a shared link lands on the same page.
@@ -43,10 +43,17 @@ export function navigate(to: string, { replace = false, state = null, silent = f
 export const hasNavigated = () => pushCount > 0;
 
 const currentState = (): PageState => (window.history.state as PageState) ?? null;
+const noState = (): PageState => null;
+
+/** The address a page is rendered for on the server (null in the browser, which has its own). */
+export const ServerHrefContext = createContext<string | null>(null);
 
 export function useLocation() {
-  const href = useSyncExternalStore(subscribe, currentHref, currentHref);
-  const state = useSyncExternalStore(subscribe, currentState, currentState);
+  const serverHref = useContext(ServerHrefContext);
+  const href = useSyncExternalStore(subscribe, currentHref, () => serverHref ?? currentHref());
+  // The server renders without history state; hydration starts from the same and then reads the
+  // browser's (a reload keeps it), so the server's HTML and the first render agree.
+  const state = useSyncExternalStore(subscribe, currentState, noState);
   const url = new URL(href, 'http://local');
   return { path: url.pathname, search: url.searchParams, state };
 }

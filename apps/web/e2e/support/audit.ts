@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { PHONE, screenshot } from './browser';
+import { appRunning } from './flows';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -46,6 +47,8 @@ export async function audit(page: Page, name: string) {
 
 /** audit() at the desktop and the phone width, back at the width it had. */
 export async function auditBothSizes(page: Page, name: string, desktop: { width: number; height: number }) {
+  // The page as the app runs it (the server's HTML before that differs only in disabled controls).
+  await appRunning(page);
   const before = page.viewportSize() ?? desktop;
   await page.setViewportSize(desktop);
   await audit(page, name);

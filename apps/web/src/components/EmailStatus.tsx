@@ -1,5 +1,5 @@
-import '../mail.css';
 import { useI18n } from '../i18n';
+import { useHydrated } from '../hydrated';
 import { useMailText } from '../i18n/mail-page-strings';
 import { problemOf, trpc } from '../trpc';
 import type { SignedInUser } from '../session';
@@ -10,6 +10,7 @@ export function EmailStatus({ user }: { user: SignedInUser }) {
   const { locale } = useI18n();
   const m = useMailText();
   const resend = trpc.email.resendVerification.useMutation();
+  const hydrated = useHydrated();
   if (user.emailVerified) return <span className="email-status email-verified"> ({m('emailVerified')})</span>;
   const problem = resend.error ? problemOf(resend.error) : null;
   return (
@@ -21,7 +22,7 @@ export function EmailStatus({ user }: { user: SignedInUser }) {
           {resend.data.alreadyVerified ? m('resendAlready') : m('resendDone', { email: user.email })}
         </span>
       ) : (
-        <button type="button" className="link-button resend-verification" disabled={resend.isPending} onClick={() => resend.mutate()}>
+        <button type="button" className="link-button resend-verification" disabled={resend.isPending || !hydrated} onClick={() => resend.mutate()}>
           {resend.isPending ? m('resendBusy') : m('resendLink')}
         </button>
       )}

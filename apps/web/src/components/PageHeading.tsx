@@ -1,6 +1,9 @@
-import { useEffect, useRef } from 'react';
+import { createContext, useContext, useEffect, useRef } from 'react';
 import { hasNavigated } from '../router';
 import { useProductName, useSettingsQuery } from '../session';
+
+/** Where a server render records the page's title (null in the browser). */
+export const ServerTitleContext = createContext<{ title?: string } | null>(null);
 
 /**
  * The page's h1. After a move between pages it takes focus, so screen readers announce the
@@ -12,10 +15,14 @@ export function PageHeading({ children }: { children: string }) {
   const realm = useSettingsQuery().data?.realm;
   const productName = useProductName();
   const realmName = realm && !realm.isDefault ? realm.name : null;
+  const title = [children, realmName, productName].filter(Boolean).join(' · ');
+  // On the server, where no effect runs, the title goes into the page's <title>.
+  const serverTitle = useContext(ServerTitleContext);
+  if (serverTitle) serverTitle.title = title;
 
   useEffect(() => {
-    document.title = [children, realmName, productName].filter(Boolean).join(' · ');
-  }, [children, realmName, productName]);
+    document.title = title;
+  }, [title]);
 
   useEffect(() => {
     if (hasNavigated()) ref.current?.focus();

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useHydrated } from '../hydrated';
 import type { Form } from '../forms/useForm';
 import { useI18n } from '../i18n';
 import { Field } from './Field';
@@ -16,12 +17,14 @@ interface PasswordFieldProps<F extends string> {
 export function PasswordField<F extends string>({ form, name, label, autoComplete, describedBy, children }: PasswordFieldProps<F>) {
   const { t } = useI18n();
   const [visible, setVisible] = useState(false);
+  const hydrated = useHydrated();
   const toggle = (
     <button
       type="button"
       className="toggle"
       aria-controls={name}
       aria-label={t(visible ? 'hidePasswordLabel' : 'showPasswordLabel', { label })}
+      disabled={!hydrated}
       onClick={() => setVisible((v) => !v)}
     >
       {visible ? t('hidePassword') : t('showPassword')}

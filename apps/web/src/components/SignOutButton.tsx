@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useHydrated } from '../hydrated';
 import { describeFailure } from '../failure';
 import { useI18n } from '../i18n';
 import { navigate } from '../router';
@@ -9,6 +10,7 @@ export function SignOutButton() {
   const { t, locale } = useI18n();
   const forgetSession = useForgetSession();
   const signOut = trpc.account.signOut.useMutation();
+  const hydrated = useHydrated();
   const [error, setError] = useState<string | null>(null);
 
   const onClick = () => {
@@ -25,7 +27,7 @@ export function SignOutButton() {
 
   return (
     <>
-      <button type="button" className="secondary" onClick={onClick} disabled={signOut.isPending}>
+      <button type="button" className="secondary" onClick={onClick} disabled={signOut.isPending || !hydrated}>
         {signOut.isPending ? t('signingOut') : t('signOut')}
       </button>
       {error && (

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'r
 import { describeFailure, isUnauthenticated } from '../failure';
 import { useI18n, type UiKey } from '../i18n';
 import { useSessionEnded } from '../session';
+import { useHydrated } from '../hydrated';
 import { forgetKeptValues, keepForAfterSignIn, keptValues } from './kept-values';
 
 /** Any of the shared zod schemas from @accounts/validators. */
@@ -55,6 +56,7 @@ interface FormOptions<F extends string> {
 export function useForm<F extends string>({ initial, schema, submit, keep = [], whenEmpty = {} }: FormOptions<F>) {
   const { locale, t } = useI18n();
   const sessionEnded = useSessionEnded();
+  const hydrated = useHydrated();
   const fields = Object.keys(initial) as F[];
   const [values, setValues] = useState<Record<F, string>>(() => ({ ...initial, ...keptValues(fields) }));
   useEffect(forgetKeptValues, []);
@@ -151,6 +153,8 @@ export function useForm<F extends string>({ initial, schema, submit, keep = [], 
     value: values[field],
     onChange: (event: ChangeEvent<HTMLInputElement>) => setValue(field, event.target.value),
     onBlur: () => setLeft((prev) => (prev.has(field) ? prev : new Set(prev).add(field))),
+    // What is typed before the app runs the form would not reach its state: wait until it does.
+    readOnly: hydrated ? undefined : true,
   });
 
   return { values, errorFor, errorCodeFor, inputProps, onSubmit, submitting, report, reset };

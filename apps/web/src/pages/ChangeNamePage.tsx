@@ -44,7 +44,7 @@ function ChangeNameForm({ user }: { user: SignedInUser }) {
         {changed && <p>{s('nameChanged', { name: changed })}</p>}
       </div>
       <ErrorSummary report={form.report} labels={labels} />
-      <form noValidate onSubmit={form.onSubmit} aria-busy={form.submitting}>
+      <form method="post" noValidate onSubmit={form.onSubmit} aria-busy={form.submitting}>
         <Field form={form} name="name" label={labels.name} type="text" autoComplete="name" />
         <SubmitButton busy={form.submitting} label={s('nameSubmit')} busyLabel={s('nameBusy')} />
       </form>

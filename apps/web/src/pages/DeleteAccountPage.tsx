@@ -63,7 +63,7 @@ function DeleteAccountForm({ user, onDeleted }: { user: SignedInUser; onDeleted:
       </ul>
       <p>{s('deleteAfter')}</p>
       <ErrorSummary report={form.report} labels={labels} />
-      <form noValidate onSubmit={form.onSubmit} aria-busy={form.submitting}>
+      <form method="post" noValidate onSubmit={form.onSubmit} aria-busy={form.submitting}>
         <input type="text" name="username" autoComplete="username" value={user.email} readOnly hidden />
         <PasswordField form={form} name="current_password" label={labels.current_password} autoComplete="current-password" />
         <SubmitButton busy={form.submitting} label={s('deleteSubmit')} busyLabel={s('deleteBusy')} />

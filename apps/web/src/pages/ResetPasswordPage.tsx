@@ -71,7 +71,7 @@ function ResetForm({ token }: { token: string }) {
           <Link to="/forgot-password">{m('resetNewLink')}</Link>
         </p>
       )}
-      <form noValidate onSubmit={form.onSubmit} aria-busy={form.submitting}>
+      <form method="post" noValidate onSubmit={form.onSubmit} aria-busy={form.submitting}>
         <PasswordField
           form={form}
           name="new_password"

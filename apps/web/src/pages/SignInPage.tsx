@@ -54,7 +54,7 @@ export function SignInPage() {
         <p className="intro">{t('signInIntro', { realm: realm.name })}</p>
       )}
       <ErrorSummary report={form.report} labels={labels} />
-      <form noValidate onSubmit={form.onSubmit} aria-busy={form.submitting}>
+      <form method="post" noValidate onSubmit={form.onSubmit} aria-busy={form.submitting}>
         <Field form={form} name="email" label={labels.email} type="email" autoComplete="username" autoCapitalize="none" spellCheck={false} />
         <PasswordField form={form} name="password" label={labels.password} autoComplete="current-password" />
         <p>

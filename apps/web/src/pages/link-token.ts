@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useLocation } from '../router';
 
 /**
  * The token of a mailed link, read from the address; once the page is shown, the address is
@@ -8,7 +9,8 @@ import { useEffect, useState } from 'react';
  * must not take the token with it.
  */
 export function useLinkToken(path: string): string | null {
-  const [token] = useState(() => new URLSearchParams(window.location.search).get('token'));
+  const { search } = useLocation();
+  const [token] = useState(() => search.get('token'));
   useEffect(() => {
     if (new URLSearchParams(window.location.search).has('token')) window.history.replaceState(window.history.state, '', path);
   }, [path]);

@@ -1,0 +1,27 @@
+import type { Locale } from '@accounts/validators';
+import { StrictMode } from 'react';
+import { App } from './App';
+import { ErrorBoundary } from './components/ErrorBoundary';
+import { Providers, type PageData } from './Providers';
+
+interface RootProps {
+  locale: Locale;
+  data?: PageData;
+  href?: string;
+  titleSink?: { title?: string };
+  /** Tests pass a fake fetch; the browser uses its own. */
+  fetchImpl?: typeof fetch;
+}
+
+/** The whole app, the same tree for the server's render and the browser's (hydration needs both alike). */
+export function Root({ locale, data, href, titleSink, fetchImpl }: RootProps) {
+  return (
+    <StrictMode>
+      <Providers locale={locale} data={data} href={href} titleSink={titleSink} fetchImpl={fetchImpl}>
+        <ErrorBoundary>
+          <App />
+        </ErrorBoundary>
+      </Providers>
+    </StrictMode>
+  );
+}
