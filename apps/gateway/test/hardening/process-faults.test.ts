@@ -64,7 +64,7 @@ describe.each(testDrivers())('a gateway process on %s', (driver) => {
     for (const c of cleanups.reverse()) await c().catch(() => {});
   });
 
-  it('loses no acknowledged registration or password change to SIGKILL, and restarts on the same data', { timeout: 180_000 }, async () => {
+  it('loses no acknowledged registration or password change to SIGKILL, and restarts on the same data', { timeout: 300_000 }, async () => {
     const store = await storage(driver);
     cleanups.push(store.cleanup);
     const env = { ...store.env, ACCOUNT_MAX_FAILURES: '1000', HASH_WORKERS: '2' };
@@ -125,7 +125,7 @@ describe.each(testDrivers())('a gateway process on %s', (driver) => {
   // One run is enough for the drain; it does not depend on the database.
   if (driver !== testDrivers()[0]) return;
 
-  it('finishes the requests in flight on SIGTERM, refuses new connections, and exits 0', { timeout: 90_000 }, async () => {
+  it('finishes the requests in flight on SIGTERM, refuses new connections, and exits 0', { timeout: 180_000 }, async () => {
     const store = await storage(driver);
     cleanups.push(store.cleanup);
     // Slow hashing on one thread keeps several registrations in flight for a while.

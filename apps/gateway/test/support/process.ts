@@ -32,8 +32,12 @@ const BASE_ENV = {
   RATE_LIMIT_CHANGE_PASSWORD: '1000000',
 };
 
-/** Starts `node src/main.ts` and resolves once it listens (rejects if it exits or hangs first). */
-export function spawnGateway(env: Record<string, string>, readyMs = 45_000): Promise<GatewayProcess> {
+/**
+ * Starts `node src/main.ts` and resolves once it listens (rejects if it exits or hangs first).
+ * Start-up (tsx, an embedded PGlite's first open) takes about 8 s on a quiet 2-core machine and
+ * over 45 s under the load of a benchmark running beside the suite: 90 s still catches a hang.
+ */
+export function spawnGateway(env: Record<string, string>, readyMs = 90_000): Promise<GatewayProcess> {
   // Only what the process needs from ours: no DATABASE_URL or REDIS_URL leaks in by accident.
   const inherited = Object.fromEntries(['PATH', 'HOME', 'TMPDIR', 'LANG'].filter((k) => process.env[k]).map((k) => [k, process.env[k]!]));
   const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', 'src/main.ts'], {
