@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { prerenderToNodeStream } from 'react-dom/static';
+import { pageTitle } from './components/PageHeading';
 import type { PageData } from './Providers';
 import { Root } from './Root';
 
@@ -17,5 +18,5 @@ export async function renderPage(href: string, data: PageData): Promise<{ html: 
   const html = await text(prelude as Readable);
   const { realm, productName } = data.settings;
   // A page without a heading of its own (still loading, or a redirect) is named like the header.
-  return { html, title: titleSink.title ?? (realm.isDefault ? productName : `${realm.name} · ${productName}`) };
+  return { html, title: titleSink.title ?? pageTitle(null, realm.isDefault ? null : realm.name, productName) };
 }

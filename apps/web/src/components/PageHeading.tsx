@@ -2,6 +2,10 @@ import { createContext, useContext, useEffect, useRef } from 'react';
 import { hasNavigated } from '../router';
 import { useProductName, useSettingsQuery } from '../session';
 
+/** A page's title: "Sign in · Accounts", or "Sign in · Acme Inc · Accounts" in a realm of its own. */
+export const pageTitle = (heading: string | null, realmName: string | null, productName: string) =>
+  [heading, realmName, productName].filter(Boolean).join(' · ');
+
 /** Where a server render records the page's title (null in the browser). */
 export const ServerTitleContext = createContext<{ title?: string } | null>(null);
 
@@ -15,7 +19,7 @@ export function PageHeading({ children }: { children: string }) {
   const realm = useSettingsQuery().data?.realm;
   const productName = useProductName();
   const realmName = realm && !realm.isDefault ? realm.name : null;
-  const title = [children, realmName, productName].filter(Boolean).join(' · ');
+  const title = pageTitle(children, realmName, productName);
   // On the server, where no effect runs, the title goes into the page's <title>.
   const serverTitle = useContext(ServerTitleContext);
   if (serverTitle) serverTitle.title = title;
