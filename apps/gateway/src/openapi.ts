@@ -40,11 +40,17 @@ const EVERY_ROUTE: ProblemCode[] = ['realm_not_found', 'not_ready'];
 const EVERY_POST: ProblemCode[] = ['invalid_body', 'cross_origin', 'payload_too_large', 'unsupported_media_type'];
 
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => {
-  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as Record<string, unknown>;
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, {
+    io,
+    target: 'draft-2020-12',
+    unrepresentable: 'any',
+    // A Date leaves as JSON.stringify writes it: an RFC 3339 string.
+    override: ({ zodSchema, jsonSchema }) => {
+      if (zodSchema._zod.def.type === 'date') Object.assign(jsonSchema, { type: 'string', format: 'date-time' });
+    },
+  }) as Record<string, unknown>;
   return rest;
 };
-
-const sessionSchema = z.object({ token: z.string().min(16).max(128), expiresAt: z.iso.datetime({ offset: true }) });
 
 function procedureOf(router: AppRouter, path: string) {
   const procedure = (router._def.procedures as unknown as Record<string, { _def: { inputs: unknown[]; output?: unknown; type: string } }>)[path];
@@ -55,14 +61,11 @@ function procedureOf(router: AppRouter, path: string) {
 /** The form fields of a procedure's input (none for a procedure without input). */
 export const fieldsOf = (router: AppRouter, path: string): string[] => Object.keys(procedureOf(router, path).input?.shape ?? {});
 
-/**
- * A success body as JSON carries it: tokens a program asked for (`session`, `knownDevice`) only
- * on routes that hand out a session, with the expiry as a date-time string.
- */
+/** A success body: tokens a program asked for (`session`, `knownDevice`) only on routes that hand out a session. */
 function successSchema(output: z.ZodObject, issuesSession: boolean): z.ZodObject {
-  const { session: _session, knownDevice, ...shape } = output.shape as Record<string, z.ZodType>;
-  if (!issuesSession) return z.object(shape);
-  return z.object({ ...shape, session: sessionSchema.optional(), ...(knownDevice ? { knownDevice: z.string().optional() } : {}) });
+  if (issuesSession) return output;
+  const { session: _session, knownDevice: _knownDevice, ...shape } = output.shape as Record<string, z.ZodType>;
+  return z.object(shape);
 }
 
 /** A GET route's input fields, as query parameters. */

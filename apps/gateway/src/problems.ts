@@ -14,7 +14,7 @@ function asProblemError(err: unknown): unknown {
   return code === 'internal' ? err : new ProblemError(code);
 }
 
-export const isTrpcRequest = (req: FastifyRequest) => req.url.startsWith('/trpc/') || req.url === '/trpc';
+export const isTrpcRequest = (req: FastifyRequest) => /^\/trpc(?:[/?]|$)/.test(req.url);
 
 /** The procedure path of a /trpc URL, when it names one. */
 const trpcPath = (req: FastifyRequest) => /^\/trpc\/([^?/]+)/.exec(req.url)?.[1];

@@ -1,12 +1,14 @@
 import { connect, type Socket } from 'node:net';
 import { testDrivers } from '@accounts/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { findRealm } from '@accounts/api';
+import { findRealm, type AppRouter } from '@accounts/api';
+import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
 import { users } from '@accounts/db';
 import { FORM_ROUTES } from '../src/form-routes.js';
 import { mintSession } from './support/accounts.js';
 import { countRows, expectProblem } from './support/checks.js';
 import { registration, startGateway, STRONG, STRONG2, uniqueEmail, type Gateway, type Response } from './support/gateway.js';
+import { queuedToken } from './support/email-openapi.js';
 import { openApiOf } from './support/openapi.js';
 
 /** A connection that sends bytes when told and collects everything the server answers. */
@@ -101,6 +103,8 @@ describe.each(testDrivers())('load shedding over HTTP on %s', (driver) => {
     const realm = (await findRealm(gw.db.db, 'default'))!;
     const [user] = await gw.db.db.insert(users).values({ realmId: realm.id, name: 'Busy', email: uniqueEmail('busy'), passwordHash: 'unused' }).returning();
     const cookie = `session=${await mintSession(gw.db.db, user!.id)}`;
+    expect((await gw.form('/users/forgot_password', { email: user!.email })).status).toBe(202);
+    const token = await queuedToken(gw.db.db, user!.email, 'reset_password');
     const before = await countRows(gw.db.db);
     const blockers = [gw.hasher.hash('one running'), gw.hasher.hash('one waiting')];
     try {
@@ -108,6 +112,8 @@ describe.each(testDrivers())('load shedding over HTTP on %s', (driver) => {
         ['/users/register', registration()],
         ['/users/login', { email: user!.email, password: STRONG }],
         ['/users/change_password', { current_password: STRONG, new_password: STRONG2, confirm_password: STRONG2 }],
+        ['/users/reset_password', { token, new_password: STRONG2, confirm_password: STRONG2 }],
+        ['/users/delete_account', { current_password: STRONG }],
       ] as const) {
         const res = await gw.form(url, fields, { headers: { cookie } });
         expect(res.status, url).toBe(503);
@@ -119,6 +125,11 @@ describe.each(testDrivers())('load shedding over HTTP on %s', (driver) => {
       expect(trpc.status).toBe(503);
       expect(trpc.headers['retry-after']).toBe('2');
       expect(trpc.json.error.data).toMatchObject({ code: 'SERVICE_UNAVAILABLE', problem: { code: 'server_busy', retryAfter: 2 } });
+      // A typed client reads the same.
+      const client = createTRPCClient<AppRouter>({ links: [httpLink({ url: `http://localhost:${gw.port}/trpc` })] });
+      const refused = await client.account.register.mutate(registration()).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(TRPCClientError);
+      expect((refused as TRPCClientError<AppRouter>).data).toMatchObject({ code: 'SERVICE_UNAVAILABLE', httpStatus: 503, problem: { code: 'server_busy', retryAfter: 2 } });
     } finally {
       await Promise.all(blockers);
     }

@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Driver } from '@accounts/db';
 import { createTestDatabase, testDrivers, uniqueEmail, type TestDatabase } from '@accounts/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,11 +54,12 @@ describe.each(testDrivers())('the mail outbox across processes on %s', (driver) 
     const second = await spawn({ ...store.env, MAIL_POLL_MS: '50' });
     const reset = await smtp.waitFor((m) => m.to.includes(email) && /Reset your password/.test(m.subject));
     await smtp.waitFor((m) => m.to.includes(email) && /Confirm your email/.test(m.subject));
-    await sleep(1000);
-    expect(smtp.mails.filter((m) => m.to.includes(email)).map((m) => m.subject).sort()).toEqual([expect.stringMatching(/^Confirm/), expect.stringMatching(/^Reset/)]);
     const res = await second.client.form('/users/reset_password', { token: tokenOf(reset), new_password: STRONG2, confirm_password: STRONG2 });
     expect(res.status).toBe(200);
+    // Once the process has stopped nothing more can arrive: each queued mail went out once.
     expect((await second.stop()).code).toBe(0);
+    const queued = smtp.mails.filter((m) => m.to.includes(email) && /^(Confirm|Reset)/.test(m.subject));
+    expect(queued.map((m) => m.subject).sort()).toEqual([expect.stringMatching(/^Confirm/), expect.stringMatching(/^Reset/)]);
   });
 });
 
@@ -92,9 +92,9 @@ if (testDrivers().includes('postgres')) {
       const emails = Array.from({ length: 30 }, (_, i) => uniqueEmail(`pair${i}`));
       await Promise.all(emails.map(async (email, i) => expect((await (i % 2 ? a : b).client.form('/users/register', registration(email))).status).toBe(201)));
       for (const email of emails) await smtp.waitFor((m) => m.to.includes(email), 30_000);
-      await sleep(1500);
-      for (const email of emails) expect(smtp.mails.filter((m) => m.to.includes(email)), email).toHaveLength(1);
+      // Once both have stopped nothing more can arrive.
       await Promise.all([a.stop(), b.stop()]);
+      for (const email of emails) expect(smtp.mails.filter((m) => m.to.includes(email)), email).toHaveLength(1);
       expect([...a.logs, ...b.logs].some((l) => l.includes('mail sent'))).toBe(true);
     });
   });

@@ -47,6 +47,15 @@ describe.each(testDrivers())('the OpenAPI document on %s', (driver) => {
     expect(documented).toEqual(registered);
   });
 
+  it('describes every time as the date-time string JSON carries', () => {
+    const body = (path: string, method: string, status: string) => api.doc.paths[path]![method]!.responses[status]!.content['application/json']!.schema as any;
+    const dateTime = { type: 'string', format: 'date-time' };
+    expect(body('/users/login', 'post', '200').properties.session.properties.expiresAt).toEqual(dateTime);
+    const session = body('/users/sessions', 'get', '200').properties.sessions.items.properties;
+    expect([session.createdAt, session.lastUsedAt]).toEqual([dateTime, dateTime]);
+    expect(body('/users/activity', 'get', '200').properties.events.items.properties.at).toEqual(dateTime);
+  });
+
   it('describes the success bodies, with and without the token in the body', async () => {
     const { email, cookie } = await signedUp();
     const withToken = await post('/users/login', { email, password: STRONG }, { 'x-session-delivery': 'token' });

@@ -84,6 +84,12 @@ describe.each(testDrivers())('a tRPC client reads every /trpc error in one shape
     const batched = clientFor(gw, { batch: true });
     expectProblem(await failure(batched.typed.account.settings.query()), 'invalid_body');
     expectProblem(await failure(clientFor(gw).untyped.query('account.nothing')), 'not_found');
+    // No procedure named at all, with or without a query string.
+    for (const url of ['/trpc', '/trpc?batch=1', '/trpc/']) {
+      const res = await gw.send('GET', url);
+      expect(res.status, url).toBe(404);
+      expect(res.json.error.data, url).toMatchObject({ code: 'NOT_FOUND', problem: { code: 'not_found' } });
+    }
   });
 
   it('a mutation called as a query', async () => {

@@ -6,7 +6,7 @@ import { STRONG, STRONG2, uniqueEmail, type Response } from './gateway.js';
 type Post = (url: string, body: string | Record<string, string>, headers?: Record<string, string>, host?: string) => Promise<Response>;
 
 /** The token of the newest queued mail of a template to an address (the test gateway does not send). */
-async function queuedToken(db: Database, email: string, template: 'reset_password' | 'verify_email') {
+export async function queuedToken(db: Database, email: string, template: 'reset_password' | 'verify_email') {
   const rows = await db.select().from(mailOutbox).where(eq(mailOutbox.recipient, email)).orderBy(desc(mailOutbox.id));
   const link = (rows.find((r) => r.template === template)?.payload as { link?: string } | undefined)?.link;
   if (!link) throw new Error(`no queued ${template} mail to ${email}`);
