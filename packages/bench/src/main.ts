@@ -4,6 +4,7 @@
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { measureCapacity } from './capacity.js';
 import { freshDatabase, type DatabaseKind, type FreshDatabase } from './databases.js';
+import { measureEnumeration, type EnumerationTiming } from './enumeration.js';
 import { buildGateway, startFloor, startGateway, startPeer } from './launch.js';
 import { evaluateTargets, spread, summarise, toMarkdown, writeReport, type BenchReport, type RunResult } from './report.js';
 import { hashingScenarios, overloadConnections, readAgainst, runScenario, warmUp, type ScenarioResult } from './scenarios.js';
@@ -64,6 +65,7 @@ async function run(index: number): Promise<{ kind: DatabaseKind; result: RunResu
   log(`run ${index + 1} of ${settings.runs} (load average ${before.map((l) => l.toFixed(2)).join(' ')})`);
   const capacities = [await capacityNow()];
   const scenarios: ScenarioResult[] = [];
+  let enumeration: EnumerationTiming[] = [];
   const record = (r: ScenarioResult) => {
     scenarios.push(r);
     log(`  ${r.server}: ${r.name}: ${summary(r)}`);
@@ -75,8 +77,10 @@ async function run(index: number): Promise<{ kind: DatabaseKind; result: RunResu
       log(`gateway on ${db.kind}: ${fresh.toFixed(0)} MB after start on a new database; warming up`);
       // The first new password starts the thread that estimates passwords (once, about half a
       // second on a quiet machine, far longer on a busy one): awaited so no scenario waits for it.
-      await createAccounts(gateway.url, 1, 1);
+      const [probeAccount] = await createAccounts(gateway.url, 1, 1);
       await warmUp(gateway, settings);
+      enumeration = await measureEnumeration(gateway.url, probeAccount!, settings.enumerationSamples);
+      for (const e of enumeration) log(`  gateway: ${e.name}: known ${e.knownMs.median.toFixed(1)} ms, unknown ${e.unknownMs.median.toFixed(1)} ms (median of ${e.samples}): ${e.ratio.toFixed(2)}×`);
       for (const scenario of hashingScenarios(settings, capacities[0]!)) {
         log(`gateway: ${scenario.name} (${scenario.connections} connections${scenario.overallRate ? `, ${scenario.overallRate} req/s` : ''})`);
         const result = await runScenario(gateway, scenario, settings, null);
@@ -112,7 +116,7 @@ async function run(index: number): Promise<{ kind: DatabaseKind; result: RunResu
       record(await runScenario(peer, { name: 'overload 5×', weights: { register: 1 }, builders: betterAuth(peer.url), ...overloadConnections(settings, capacities[0]!) }, settings, null));
     }),
   );
-  return { kind, result: { date, loadAverage: { before, after: loadavg() }, capacities, scenarios, memory } };
+  return { kind, result: { date, loadAverage: { before, after: loadavg() }, capacities, scenarios, enumeration, memory } };
 }
 
 async function main() {

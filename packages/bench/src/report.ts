@@ -1,6 +1,7 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DatabaseKind } from './databases.js';
+import type { EnumerationTiming } from './enumeration.js';
 import type { ScenarioResult } from './scenarios.js';
 
 export interface Target {
@@ -19,6 +20,8 @@ export interface RunResult {
   capacities: number[];
   /** Every scenario of every server: the gateway's, the floor's, better-auth's. */
   scenarios: ScenarioResult[];
+  /** Known against unknown emails, timed on the gateway one request at a time. */
+  enumeration: EnumerationTiming[];
   /** The gateway's resident memory: settled after start on a new database, after a restart on the same one, and the highest seen under load. */
   memory: { startFreshMB: number; startExistingMB: number; peakMB: number };
 }
@@ -78,6 +81,8 @@ const PGLITE_START_MB = 250;
 const PGLITE_PEAK_MB = 350;
 // Settled RSS may grow this much from after the first scenario to after the last hashing one.
 const RSS_GROWTH = 1.25;
+// A known email's median time over an unknown one's, both ways.
+const ENUMERATION_RATIO = 1.25;
 
 const fixed = (n: number, digits = 1) => n.toFixed(digits);
 
@@ -188,6 +193,13 @@ export function evaluateTargets(database: DatabaseKind, runs: RunResult[], rows:
       pass: settled(last.name).median <= settled(first.name).median * RSS_GROWTH,
     },
   ];
+  for (const e of summariseEnumeration(runs)) {
+    targets.push({
+      name: `${e.name}: an email with an account answers in ${fixed(1 / ENUMERATION_RATIO, 2)}–${ENUMERATION_RATIO} × the median time of one without, with the same status`,
+      measured: `${showSpread(e.ratio, 2)}× (${showSpread(e.knownMs)} vs ${showSpread(e.unknownMs)} ms; statuses ${e.statuses.known} / ${e.statuses.unknown})`,
+      pass: e.ratio.median <= ENUMERATION_RATIO && e.ratio.median >= 1 / ENUMERATION_RATIO && e.statuses.known === e.statuses.unknown,
+    });
+  }
   if (database === 'pglite') {
     targets.push(
       { name: `RSS after start ≤ ${PGLITE_START_MB} MB, new data directory`, measured: `${showSpread(memory.startFreshMB, 0)} MB`, pass: memory.startFreshMB.max <= PGLITE_START_MB },
@@ -196,6 +208,22 @@ export function evaluateTargets(database: DatabaseKind, runs: RunResult[], rows:
     );
   }
   return targets;
+}
+
+/** Each enumeration probe over the runs: the per-run medians and their ratio. */
+export function summariseEnumeration(runs: RunResult[]) {
+  return runs[0]!.enumeration.map(({ name, samples }) => {
+    const all = runs.map((r) => r.enumeration.find((e) => e.name === name)!);
+    const statuses = (kind: 'known' | 'unknown') => [...new Set(all.flatMap((e) => Object.keys(e.statuses[kind])))].join(' ');
+    return {
+      name,
+      samples,
+      knownMs: spread(all.map((e) => e.knownMs.median)),
+      unknownMs: spread(all.map((e) => e.unknownMs.median)),
+      ratio: spread(all.map((e) => e.ratio)),
+      statuses: { known: statuses('known'), unknown: statuses('unknown') },
+    };
+  });
 }
 
 const statuses = (s: SummaryRow) =>
@@ -229,6 +257,12 @@ export function toMarkdown(r: BenchReport): string {
     ...r.summary.map(row),
     '',
     `Gateway resident memory: ${showSpread(r.memory.startFreshMB, 0)} MB after start on a new database, ${showSpread(r.memory.startExistingMB, 0)} MB after a restart on the same one, ${showSpread(r.memory.peakMB, 0)} MB at the peak under load.`,
+    '',
+    'Emails with and without an account, one request at a time, alternating (medians per run):',
+    '',
+    '| route | requests of each | with an account, ms | without, ms | ratio | statuses (with / without) |',
+    '| --- | --: | --: | --: | --: | --- |',
+    ...summariseEnumeration(r.runs).map((e) => `| ${e.name} | ${e.samples} | ${showSpread(e.knownMs)} | ${showSpread(e.unknownMs)} | ${showSpread(e.ratio, 2)} | ${e.statuses.known} / ${e.statuses.unknown} |`),
     '',
     'Against better-auth (its default scrypt; us at bcrypt cost ' + m.bcryptCost + '):',
     '',

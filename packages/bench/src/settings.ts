@@ -20,6 +20,8 @@ export interface Settings {
   sessionConnections: number;
   /** Signed-in accounts the session checks go round. */
   sessionAccounts: number;
+  /** Requests per kind (known, unknown email) and route of the enumeration timing. */
+  enumerationSamples: number;
   /** Whole runs (fresh servers and databases each time); the report gives their medians. */
   runs: number;
   /** Upper bound on the overload's connections (it scales with capacity). */
@@ -51,6 +53,7 @@ export function loadSettings(): Settings {
     connections: Math.round(positive('BENCH_CONNECTIONS', smoke ? 4 : workers * 4)),
     sessionConnections: Math.round(positive('BENCH_SESSION_CONNECTIONS', smoke ? 4 : 32)),
     sessionAccounts: smoke ? 4 : 64,
+    enumerationSamples: smoke ? 4 : 60,
     runs: Math.round(positive('BENCH_RUNS', smoke ? 1 : 3)),
     maxConnections: smoke ? 64 : 1000,
     healthzIntervalMs: 20,

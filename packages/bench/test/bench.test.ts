@@ -72,6 +72,12 @@ test('the whole benchmark runs in smoke mode and cleans up after itself', async 
     expect(s.bcryptOpsPerSecond, s.name).toBe(0);
   }
   expect(run!.scenarios.find((s) => s.name === 'change password')!.okByKind.changePassword).toBeGreaterThan(0);
+  // Known and unknown emails were timed on both routes, and answered alike.
+  expect(run!.enumeration.map((e) => e.name)).toEqual(['POST /users/login, wrong password', 'POST /users/forgot_password']);
+  for (const e of run!.enumeration) {
+    expect(e.statuses, e.name).toEqual({ known: { [e.name.includes('login') ? 422 : 202]: e.samples }, unknown: { [e.name.includes('login') ? 422 : 202]: e.samples } });
+    expect(e.ratio, e.name).toBeGreaterThan(0);
+  }
   expect(run!.memory.startFreshMB).toBeGreaterThan(0);
   expect(run!.memory.startExistingMB).toBeGreaterThan(0);
   expect(run!.memory.peakMB).toBeGreaterThan(0);
