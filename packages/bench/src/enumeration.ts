@@ -2,7 +2,7 @@
 // the answers are identical (status, headers, body); their times are measured here, with enough
 // samples: requests one at a time, known and unknown alternating, so both see the same machine.
 import { spread, type Spread } from './report.js';
-import { uniqueEmail, type Account } from './traffic.js';
+import { gateway, uniqueEmail, type Account, type Req } from './traffic.js';
 
 export interface EnumerationTiming {
   /** The route and what the known email is sent with. */
@@ -19,17 +19,13 @@ export interface EnumerationTiming {
 const WRONG_PASSWORD = 'not the password of anyone here';
 
 const PROBES = [
-  { name: 'POST /users/login, wrong password', path: '/users/login', fields: (email: string) => ({ email, password: WRONG_PASSWORD }) },
-  { name: 'POST /users/forgot_password', path: '/users/forgot_password', fields: (email: string) => ({ email }) },
+  { name: 'POST /users/login, wrong password', request: (email: string) => gateway.signIn({ email, password: WRONG_PASSWORD }) },
+  { name: 'POST /users/forgot_password', request: (email: string) => gateway.forgotPassword(email) },
 ];
 
-async function timed(baseUrl: string, path: string, fields: Record<string, string>) {
+async function timed(baseUrl: string, req: Req) {
   const t0 = performance.now();
-  const res = await fetch(new URL(path, baseUrl), {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(fields).toString(),
-  });
+  const res = await fetch(baseUrl + req.path, { method: req.method, headers: req.headers as Record<string, string>, body: req.body as string });
   await res.arrayBuffer();
   return { ms: performance.now() - t0, status: res.status };
 }
@@ -43,7 +39,7 @@ export async function measureEnumeration(baseUrl: string, known: Account, sample
       // Which goes first alternates too, so neither always follows the other.
       const order = i % 2 ? (['known', 'unknown'] as const) : (['unknown', 'known'] as const);
       for (const kind of order) {
-        const { ms, status } = await timed(baseUrl, probe.path, probe.fields(kind === 'known' ? known.email : uniqueEmail()));
+        const { ms, status } = await timed(baseUrl, probe.request(kind === 'known' ? known.email : uniqueEmail()));
         times[kind].push(ms);
         statuses[kind][status] = (statuses[kind][status] ?? 0) + 1;
       }

@@ -17,7 +17,7 @@ export interface Account {
   token: string;
 }
 
-type Req = Pick<autocannon.Request, 'method' | 'path' | 'headers' | 'body'>;
+export type Req = Pick<autocannon.Request, 'method' | 'path' | 'headers' | 'body'>;
 
 const runTag = randomBytes(3).toString('hex');
 let serial = 0;
@@ -40,8 +40,11 @@ export const gateway = {
     const headers = formHeaders(withToken ? TOKEN_IN_BODY : {});
     return { method: 'POST', path: '/users/register', headers, body: form({ name: NAME, email, password: p, password2: p }) };
   },
-  signIn(a: Account): Req {
+  signIn(a: Pick<Account, 'email' | 'password'>): Req {
     return { method: 'POST', path: '/users/login', headers: formHeaders(), body: form({ email: a.email, password: a.password }) };
+  },
+  forgotPassword(email: string): Req {
+    return { method: 'POST', path: '/users/forgot_password', headers: formHeaders(), body: form({ email }) };
   },
   changePassword(a: Account): Req {
     const next = otherPassword(a.password);

@@ -73,7 +73,7 @@ export function createEmailRouter(config: AccountConfig) {
           await invalidateTokens(tx, '00000000-0000-0000-0000-000000000000', 'reset_password');
         });
       }
-      await sleep(FORGOT_PASSWORD_MIN_MS - (performance.now() - started));
+      await sleep(Math.max(0, FORGOT_PASSWORD_MIN_MS - (performance.now() - started)));
       return { ok: true as const };
     }),
 
