@@ -28,6 +28,8 @@ export const users = pgTable(
     emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     /** Set by an operator: a disabled account cannot sign in and has no sessions. */
     disabledAt: timestamp('disabled_at', { withTimezone: true }),
+    /** The language the owner last used (registration, sign-in): mails to them are written in it. */
+    locale: text('locale').notNull().default('en'),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('users_realm_email_unique').on(t.realmId, sql`lower(btrim(${t.email}))`)],
@@ -61,6 +63,8 @@ export const accountEvents = pgTable(
   'account_events',
   {
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    /** What the activity page shows as the event's id (and its cursor): random, so it tells nothing of other accounts' events. */
+    publicId: uuid('public_id').notNull().defaultRandom(),
     realmId: uuid('realm_id')
       .notNull()
       .references(() => realms.id, { onDelete: 'cascade' }),
@@ -152,6 +156,21 @@ export const mailOutbox = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('mail_outbox_due_idx').on(t.nextAttemptAt).where(sql`${t.sentAt} is null and ${t.failedAt} is null`)],
+);
+
+/**
+ * Every mail queued to an address, by a digest of the address alone (never the address): the
+ * per-recipient cap counts these rows, so every instance sees the same count and deleting or
+ * re-registering an account does not reset it. Rows older than the cap's window are purged.
+ */
+export const mailSends = pgTable(
+  'mail_sends',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    recipientKey: text('recipient_key').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('mail_sends_recipient_time_idx').on(t.recipientKey, t.createdAt), index('mail_sends_created_idx').on(t.createdAt)],
 );
 
 export type Realm = typeof realms.$inferSelect;
