@@ -11,7 +11,8 @@ import { registerOpenApi } from './openapi.js';
 import { assertSameOrigin } from './origin-check.js';
 import { answerClientError, sendProblem } from './problems.js';
 import { createRateLimits } from './rate-limits.js';
-import { realmLookup, realmSlugFromHost } from './realm-host.js';
+import { isValidHost, realmLookup, realmSlugFromHost } from './realm-host.js';
+import { assertTargetNamesHost, originForm, pathOf } from './request-target.js';
 import { schedulePurge } from './retention-purge.js';
 import { realmOrigin } from './mail/origin.js';
 import { startMailSender } from './mail/sender.js';
@@ -19,6 +20,8 @@ import { registerTrpc } from './trpc-routes.js';
 import { isEarlyFormPost, isPageRequest, registerWebApp } from './web-app.js';
 
 export const BODY_LIMIT = 16 * 1024;
+/** Header lines Node keeps of a request; a request with more is refused (431), not served without the rest. */
+export const MAX_HEADER_LINES = 2000;
 
 export interface AppDeps {
   config: Config;
@@ -41,11 +44,15 @@ export function accountConfigFrom(config: Config): AccountConfig {
     knownDeviceTtlMs: config.KNOWN_DEVICE_DAYS * 24 * 3600_000,
     resetTokenTtlMs: config.MAIL_RESET_LINK_MINUTES * 60_000,
     verifyTokenTtlMs: config.MAIL_VERIFY_LINK_HOURS * 3600_000,
+    mailCap: { requested: config.RATE_LIMIT_MAIL_PER_EMAIL, any: config.MAIL_RECIPIENT_CAP, windowMs: config.RATE_LIMIT_WINDOW_SECONDS * 1000 },
   };
 }
 
 const UNREALMED = /^\/(healthz|readyz|openapi\.json)(\?|$)/;
 const API_PATH = /^\/(users|trpc)(\/|\?|$)/;
+
+/** The methods a 405's Allow header may list. */
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
 function hostHeaderCount(raw: string[]): number {
   let n = 0;
@@ -75,6 +82,8 @@ export async function buildApp({ config, database, hasher, logStream }: AppDeps)
     },
     // Requests that arrive while stopping are refused by the hook below, as problem+json.
     return503OnClosing: false,
+    // `GET http://host/path` is routed and judged as `/path`; its host is checked in the hook below.
+    rewriteUrl: originForm,
     // Fastify answers a path it cannot decode (a stray "%") by itself; no route has such a path.
     frameworkErrors: (err, req, reply) => sendProblem(req, reply, err.code === 'FST_ERR_BAD_URL' ? new ProblemError('not_found') : err),
     clientErrorHandler: answerClientError,
@@ -95,6 +104,9 @@ export async function buildApp({ config, database, hasher, logStream }: AppDeps)
   }) as unknown as FastifyInstance & { draining: boolean };
   // Past this many open connections new ones are closed at once, so held connections cannot pile up.
   app.server.maxConnections = config.MAX_CONNECTIONS;
+  // Node drops header lines past this count without a word (a proxy's X-Forwarded-For among
+  // them); rawHeaders then holds more than the count, and the hook below refuses the request.
+  app.server.maxHeadersCount = MAX_HEADER_LINES;
   app.decorate('draining', false);
   // Stopping starts with close(): from then on /readyz and every new request answer 503.
   app.addHook('preClose', async () => {
@@ -118,7 +130,8 @@ export async function buildApp({ config, database, hasher, logStream }: AppDeps)
   const hsts = `max-age=${config.HSTS_MAX_AGE_SECONDS}; includeSubDomains`;
   app.addHook('onSend', async (req, reply) => {
     // Account answers are personal: no cache (browser or shared) may keep them.
-    if (API_PATH.test(req.url)) reply.header('cache-control', 'no-store');
+    // Judged on the routed path: /%75sers/me and `GET http://host/users/me` are /users/me.
+    if (API_PATH.test(pathOf(req))) reply.header('cache-control', 'no-store');
     // Realms are subdomains, so HSTS covers them too.
     if (config.HSTS_MAX_AGE_SECONDS > 0 && req.protocol === 'https') reply.header('strict-transport-security', hsts);
   });
@@ -135,16 +148,31 @@ export async function buildApp({ config, database, hasher, logStream }: AppDeps)
   app.setNotFoundHandler(async (req, reply) => {
     if (isPageRequest(req) && req.realm && sendPage) return sendPage(req, reply);
     if (isEarlyFormPost(req) && req.realm && sendPage) return reply.redirect(req.url.replace(/^[/\\]+/, '/'), 303); // never to another host (//evil.example)
-    return sendProblem(req, reply, new ProblemError('not_found'));
+    // A route that exists, asked with a method it does not take (RFC 9110 §15.5.6).
+    const allow = METHODS.filter((method) => app.findRoute({ method, url: req.url }));
+    if (allow.length) reply.header('allow', allow.join(', '));
+    return sendProblem(req, reply, new ProblemError(allow.length ? 'method_not_allowed' : 'not_found'));
   });
 
   const findRealmCached = realmLookup(database.db);
-  app.addHook('onRequest', async (req) => {
+  app.addHook('onRequest', async (req, reply) => {
+    // Node kept only MAX_HEADER_LINES of them: what it dropped could be the header that matters.
+    if (req.raw.rawHeaders.length / 2 > MAX_HEADER_LINES) throw new ProblemError('headers_too_large');
+    // An HTTP/1.0 message with Transfer-Encoding has faulty framing (RFC 9112 §6.1): refused, and
+    // the connection closed, so nothing after it is read as a request of its own.
+    if (req.raw.httpVersion === '1.0' && req.headers['transfer-encoding'] !== undefined) {
+      reply.header('connection', 'close');
+      throw new ProblemError('invalid_body');
+    }
     // A request on a connection still open while stopping: the load balancer should go elsewhere.
     if (app.draining) throw notReady();
     // Two Host headers are a malformed request (RFC 9112 §3.2), not one to serve by the first.
     if (hostHeaderCount(req.raw.rawHeaders) > 1) throw new ProblemError('invalid_body');
-    if (UNREALMED.test(req.url)) return;
+    // So is a Host that is not host[:port]; the host a trusted proxy forwards (req.host) too.
+    // No Host at all (or an empty one) names no realm, which the realm check answers.
+    if ((req.headers.host && !isValidHost(req.headers.host)) || (req.host && !isValidHost(req.host))) throw new ProblemError('invalid_host');
+    assertTargetNamesHost(req);
+    if (UNREALMED.test(pathOf(req))) return;
     const slug = realmSlugFromHost(req.hostname, config.ROOT_DOMAIN);
     const realm = slug ? await findRealmCached(slug) : null;
     if (!realm) throw new ProblemError('realm_not_found');
@@ -161,7 +189,7 @@ export async function buildApp({ config, database, hasher, logStream }: AppDeps)
   const limits = createRateLimits(app, config);
   app.addHook('onClose', () => limits.close());
   const router = createAppRouter(accountConfigFrom(config));
-  const services = { db: database.db, hasher, router, createCaller: callerFor(router), limit: limits.limit, originOf: (req: FastifyRequest) => realmOrigin(req, config) };
+  const services = { db: database.db, hasher, router, createCaller: callerFor(router), limit: limits.limit, originOf: (req: FastifyRequest) => realmOrigin(req.realm?.slug, config) };
   schedulePurge(app, database.db, accountConfigFrom(config), config);
   startMailSender(app, database.db, config);
 

@@ -80,6 +80,7 @@ export const envSchema = z.object({
   RATE_LIMIT_REGISTER: int(0, 1_000_000).default(20),
   RATE_LIMIT_SIGN_IN: int(0, 1_000_000).default(30),
   RATE_LIMIT_CHANGE_PASSWORD: int(0, 1_000_000).default(10),
+  RATE_LIMIT_ACCOUNT_WRITES: int(0, 1_000_000).default(30),
   ACCOUNT_MAX_FAILURES: int(1, 1000).default(5),
   ACCOUNT_FAILURE_WINDOW_SECONDS: int(1, 86_400).default(900),
   ACCOUNT_FAILURE_CAP: int(1, 100_000).default(100),
@@ -101,6 +102,9 @@ export const envSchema = z.object({
   SMTP_URL: z.string().regex(/^smtps?:\/\/./, { message: 'must be an smtp:// or smtps:// URL' }).optional(),
   MAIL_FROM: z.string().trim().min(3).max(320).default('Accounts <no-reply@localhost>'),
   PUBLIC_URL: publicUrl.optional(),
+  // Without PUBLIC_URL, links are <scheme>://<realm>.<ROOT_DOMAIN>:<port>, all from here: never from a request.
+  PUBLIC_SCHEME: z.enum(['http', 'https']).default('http'),
+  PUBLIC_PORT: int(1, 65535).optional(),
   MAIL_POLL_MS: int(0, 600_000).default(1000),
   MAIL_MAX_ATTEMPTS: int(1, 100).default(8),
   MAIL_RETRY_BASE_SECONDS: int(1, 3600).default(30),
@@ -109,6 +113,12 @@ export const envSchema = z.object({
   RATE_LIMIT_FORGOT_PASSWORD: int(0, 1_000_000).default(10),
   RATE_LIMIT_RESEND_VERIFICATION: int(0, 1_000_000).default(5),
   RATE_LIMIT_MAIL_PER_EMAIL: int(0, 1_000_000).default(3),
+  MAIL_RECIPIENT_CAP: int(0, 1_000_000).default(10),
+}).superRefine((env, ctx) => {
+  // Notices (password changed, new sign-in) must still go when someone has used up the links' share.
+  if (env.MAIL_RECIPIENT_CAP > 0 && env.MAIL_RECIPIENT_CAP < env.RATE_LIMIT_MAIL_PER_EMAIL) {
+    ctx.addIssue({ code: 'custom', path: ['MAIL_RECIPIENT_CAP'], message: `must be at least RATE_LIMIT_MAIL_PER_EMAIL (${env.RATE_LIMIT_MAIL_PER_EMAIL}), or 0 for no ceiling` });
+  }
 });
 
 export type Config = z.output<typeof envSchema>;

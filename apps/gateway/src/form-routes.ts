@@ -25,7 +25,7 @@ export const FORM_ROUTES: readonly FormRoute[] = [
     url: '/users/register',
     procedure: 'account.register',
     status: 201,
-    summary: 'Create an account in the realm of the Host, and sign it in.',
+    summary: "Create an account in the realm of the Host, and sign it in; a verification link is mailed unless the address's mail cap is reached.",
     issuesSession: true,
     problems: ['email_taken', 'rate_limited', 'server_busy'],
   },

@@ -36,7 +36,7 @@ const seen = new WeakMap<FastifyInstance, SeenRoute[]>();
 export const usersRoutesOf = (app: FastifyInstance): readonly SeenRoute[] => seen.get(app) ?? [];
 
 // What any route can answer before its procedure runs.
-const EVERY_ROUTE: ProblemCode[] = ['realm_not_found', 'not_ready'];
+const EVERY_ROUTE: ProblemCode[] = ['invalid_host', 'realm_not_found', 'not_ready'];
 const EVERY_POST: ProblemCode[] = ['invalid_body', 'cross_origin', 'payload_too_large', 'unsupported_media_type'];
 
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => {

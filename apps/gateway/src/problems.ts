@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { outageProblem, ProblemError, problemForStatus, toProblem, trpcErrorBody, type Problem } from '@accounts/api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { localeOf } from './locale.js';
+import { pathOf } from './request-target.js';
 
 /** Maps what fastify and its plugins throw onto our problem codes. */
 function asProblemError(err: unknown): unknown {
@@ -14,10 +15,10 @@ function asProblemError(err: unknown): unknown {
   return code === 'internal' ? err : new ProblemError(code);
 }
 
-export const isTrpcRequest = (req: FastifyRequest) => /^\/trpc(?:[/?]|$)/.test(req.url);
+export const isTrpcRequest = (req: FastifyRequest) => /^\/trpc(?:\/|$)/.test(pathOf(req));
 
 /** The procedure path of a /trpc URL, when it names one. */
-const trpcPath = (req: FastifyRequest) => /^\/trpc\/([^?/]+)/.exec(req.url)?.[1];
+const trpcPath = (req: FastifyRequest) => /^\/trpc\/([^/]+)/.exec(pathOf(req))?.[1];
 
 /**
  * Sends an error as application/problem+json (RFC 9457), or, under /trpc, as the tRPC error

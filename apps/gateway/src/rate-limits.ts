@@ -4,11 +4,12 @@ import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config } from './config.js';
 
-/** Counts a request against an action's limit, per client address, or per `key` when given (an email's digest). */
+/** Counts a request against an action's limit, per client address, or per `key` when given (an account). */
 export type Limiter = (req: FastifyRequest, action: RateLimitedAction, key?: string) => Promise<number | null>;
 
 /**
- * Per-client-address limits on the actions that hash passwords (IPv6 counted by /64), kept in
+ * Per-client-address limits on the actions that hash passwords (IPv6 counted by /64), and the
+ * per-account and per-address limit on signed-in writes that record events, kept in
  * Redis when REDIS_URL is set (shared by every instance), else in this process. While Redis
  * cannot be reached, each instance counts in its own memory instead, so the limits never turn
  * off. The same limiter serves the form routes and /trpc, since both reach the same procedures.
@@ -32,7 +33,7 @@ export function createRateLimits(app: FastifyInstance, config: Config): { limit:
     changePassword: config.RATE_LIMIT_CHANGE_PASSWORD,
     forgotPassword: config.RATE_LIMIT_FORGOT_PASSWORD,
     resendVerification: config.RATE_LIMIT_RESEND_VERIFICATION,
-    mailPerEmail: config.RATE_LIMIT_MAIL_PER_EMAIL,
+    accountWrite: config.RATE_LIMIT_ACCOUNT_WRITES,
   };
   const duration = config.RATE_LIMIT_WINDOW_SECONDS;
   const limiters = Object.fromEntries(

@@ -3,6 +3,21 @@ import { DEFAULT_REALM_SLUG, findRealm } from '@accounts/api';
 import type { Database, Realm } from '@accounts/db';
 import { realmSlugField } from '@accounts/validators';
 
+/** RFC 3986 reg-name: unreserved, percent-encoded or sub-delims characters (an IPv4 address is one too). */
+const REG_NAME = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=]|%[0-9A-Fa-f]{2})+$/;
+
+/**
+ * Whether a Host value (or a trusted proxy's X-Forwarded-Host) is `host[:port]` (RFC 9112 §3.2):
+ * a reg-name, an IPv4 address or a bracketed IPv6 address, and a port of 1 to 65535 if any.
+ */
+export function isValidHost(value: string): boolean {
+  const m = /^(\[[^\]]*\]|[^:]*)(?::(\d{1,5}))?$/.exec(value);
+  if (!m) return false;
+  const [, host = '', port] = m;
+  if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) return false;
+  return host.startsWith('[') ? isIP(host.slice(1, -1)) === 6 : REG_NAME.test(host);
+}
+
 /**
  * The realm slug a Host addresses: the root domain itself or an IP address is the default
  * realm, one label under the root domain is that realm, anything else addresses no realm.

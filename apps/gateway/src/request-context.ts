@@ -39,6 +39,7 @@ export function contextFor(req: FastifyRequest, reply: FastifyReply, services: S
     session,
     rateLimit: (action, key) => services.limit(req, action, key),
     origin: services.originOf?.(req) ?? null,
+    log: req.log,
   };
   return { ctx, session };
 }

@@ -18,12 +18,16 @@ const isHttps = (req: FastifyRequest) => req.protocol === 'https';
 const cookieName = (req: FastifyRequest) => (isHttps(req) ? HOST_PREFIXED : PLAIN);
 const deviceCookieName = (req: FastifyRequest) => (isHttps(req) ? DEVICE_HOST_PREFIXED : DEVICE_PLAIN);
 
+/** `Bearer <token>`; the scheme's name is case-insensitive (RFC 9110 §11.1), the token is not. */
+const BEARER = /^Bearer +(\S+)$/i;
+const isBearer = (auth: string | undefined) => /^Bearer /i.test(auth?.trim() ?? '');
+
 /**
  * Tokens go in the body when the client asks for it, and for a bearer client (it has no cookie
  * jar, so a rotated token in a cookie would lose it its session).
  */
 export function wantsTokenInBody(req: FastifyRequest): boolean {
-  return req.headers[TOKEN_DELIVERY_HEADER] === 'token' || /^Bearer /.test(req.headers.authorization ?? '');
+  return req.headers[TOKEN_DELIVERY_HEADER] === 'token' || isBearer(req.headers.authorization);
 }
 
 /** The known-device credential: the header for programs, else the cookie. */
@@ -37,7 +41,7 @@ export function deviceCredentialOf(req: FastifyRequest): string | null {
 export function sessionTokenOf(req: FastifyRequest): string | null {
   const auth = req.headers.authorization;
   if (auth) {
-    const m = /^Bearer (\S+)$/.exec(auth.trim());
+    const m = BEARER.exec(auth.trim());
     return m && isSessionTokenShape(m[1]!) ? m[1]! : null;
   }
   return req.cookies[cookieName(req)] ?? null;

@@ -1,18 +1,36 @@
 import { ProblemError, toProblem, type AppRouter } from '@accounts/api';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import type { FastifyInstance } from 'fastify';
-import { hasBody, mediaType } from './request-body.js';
+import { hasBody, mediaType, normalizeMediaType } from './request-body.js';
 import { contextFor, type Services } from './request-context.js';
+
+/** The one method a procedure takes: GET for a query, POST for a mutation (null: no such procedure). */
+export function procedureMethod(router: AppRouter, path: string | undefined): 'GET' | 'POST' | null {
+  const procedures = router._def.procedures as unknown as Record<string, { _def: { type: string } }>;
+  // Own keys only: "toString" or "__proto__" is no procedure.
+  if (path === undefined || !Object.hasOwn(procedures, path)) return null;
+  const procedure = procedures[path]!;
+  return procedure._def.type === 'mutation' ? 'POST' : 'GET';
+}
 
 /** The typed API for the web app and tRPC clients: the same procedures as the form routes. */
 export async function registerTrpc(app: FastifyInstance, services: Services) {
   await app.register(async (scope) => {
-    scope.addHook('onRequest', async (req) => {
-      // tRPC answers HEAD with an empty 204 on any path, mutations included; nothing here serves HEAD.
-      if (req.method === 'HEAD') throw new ProblemError('method_not_allowed');
+    scope.addHook('onRequest', async (req, reply) => {
+      // Any other method is refused here, with the one it takes (tRPC would answer HEAD with an
+      // empty 204 on any path, and PUT with a 415): 405 and Allow (RFC 9110 §15.5.6).
+      const method = procedureMethod(services.router, (req.params as { path?: string }).path);
+      if (method && req.method !== method) {
+        reply.header('allow', method);
+        throw new ProblemError('method_not_allowed');
+      }
+      // No such procedure: tRPC answers GET and POST with its 404; nothing here takes another method.
+      if (!method && req.method !== 'GET' && req.method !== 'POST') throw new ProblemError('not_found');
       // A declared type counts even without a body: tRPC would take multipart/form-data for a mutation.
       if (req.method === 'POST' && (hasBody(req) || req.headers['content-type'] !== undefined) && mediaType(req) !== 'application/json')
         throw new ProblemError('unsupported_media_type_json');
+      // tRPC compares the type case-sensitively; APPLICATION/JSON is application/json.
+      normalizeMediaType(req);
     });
     await scope.register(fastifyTRPCPlugin, {
       prefix: '/trpc',

@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Negotiator from 'negotiator';
 import { localeOf } from './locale.js';
 import { contextFor, type Services } from './request-context.js';
+import { pathOf } from './request-target.js';
 
 // The web app's build: beside the gateway in the monorepo (apps/web/dist), from src/ or dist/ alike.
 export const WEB_DIST_DIR = process.env.WEB_DIST_DIR ?? fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -90,8 +91,9 @@ function localizedPages(indexHtml: string, services: Services, renderer: PageRen
       .header('content-type', 'text/html; charset=utf-8')
       .header('content-language', locale)
       .header('vary', 'accept-encoding, accept-language, cookie')
-      // Rendered for this person (their session, their realm): never kept by a shared cache.
-      .header('cache-control', 'private, no-cache')
+      // Rendered for this person (their realm, their session): never kept by a shared cache, and
+      // with their name and email in it, by no cache at all (a shared computer's back button).
+      .header('cache-control', page?.data.user ? 'no-store' : 'private, no-cache')
       .send(body);
   };
 }
@@ -125,12 +127,13 @@ export async function registerWebApp(app: FastifyInstance, services: Services, d
   return localizedPages(readFileSync(`${dir}/index.html`, 'utf8'), services, renderer);
 }
 
-const NOT_PAGES = /^\/(trpc|users|healthz|readyz|openapi\.json)(\/|$|\?)/;
-const wantsHtml = (req: FastifyRequest) => (req.headers.accept ?? '').includes('text/html');
+const NOT_PAGES = /^\/(trpc|users|healthz|readyz|openapi\.json)(\/|$)/;
+// Media types are case-insensitive (RFC 9110 §8.3.1).
+const wantsHtml = (req: FastifyRequest) => (req.headers.accept ?? '').toLowerCase().includes('text/html');
 
 /** A page route of the SPA (not the API): GET, wants HTML, outside the API prefixes. */
 export function isPageRequest(req: FastifyRequest): boolean {
-  return (req.method === 'GET' || req.method === 'HEAD') && !NOT_PAGES.test(req.url) && wantsHtml(req);
+  return (req.method === 'GET' || req.method === 'HEAD') && !NOT_PAGES.test(pathOf(req)) && wantsHtml(req);
 }
 
 /**
@@ -139,5 +142,5 @@ export function isPageRequest(req: FastifyRequest): boolean {
  * page is loaded again (303), where the app handles the form.
  */
 export function isEarlyFormPost(req: FastifyRequest): boolean {
-  return req.method === 'POST' && !NOT_PAGES.test(req.url) && wantsHtml(req);
+  return req.method === 'POST' && !NOT_PAGES.test(pathOf(req)) && wantsHtml(req);
 }

@@ -105,6 +105,8 @@ describe.each(testDrivers())('load shedding over HTTP on %s', (driver) => {
     const cookie = `session=${await mintSession(gw.db.db, user!.id)}`;
     expect((await gw.form('/users/forgot_password', { email: user!.email })).status).toBe(202);
     const token = await queuedToken(gw.db.db, user!.email, 'reset_password');
+    await mintSession(gw.db.db, user!.id);
+    const otherSession = (await gw.send('GET', '/users/sessions', { headers: { cookie } })).json.sessions.find((s: { current: boolean }) => !s.current).id;
     const before = await countRows(gw.db.db);
     const blockers = [gw.hasher.hash('one running'), gw.hasher.hash('one waiting')];
     try {
@@ -114,6 +116,8 @@ describe.each(testDrivers())('load shedding over HTTP on %s', (driver) => {
         ['/users/change_password', { current_password: STRONG, new_password: STRONG2, confirm_password: STRONG2 }],
         ['/users/reset_password', { token, new_password: STRONG2, confirm_password: STRONG2 }],
         ['/users/delete_account', { current_password: STRONG }],
+        ['/users/revoke_session', { session_id: otherSession, current_password: STRONG }],
+        ['/users/revoke_other_sessions', { current_password: STRONG }],
       ] as const) {
         const res = await gw.form(url, fields, { headers: { cookie } });
         expect(res.status, url).toBe(503);

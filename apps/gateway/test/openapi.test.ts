@@ -16,7 +16,7 @@ describe.each(testDrivers())('the OpenAPI document on %s', (driver) => {
   // Each request comes from its own address unless a test says otherwise, so limits apply only where meant.
   const from = (ip = `198.51.100.${++client % 250}`) => ({ 'x-forwarded-for': ip });
   beforeAll(async () => {
-    gw = await startGateway(driver, { TRUST_PROXY: '127.0.0.1', RATE_LIMIT_REGISTER: '6', RATE_LIMIT_SIGN_IN: '6', RATE_LIMIT_CHANGE_PASSWORD: '6', RATE_LIMIT_FORGOT_PASSWORD: '6', RATE_LIMIT_RESEND_VERIFICATION: '6', RATE_LIMIT_MAIL_PER_EMAIL: '1000', MAIL_POLL_MS: '0' });
+    gw = await startGateway(driver, { TRUST_PROXY: '127.0.0.1', RATE_LIMIT_REGISTER: '6', RATE_LIMIT_SIGN_IN: '6', RATE_LIMIT_CHANGE_PASSWORD: '6', RATE_LIMIT_FORGOT_PASSWORD: '6', RATE_LIMIT_RESEND_VERIFICATION: '6', RATE_LIMIT_ACCOUNT_WRITES: '20', RATE_LIMIT_MAIL_PER_EMAIL: '1000', MAIL_RECIPIENT_CAP: '1000', MAIL_POLL_MS: '0' });
     api = await openApiOf(gw);
   });
   afterAll(() => gw.close());
@@ -116,6 +116,14 @@ describe.each(testDrivers())('the OpenAPI document on %s', (driver) => {
     const session = { cookie, ...from('203.0.113.98') };
     for (let i = 0; i < 5; i++) expect((await post('/users/change_password', { current_password: `wrong ${i} of this session`, new_password: STRONG2, confirm_password: STRONG2 }, session)).status).toBe(422);
     expect((await post('/users/change_password', { current_password: STRONG, new_password: STRONG2, confirm_password: STRONG2 }, session)).json.code).toBe('too_many_attempts');
+  });
+
+  it('describes the refusal of a Host that is not host[:port] on every route', async () => {
+    // The client adds the port: "localhost:abc" goes out as "localhost:abc:<port>".
+    for (const route of FORM_ROUTES) {
+      const res = route.method === 'POST' ? await post(route.url, {}, {}, 'localhost:abc') : await get(route.url, {}, 'localhost:abc');
+      expect({ route: route.url, status: res.status, code: res.json.code }).toEqual({ route: route.url, status: 400, code: 'invalid_host' });
+    }
   });
 
   it('describes the answers of the security page routes', () => exerciseSecurityRoutes({ post, get, signedUp }));

@@ -58,7 +58,13 @@ describe.each(testDrivers())('the security form routes on %s', (driver) => {
     expect((await get('/users/me', stranger.a)).status).toBe(200);
 
     const otherId = (await get('/users/sessions', a)).json.sessions[1].id;
-    const ended = await gw.form('/users/revoke_session', { session_id: otherId }, { headers: a });
+    // Another session ends only with the current password: a session alone is not enough.
+    const asked = await gw.form('/users/revoke_session', { session_id: otherId }, { headers: a });
+    expect(asked.json).toMatchObject({ status: 422, errors: [{ field: 'current_password', code: 'required' }] });
+    const wrong = await gw.form('/users/revoke_session', { session_id: otherId, current_password: 'not the password at all' }, { headers: a });
+    expect(wrong.json).toMatchObject({ status: 422, errors: [{ field: 'current_password', code: 'password_incorrect' }] });
+    expect((await get('/users/me', b)).status).toBe(200);
+    const ended = await gw.form('/users/revoke_session', { session_id: otherId, current_password: STRONG }, { headers: a });
     expect(ended.status).toBe(200);
     expect(ended.json).toEqual({ ok: true, signedOut: false });
     // The revoked session, used again: 401, over the form routes and /trpc alike.
@@ -76,17 +82,21 @@ describe.each(testDrivers())('the security form routes on %s', (driver) => {
     expect((await gw.form('/users/revoke_session', { session_id: ownId }, { headers: a })).status).toBe(401);
   });
 
-  it('POST /users/revoke_other_sessions ends every other session of the account only', async () => {
+  it('POST /users/revoke_other_sessions asks for the current password, then ends every other session of the account only', async () => {
     const { a, b, email } = await twoDevices();
     const third = await gw.form('/users/login', { email, password: STRONG });
     const stranger = await twoDevices();
-    const res = await gw.form('/users/revoke_other_sessions', {}, { headers: a });
+    expect((await gw.form('/users/revoke_other_sessions', {}, { headers: a })).json).toMatchObject({ status: 422, errors: [{ field: 'current_password', code: 'required' }] });
+    const wrong = await gw.form('/users/revoke_other_sessions', { current_password: 'not the password at all' }, { headers: { ...a, 'accept-language': 'fr' } });
+    expect(wrong.json).toMatchObject({ status: 422, errors: [{ field: 'current_password', code: 'password_incorrect', message: 'Le mot de passe est incorrect.' }] });
+    for (const s of [b, { cookie: third.cookie! }]) expect((await get('/users/me', s)).status).toBe(200);
+    const res = await gw.form('/users/revoke_other_sessions', { current_password: STRONG }, { headers: a });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ ok: true, revoked: 2 });
     for (const s of [b, { cookie: third.cookie! }]) expect((await get('/users/me', s)).status).toBe(401);
     expect((await get('/users/me', a)).status).toBe(200);
     expect((await get('/users/me', stranger.b)).status).toBe(200);
-    expect((await gw.form('/users/revoke_other_sessions', {}, { headers: b })).status).toBe(401);
+    expect((await gw.form('/users/revoke_other_sessions', { current_password: STRONG }, { headers: b })).status).toBe(401);
   });
 
   it('GET /users/activity pages through the account\'s own events, newest first', async () => {
@@ -108,9 +118,11 @@ describe.each(testDrivers())('the security form routes on %s', (driver) => {
     expect(page2.json.events).toHaveLength(8);
     expect(page2.json.nextCursor).toBeNull();
 
+    // Ids are random per event; a cursor is one of the caller's own events, unknown to anyone else.
+    for (const e of [...page1.json.events, ...page2.json.events]) expect(e.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     const stranger = await twoDevices();
     const theirs = await get(`/users/activity?cursor=${page1.json.nextCursor}`, stranger.a);
-    expect(theirs.json.events.every((e: { type: string }) => e.type !== 'signed_out')).toBe(true);
+    expect(theirs.json).toMatchObject({ status: 422, errors: [{ field: 'cursor', code: 'cursor_invalid' }] });
 
     expect((await get('/users/activity?cursor=%%%', a)).json).toMatchObject({ status: 422, errors: [{ field: 'cursor', code: 'cursor_invalid' }] });
     expect((await get('/users/activity?cursor=a&cursor=b', a)).json).toMatchObject({ status: 400, code: 'duplicate_field' });
@@ -144,5 +156,50 @@ describe.each(testDrivers())('the security form routes on %s', (driver) => {
     const again = await gw.form('/users/register', registration(email, STRONG2));
     expect(again.status).toBe(201);
     expect((await get('/users/activity', { cookie: again.cookie! })).json.events.map((e: { type: string }) => e.type)).toEqual(['registered']);
+  });
+});
+
+describe.each(testDrivers())('the limit on signed-in writes on %s', (driver) => {
+  let gw: Gateway;
+  beforeAll(async () => {
+    gw = await startGateway(driver, { TRUST_PROXY: '127.0.0.1', RATE_LIMIT_ACCOUNT_WRITES: '3' });
+  });
+  afterAll(() => gw?.close());
+
+  const from = (ip: string, cookie: string) => ({ headers: { cookie, 'x-forwarded-for': ip } });
+  const signedUp = async () => {
+    const res = await gw.form('/users/register', registration(uniqueEmail('writes')), { headers: { 'x-forwarded-for': '192.0.2.1' } });
+    expect(res.status).toBe(201);
+    return res.cookie!;
+  };
+  const namesChanged = async (cookie: string) =>
+    (await gw.send('GET', '/users/activity', { headers: { cookie } })).json.events.filter((e: { type: string }) => e.type === 'name_changed').length;
+  const expectLimited = (res: Response) => {
+    expect(res.status).toBe(429);
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    expect(res.json).toMatchObject({ status: 429, code: 'rate_limited' });
+  };
+
+  it('counts per account, whatever the address: over it is 429 with Retry-After before any write, over /trpc too', async () => {
+    const cookie = await signedUp();
+    for (let i = 0; i < 3; i++) expect((await gw.form('/users/change_name', { name: `Name ${i}` }, from(`198.51.100.${i + 1}`, cookie))).status).toBe(200);
+    expectLimited(await gw.form('/users/change_name', { name: 'Flood' }, from('198.51.100.9', cookie)));
+    expectLimited(await gw.form('/users/revoke_other_sessions', { current_password: STRONG }, from('198.51.100.10', cookie)));
+    const trpc = await gw.send('POST', '/trpc/security.changeName', { headers: { cookie, 'x-forwarded-for': '198.51.100.11', 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Flood' }) });
+    expect(trpc.status).toBe(429);
+    expect(trpc.json.error.data).toMatchObject({ code: 'TOO_MANY_REQUESTS', problem: { code: 'rate_limited' } });
+    const me = await gw.send('GET', '/users/me', { headers: { cookie } });
+    expect(me.json.user.name).toBe('Name 2');
+    expect(await namesChanged(cookie)).toBe(3);
+    // Another account is not held by it.
+    expect((await gw.form('/users/change_name', { name: 'Other' }, from('198.51.100.12', await signedUp()))).status).toBe(200);
+  });
+
+  it('counts per address, whatever the account', async () => {
+    const cookies = [await signedUp(), await signedUp(), await signedUp(), await signedUp()];
+    for (const cookie of cookies.slice(0, 3)) expect((await gw.form('/users/change_name', { name: 'Shared' }, from('203.0.113.80', cookie))).status).toBe(200);
+    expectLimited(await gw.form('/users/change_name', { name: 'Flood' }, from('203.0.113.80', cookies[3]!)));
+    expect(await namesChanged(cookies[3]!)).toBe(0);
+    expect((await gw.form('/users/change_name', { name: 'Elsewhere' }, from('203.0.113.81', cookies[3]!))).status).toBe(200);
   });
 });

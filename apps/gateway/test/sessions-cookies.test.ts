@@ -64,6 +64,22 @@ describe.each(testDrivers())('sessions and cookies on %s', (driver) => {
     expect((await gw.send('GET', '/users/me', { headers: { cookie: reg.cookie! } })).status).toBe(401);
   });
 
+  it("keeps the changing browser's known-device cookie through a password change and ends the other browsers'", async () => {
+    const email = uniqueEmail('known');
+    const deviceOf = (res: Response) => setCookies(res).find((c) => c.startsWith('known_device='))!.split(';')[0]!;
+    const from = (ip: string, cookie: string) => ({ headers: { 'x-forwarded-for': ip, cookie } });
+    const reg = await gw.form('/users/register', registration(email), from('198.51.100.31', ''));
+    const mine = deviceOf(reg);
+    const theirs = deviceOf(await gw.form('/users/login', { email, password: STRONG }, from('198.51.100.32', '')));
+    const changed = await gw.form('/users/change_password', { current_password: STRONG, new_password: STRONG2, confirm_password: STRONG2 }, from('198.51.100.31', `${reg.cookie}; ${mine}`));
+    expect(changed.status).toBe(200);
+    // Still known: the credential comes back as it was. No longer known: a new token goes in front of it.
+    expect(deviceOf(await gw.form('/users/login', { email, password: STRONG2 }, from('198.51.100.31', mine)))).toBe(mine);
+    expect(deviceOf(await gw.form('/users/login', { email, password: STRONG2 }, from('198.51.100.32', theirs)))).toMatch(
+      new RegExp(`^known_device=[A-Za-z0-9_-]{43}\\.${theirs.split('=')[1]}$`),
+    );
+  });
+
   it('hands a bearer client its rotated token in the body when it changes its password over /trpc', async () => {
     const email = uniqueEmail('bearer');
     const reg = await gw.form('/users/register', registration(email), { headers: { 'x-session-delivery': 'token' } });

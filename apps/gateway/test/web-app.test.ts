@@ -3,7 +3,9 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEB_DIST_DIR } from '../src/web-app.js';
-import { startGateway, STRONG, uniqueEmail, type Gateway } from './support/gateway.js';
+import { queuedToken } from './support/email-openapi.js';
+import { startGateway, STRONG, STRONG2, uniqueEmail, type Gateway } from './support/gateway.js';
+import { rawRequest } from './support/raw-http.js';
 
 // The web app's production build as the gateway serves it: compressed copies, cache lifetimes,
 // each page rendered on the server, and the well-known address for password managers.
@@ -14,7 +16,8 @@ const script = readdirSync(`${WEB_DIST_DIR}/assets`).find((f) => /^index-.*\.js$
 describe('the web app as served by the gateway', () => {
   let gw: Gateway;
   beforeAll(async () => {
-    gw = await startGateway('pglite', { SERVE_WEB: 'true', PRODUCT_NAME: 'Example ID' });
+    // Mails stay queued, so tests can read their links.
+    gw = await startGateway('pglite', { SERVE_WEB: 'true', PRODUCT_NAME: 'Example ID', MAIL_POLL_MS: '0' });
   });
   afterAll(() => gw.close());
 
@@ -109,7 +112,8 @@ describe('the web app as served by the gateway', () => {
     const reg = await gw.form('/users/register', { name, email, password: STRONG, password2: STRONG });
     expect(reg.status).toBe(201);
     const { res, text } = await page('/account', { cookie: reg.cookie! });
-    expect(res.headers['cache-control']).toBe('private, no-cache');
+    // Their name and email are in it: no cache keeps it (signed-out pages are only revalidated).
+    expect(res.headers['cache-control']).toBe('no-store');
     expect(res.headers.vary).toMatch(/cookie/i);
     expect(text).toContain(`<dd class="account-name">&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;Jo&quot;</dd>`);
     expect(text).toContain(`<span class="account-email">${email}</span>`);
@@ -120,10 +124,41 @@ describe('the web app as served by the gateway', () => {
     expect(text).not.toContain('href="/trpc/account.me"');
     // Without the cookie (or with a forged one) the same address has no account in it.
     for (const cookie of [undefined, 'session=forged']) {
-      const { text: other } = await page('/account', cookie ? { cookie } : {});
+      const { res: otherRes, text: other } = await page('/account', cookie ? { cookie } : {});
+      expect(otherRes.headers['cache-control']).toBe('private, no-cache');
       expect(other).not.toContain(email);
       expect(pageData(other).user).toBeNull();
     }
+  });
+
+  it("renders a mailed link's page without using its token up: only the person's explicit post does", async () => {
+    const email = uniqueEmail('link');
+    const reg = await gw.form('/users/register', { name: 'Link User', email, password: STRONG, password2: STRONG });
+    expect((await gw.form('/users/forgot_password', { email })).status).toBe(202);
+    const verify = await queuedToken(gw.db.db, email, 'verify_email');
+    const reset = await queuedToken(gw.db.db, email, 'reset_password');
+    for (const path of [`/verify-email?token=${verify}`, `/reset-password?token=${reset}`]) {
+      for (const headers of [{}, { cookie: reg.cookie! }] as Record<string, string>[]) {
+        const { res, text } = await page(path, headers);
+        expect(res.status, path).toBe(200);
+        expect(text, path).not.toContain(path.split('=')[1]);
+      }
+    }
+    const { text } = await page(`/verify-email?token=${verify}`);
+    expect(text).toContain('<h1 tabindex="-1">Confirm your email address</h1>');
+    // What the link would confirm is asked by the page itself, read-only, as often as it likes.
+    const input = encodeURIComponent(JSON.stringify({ token: verify }));
+    for (let i = 0; i < 2; i++) {
+      const link = await gw.send('GET', `/trpc/email.verificationLink?input=${input}`);
+      expect(link.status).toBe(200);
+      expect(link.json.result.data).toEqual({ email, realmName: 'Default' });
+    }
+    expect((await gw.send('GET', '/users/me', { headers: { cookie: reg.cookie! } })).json.user.emailVerified).toBe(false);
+    // Both links still work, once.
+    expect((await gw.form('/users/verify_email', { token: verify })).json).toEqual({ ok: true, emailVerified: true });
+    expect((await gw.send('GET', '/users/me', { headers: { cookie: reg.cookie! } })).json.user.emailVerified).toBe(true);
+    expect((await gw.send('GET', `/trpc/email.verificationLink?input=${input}`)).json.error.data.problem.code).toBe('verify_token_invalid');
+    expect((await gw.form('/users/reset_password', { token: reset, new_password: STRONG2, confirm_password: STRONG2 })).json).toEqual({ ok: true, sessionsRevoked: 1 });
   });
 
   it('escapes what the page takes from the configuration and the realm', async () => {
@@ -153,6 +188,17 @@ describe('the web app as served by the gateway', () => {
       expect(res.status, path).toBe(303);
       expect(res.headers.location, path).toBe(location);
     }
+    // An absolute-form target is the path it names on this host, and refused when it names another.
+    const post = (target: string) =>
+      rawRequest(gw.port, `POST ${target} HTTP/1.1\r\nHost: localhost:${gw.port}\r\nAccept: text/html\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+    const own = await post(`http://localhost:${gw.port}//evil.example/login`);
+    expect(own.status).toBe(303);
+    expect(own.head).toMatch(/^location: \/evil\.example\/login$/im);
+    for (const target of ['http://evil.example/x', 'https://evil.example//x']) {
+      const res = await post(target);
+      expect(res.status, target).toBe(400);
+      expect(res.head, target).not.toMatch(/^location:/im);
+    }
   });
 
   it('has a favicon, so browsers get no 404 on every load', async () => {
@@ -177,9 +223,15 @@ describe('the web app as served by the gateway', () => {
     expect(JSON.parse(res.body.toString()).result.data.productName).toBe('Example ID');
   });
 
-  it('keeps API answers out of the page fallback', async () => {
-    const res = await raw('/trpc/no.such', html);
-    expect(res.status).toBe(404);
-    expect(res.headers['content-type']).toMatch(/json/);
+  it('keeps API answers out of the page fallback, whatever the form of the path', async () => {
+    for (const path of ['/trpc/no.such', '/%74rpc/no.such', '/%75sers/nope']) {
+      const res = await raw(path, html);
+      expect(res.status, path).toBe(404);
+      expect(res.headers['content-type'], path).toMatch(/json/);
+      expect(res.headers['cache-control'], path).toBe('no-store');
+    }
+    // Media types are case-insensitive: a browser's TEXT/HTML asks for the page too.
+    const shouted = await raw('/login', { accept: 'TEXT/HTML' });
+    expect(shouted.headers['content-type']).toMatch(/^text\/html/);
   });
 });

@@ -2,7 +2,7 @@ import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startSmtp, type TestSmtp } from '../../gateway/test/support/smtp';
 import { launchBrowser, newContext, PHONE } from './support/browser';
-import { FIRST_PASSWORD, SECOND_PASSWORD, field, person, register, submitSignIn } from './support/flows';
+import { FIRST_PASSWORD, SECOND_PASSWORD, appRunning, field, person, register, submitSignIn } from './support/flows';
 import { axeViolations } from './support/audit';
 import { startMailGateway } from './support/mail-gateway';
 
@@ -33,7 +33,7 @@ describe.skipIf(inject('port') === null)('mailed links in Chromium', () => {
     await smtp?.close();
   });
 
-  it('forgot password on the sign-in page → the mail arrives → its link sets a new password and signs in; the old password and other sessions stop working', async () => {
+  it('forgot password on the sign-in page → the mail arrives → its link sets a new password and asks to sign in; the old password, every session and every known device stop working', async () => {
     const ada = person('reset');
     const laptop = await (await context()).newPage();
     await register(laptop, base, ada);
@@ -56,6 +56,11 @@ describe.skipIf(inject('port') === null)('mailed links in Chromium', () => {
     const mail = await smtp.waitFor((m) => m.to.includes(ada.email) && /Reset your password/.test(m.subject));
     expect(mail.link).toMatch(new RegExp(`^${base}/reset-password\\?token=`));
     const token = new URL(mail.link!).searchParams.get('token')!;
+    // A scanner that opens the link first uses nothing up.
+    const scanner = await (await context()).newPage();
+    await scanner.goto(mail.link!);
+    await scanner.getByRole('heading', { name: 'Choose a new password' }).waitFor();
+    await appRunning(scanner);
     await page.goto(mail.link!);
     await page.getByRole('heading', { name: 'Choose a new password' }).waitFor();
     // The token leaves the address bar (and history) as soon as the page has read it.
@@ -64,16 +69,24 @@ describe.skipIf(inject('port') === null)('mailed links in Chromium', () => {
     await field(page, 'New password').fill(SECOND_PASSWORD);
     await field(page, 'Confirm new password').fill(SECOND_PASSWORD);
     await page.getByRole('button', { name: 'Set new password' }).click();
-    await page.waitForURL(`${base}/account`);
-    await page.getByRole('heading', { name: 'Your account' }).waitFor();
-    expect(await page.locator('.account-email').textContent()).toBe(ada.email);
-    expect(await page.locator('.success').textContent()).toContain('2 other devices were signed out.');
+    // Not signed in: the sign-in page asks for the new password.
+    await page.waitForURL(`${base}/login`);
+    expect(await page.locator('.password-reset').textContent()).toBe('Your password has been reset and every device was signed out. Sign in with your new password.');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.goto(`${base}/account`);
+    await page.waitForURL(/\/login/);
 
     // The other sessions are over.
     for (const other of [laptop, phone]) {
       await other.goto(`${base}/account`);
       await other.waitForURL(/\/login/);
     }
+    // The laptop is no longer a known device: signing in there again is announced (the reset confirmed the address).
+    const signInNotices = () => smtp.mails.filter((m) => m.to.includes(ada.email) && /New sign-in/.test(m.subject)).length;
+    const noticesBefore = signInNotices();
+    await submitSignIn(laptop, ada.email, SECOND_PASSWORD);
+    await laptop.waitForURL(/\/account/);
+    await expect.poll(signInNotices, { timeout: 20_000 }).toBe(noticesBefore + 1);
     // The old password no longer works, the new one does.
     const later = await (await context()).newPage();
     await later.goto(`${base}/login`);
@@ -84,6 +97,7 @@ describe.skipIf(inject('port') === null)('mailed links in Chromium', () => {
 
     // The link was used up, and the token was never written to the log.
     await page.goto(mail.link!);
+    await appRunning(page);
     await field(page, 'New password').fill(FIRST_PASSWORD);
     await field(page, 'Confirm new password').fill(FIRST_PASSWORD);
     await page.getByRole('button', { name: 'Set new password' }).click();
@@ -102,9 +116,22 @@ describe.skipIf(inject('port') === null)('mailed links in Chromium', () => {
     const mails = async () => smtp.mails.filter((m) => m.to.includes(grace.email) && /Confirm your email/.test(m.subject));
     await expect.poll(async () => (await mails()).length, { timeout: 20_000 }).toBe(2);
     const newest = (await mails()).at(-1)!;
-    await page.goto(newest.link!);
-    await page.locator('.verify-done').waitFor();
+    const emailVerified = async () => (await page.evaluate(async () => (await (await fetch('/trpc/account.me')).json()).result.data.user.emailVerified)) as boolean;
+    // Opened by a scanner, and by the person: what it would confirm is shown, nothing is confirmed.
+    const scanner = await (await context()).newPage();
+    for (const opened of [scanner, page]) {
+      await opened.goto(newest.link!);
+      const what = opened.locator('.verify-what');
+      await what.waitFor();
+      expect(await what.textContent()).toBe(`Confirm ${grace.email} as the email address of your account in Default.`);
+      await appRunning(opened);
+    }
     await page.waitForURL(`${base}/verify-email`);
+    expect(await emailVerified()).toBe(false);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Confirm this address' }).click();
+    await page.locator('.verify-done').waitFor();
+    expect(await emailVerified()).toBe(true);
     expect(await axeViolations(page)).toEqual([]);
     await page.getByRole('link', { name: 'Go to your account' }).click();
     await page.waitForURL(`${base}/account`);

@@ -49,12 +49,22 @@ describe.skipIf(port === null)('the security pages in Chromium', () => {
     expect(await phone.locator('.session[data-current] h2').textContent()).toContain('Mobile Safari 17 on iOS 17.5');
     await screenshot(phone, 'sessions-phone');
 
+    // Ending another device asks for the password first.
+    await laptop.getByRole('button', { name: 'Sign out Mobile Safari 17 on iOS 17.5' }).click();
+    await laptop.getByText('Enter your current password to sign out Mobile Safari 17 on iOS 17.5.').waitFor();
+    await field(laptop, 'Current password').fill('not the password at all');
+    await laptop.getByRole('button', { name: 'Sign out Mobile Safari 17 on iOS 17.5' }).click();
+    await laptop.locator('.error-summary').getByText('The password is incorrect.').waitFor();
+    expect(await laptop.locator('.session').count()).toBe(2);
+    await field(laptop, 'Current password').fill(ada.password);
     await laptop.getByRole('button', { name: 'Sign out Mobile Safari 17 on iOS 17.5' }).click();
     await laptop.getByText('That device was signed out.').waitFor();
     await laptop.getByText('You are signed in on this device only.').waitFor();
     expect(await laptop.locator('.session').count()).toBe(1);
 
     // The phone still shows the old list; its next request finds its session gone.
+    await phone.getByRole('button', { name: 'Sign out everywhere else' }).click();
+    await field(phone, 'Current password').fill(ada.password);
     await phone.getByRole('button', { name: 'Sign out everywhere else' }).click();
     await phone.waitForURL(/\/login\?next=%2Fsettings%2Fsessions&expired=1$/);
     await phone.getByText('You were signed out. Sign in again to continue.').waitFor();
@@ -66,7 +76,7 @@ describe.skipIf(port === null)('the security pages in Chromium', () => {
     await laptop.waitForURL(`${BASE}/settings/activity`);
     await laptop.locator('.event').nth(2).waitFor();
     const events = await laptop.locator('.event .event-what strong').allTextContents();
-    expect(events.slice(0, 3)).toEqual(['A device was signed out', 'Signed in', 'Account created']);
+    expect(events.slice(0, 4)).toEqual(['A device was signed out', 'Wrong current password entered', 'Signed in', 'Account created']);
     expect(await laptop.locator('.event time').first().textContent()).toMatch(/now|seconds? ago|minute ago/);
   });
 

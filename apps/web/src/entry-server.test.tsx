@@ -51,4 +51,12 @@ describe('renderPage (the server render)', () => {
     const without = await renderPage('/reset-password', signedOut);
     expect(without.html).not.toMatch(/<input [^>]*id="new_password"/);
   });
+
+  it('renders a verification link without asking anything: what it would confirm is the browser\'s to ask', async () => {
+    const page = await renderPage(`/verify-email?token=${'A'.repeat(43)}`, signedIn);
+    expect(page.html).toContain('<h1 tabindex="-1">Confirm your email address</h1>');
+    expect(page.html).toContain('Checking the link…');
+    expect(page.html).not.toContain('A'.repeat(43));
+    expect(page.html).not.toContain('Confirm this address');
+  });
 });

@@ -58,10 +58,25 @@ export function useLocation() {
   return { path: url.pathname, search: url.searchParams, state };
 }
 
-/** The place to return to after signing in: only a path on this site, never another origin. */
+/** Any origin: a `next` is judged by where it lands, the same on the server and in the browser. */
+const NEXT_BASE = 'https://next.invalid';
+
+/**
+ * The place to return to after signing in: only a path on this site, never another origin. The
+ * value is read as the browser will read it (the URL parser drops tabs and newlines and takes
+ * `\` for `/`, so `/\t/evil.example` is `//evil.example`), and only what lands on this origin, as
+ * a path that cannot be read as an authority, is kept: that path, normalized, is returned.
+ */
 export function safeNext(value: string | null, fallback = '/account'): string {
-  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return fallback;
-  return value;
+  if (!value || !value.startsWith('/')) return fallback;
+  let url: URL;
+  try {
+    url = new URL(value, NEXT_BASE);
+  } catch {
+    return fallback;
+  }
+  if (url.origin !== NEXT_BASE || url.pathname.startsWith('//')) return fallback;
+  return url.pathname + url.search + url.hash;
 }
 
 /** The sign-in page, returning to `returnTo` after; `expired` has it say the session ended. */

@@ -74,6 +74,8 @@ export interface PasswordCheck {
   passed(tx: Database, outcome: AccountEventType): Promise<void>;
   /** The password was wrong: the claim becomes a counted failure. */
   failed(): Promise<void>;
+  /** The password was right but nothing was done (what it was for is gone): the claim is withdrawn. */
+  withdraw(): Promise<void>;
   /** Runs the hashing; if it fails for another reason (busy, outage), the claim is withdrawn. */
   during<T>(work: () => Promise<T>): Promise<T>;
 }
@@ -160,6 +162,7 @@ export async function claimPasswordCheck(
     // One statement: the claim row becomes the success event.
     passed: async (tx, outcome) => void (await tx.update(accountEvents).set({ type: outcome, pending: false }).where(eq(accountEvents.id, id))),
     failed: async () => void (await db.update(accountEvents).set({ pending: false }).where(eq(accountEvents.id, id))),
+    withdraw: () => withdraw(),
     async during(work) {
       try {
         return await work();

@@ -21,6 +21,16 @@ export interface AccountConfig {
   resetTokenTtlMs: number;
   /** How long a mailed address-verification link works. */
   verifyTokenTtlMs: number;
+  /** The cap on mail to one address (every kind, every realm), counted over `windowMs`; see mail/outbox.ts. */
+  mailCap: MailCap;
+}
+
+export interface MailCap {
+  /** Links someone can ask for (reset, verification) are queued while the address has had fewer mails than this; 0: no such bar. */
+  requested: number;
+  /** Any mail, notices included, is queued while the address has had fewer than this; 0: no ceiling. */
+  any: number;
+  windowMs: number;
 }
 
 export const DEFAULT_ACCOUNT_CONFIG: AccountConfig = {
@@ -36,4 +46,5 @@ export const DEFAULT_ACCOUNT_CONFIG: AccountConfig = {
   knownDeviceTtlMs: 365 * 24 * 3600_000,
   resetTokenTtlMs: 30 * 60_000,
   verifyTokenTtlMs: 24 * 3600_000,
+  mailCap: { requested: 3, any: 10, windowMs: 600_000 },
 };

@@ -2,10 +2,12 @@ import type { Session, User } from '@accounts/db';
 import { claimPasswordCheck, deviceClient, lockoutSubject, sessionClient, type PasswordCheck } from './account-lockout.js';
 import { fieldProblem, type ProblemError } from './errors.js';
 import { knownDeviceOf, parseDeviceCredential } from './known-devices.js';
-import type { Context } from './trpc.js';
+import { enforceRateLimit, type Context } from './trpc.js';
 
 export interface CurrentPasswordCheck {
   check: PasswordCheck;
+  /** The digest of the caller's known-device token for the account, if it presented one. */
+  knownDevice: string | null;
   /** Settles the claim as a failure and returns the field error to throw (also for a lost race). */
   incorrect(): Promise<ProblemError>;
 }
@@ -28,5 +30,19 @@ export async function verifyCurrentPassword(ctx: Context, auth: { user: User; se
     return fieldProblem('current_password', 'password_incorrect');
   };
   if (!(await check.during(() => ctx.hasher.verify(password, user.passwordHash)))) throw await incorrect();
-  return { check, incorrect };
+  return { check, knownDevice, incorrect };
+}
+
+/**
+ * Confirms that the signed-in person is the account's owner before an action a stolen session
+ * alone must not take (ending the account's other sessions): the current password, under the
+ * per-address limit of a password change, once hashing has room. This is the one place a second
+ * step will be asked for, for accounts that have one. Missing is 422 `required` on
+ * `current_password`; wrong is `password_incorrect`, counted by the lockout.
+ */
+export async function confirmOwner(ctx: Context, auth: { user: User; session: Session }, proof: { current_password?: string }): Promise<CurrentPasswordCheck> {
+  if (proof.current_password === undefined) throw fieldProblem('current_password', 'required');
+  await enforceRateLimit(ctx, 'changePassword');
+  ctx.hasher.assertCapacity();
+  return verifyCurrentPassword(ctx, auth, proof.current_password);
 }

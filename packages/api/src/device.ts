@@ -16,16 +16,24 @@ export function keptUserAgent(ua: string | null | undefined): string | null {
   return clean || null;
 }
 
-/** "Firefox 128 on Windows 10", "Safari on iOS 17.5", "curl 8.5"; null when nothing is recognised. */
-export function describeDevice(ua: string | null): string | null {
+/** A version as systems write it (10, 17.5, 10.15.7); the parser passes on whatever text follows a name. */
+const VERSION = /^\d{1,6}(?:\.\d{1,6}){0,3}$/;
+
+/**
+ * "Firefox 128 on Windows 10", "Safari on iOS 17.5", "curl 8.5"; null when nothing is recognised.
+ * Names come from the parser's own list and versions are digits. `program: false` leaves out the
+ * name a program gives itself ("curl 8.5"), which is the header's text: mails use that, since
+ * whoever signs in writes the header.
+ */
+export function describeDevice(ua: string | null, { program = true }: { program?: boolean } = {}): string | null {
   if (!ua) return null;
   let browser: string | undefined;
   let os: string | undefined;
   try {
     const r = UAParser(ua);
-    browser = [r.browser.name, r.browser.major].filter(Boolean).join(' ') || undefined;
-    os = [r.os.name, r.os.version].filter(Boolean).join(' ') || undefined;
-    if (!browser && !os) {
+    browser = [r.browser.name, r.browser.major && VERSION.test(r.browser.major) ? r.browser.major : undefined].filter(Boolean).join(' ') || undefined;
+    os = [r.os.name, r.os.version && VERSION.test(r.os.version) ? r.os.version : undefined].filter(Boolean).join(' ') || undefined;
+    if (!browser && !os && program) {
       // Programs: "curl/8.5.0", "python-requests/2.31" name themselves in the first product token.
       const m = /^([A-Za-z][\w.-]{0,40})\/(\d+(?:\.\d+)?)/.exec(ua);
       if (m) browser = `${m[1]} ${m[2]}`;

@@ -10,6 +10,7 @@ export const PROBLEM_STATUS = {
   duplicate_field: 400,
   reset_token_invalid: 400,
   verify_token_invalid: 400,
+  invalid_host: 400,
   unauthenticated: 401,
   cross_origin: 403,
   email_not_verified: 403,

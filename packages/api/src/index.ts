@@ -12,6 +12,6 @@ export { createSession, isSessionTokenShape, type IssuedSession } from './sessio
 export { trpcErrorBody, type Context, type RateLimitedAction, type RequestContext, type SessionSink } from './trpc.js';
 export type { PublicUser } from './users.js';
 export { fieldErrorSchema, okResult, passwordChangedResult, PROBLEM_CODES, problemSchema, publicUserSchema, settingsResult, userResult } from './outputs.js';
-export { backoffMs, claimDueMails, enqueueMail, markFailed, markSent, type OutboxPolicy, type OutboxRow } from './mail/outbox.js';
+export { backoffMs, claimDueMails, enqueueMail, markFailed, markSent, recipientKey, type OutboxPolicy, type OutboxRow } from './mail/outbox.js';
 export { MAIL_TEMPLATES, renderMail, type MailPayload, type MailTemplate, type RenderedMail } from './mail/templates.js';
 export { realmRequiresVerifiedEmail, setRequireVerifiedEmail } from './realm-settings.js';

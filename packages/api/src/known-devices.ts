@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import { knownDevices, type Database } from '@accounts/db';
 import { hashToken, newSessionToken } from './sessions.js';
 
@@ -43,4 +43,18 @@ export async function rememberDevice(db: Database, userId: string, tokens: strin
   const token = newSessionToken();
   await db.insert(knownDevices).values({ userId, tokenHash: hashToken(token) });
   return [token, ...tokens].slice(0, MAX_DEVICE_TOKENS).join('.');
+}
+
+/**
+ * Ends the account's known devices when its password changes hands: all of them (a reset), or all
+ * but the caller's (`keep`, the digest knownDeviceOf found for a password change). A browser that
+ * signed in with a stolen password then counts as its address again and is announced when it next
+ * signs in. Returns how many ended.
+ */
+export async function endKnownDevices(db: Database, userId: string, keep: string | null = null): Promise<number> {
+  const gone = await db
+    .delete(knownDevices)
+    .where(and(eq(knownDevices.userId, userId), keep ? ne(knownDevices.tokenHash, keep) : undefined))
+    .returning({ id: knownDevices.id });
+  return gone.length;
 }

@@ -18,6 +18,8 @@ export interface Purged {
   tokens: number;
   /** Outbox rows sent or given up longer ago than the event retention (their payload is already gone). */
   mails: number;
+  /** Records of queued mail older than the mail cap's window, which no longer counts them. */
+  mailSends: number;
 }
 
 /**
@@ -62,5 +64,6 @@ export async function purgeExpired(db: Database, config: AccountConfig, opts: Re
       )),
     tokens: await drain('account_tokens', sql`${older('expires_at', 86_400)} or ${older('used_at', 86_400)}`),
     mails: await drain('mail_outbox', sql`${older('sent_at', eventSeconds)} or ${older('failed_at', eventSeconds)}`),
+    mailSends: await drain('mail_sends', older('created_at', secs(config.mailCap.windowMs))),
   };
 }

@@ -22,6 +22,7 @@ export const revokeSessionResult = z.object({ ok: z.literal(true), signedOut: z.
 export const revokeOtherSessionsResult = z.object({ ok: z.literal(true), revoked: z.int().min(0) });
 
 export const activityEventSchema = z.object({
+  /** The event's own random UUID: it tells nothing of other accounts' events. */
   id: z.string(),
   at: z.date(),
   /** registered, signed_in, sign_in_failed, signed_out, password_changed, password_change_failed, sessions_revoked, session_revoked, name_changed, … */
@@ -34,7 +35,7 @@ export const activityEventSchema = z.object({
 
 export const activityResult = z.object({
   events: z.array(activityEventSchema),
-  /** Pass as `cursor` for the next (older) page; null on the last page. */
+  /** Pass as `cursor` for the next (older) page (opaque: the last event's id); null on the last page. */
   nextCursor: z.string().nullable(),
 });
 

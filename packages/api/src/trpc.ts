@@ -34,11 +34,13 @@ export interface RequestContext {
   userAgent?: string | null;
   /**
    * Counts a call against the client's limit for an action; returns Retry-After seconds when over
-   * it. With `key` the count is kept under that key (e.g. an email's digest) instead of the address.
+   * it. With `key` the count is kept under that key (e.g. an account's) instead of the address.
    */
   rateLimit?: (action: RateLimitedAction, key?: string) => Promise<number | null>;
   /** The realm's own origin (https://acme.example.com), which links in mails point to. */
   origin?: string | null;
+  /** The request's logger, for what the answer does not say (a mail the cap held back). */
+  log?: { warn(fields: Record<string, unknown>, message: string): void };
 }
 
 /** What a procedure sees: the request, plus the configuration its router was built with. */
@@ -46,7 +48,7 @@ export interface Context extends RequestContext {
   config: AccountConfig;
 }
 
-export type RateLimitedAction = 'register' | 'signIn' | 'changePassword' | 'forgotPassword' | 'resendVerification' | 'mailPerEmail';
+export type RateLimitedAction = 'register' | 'signIn' | 'changePassword' | 'forgotPassword' | 'resendVerification' | 'accountWrite';
 
 const t = initTRPC.context<RequestContext>().create({
   // Stack traces and internal messages never leave the process, whatever NODE_ENV says.
@@ -88,6 +90,15 @@ async function settled<R extends { ok: boolean; error?: unknown }>(run: () => Pr
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
+/** Counts a call against a limit (per address, or per `key`); over it, 429 rate_limited with Retry-After. */
+export async function enforceRateLimit(ctx: RequestContext, action: RateLimitedAction, key?: string): Promise<void> {
+  const retryAfter = ctx.rateLimit ? await ctx.rateLimit(action, key) : null;
+  if (retryAfter !== null) throw new ProblemError('rate_limited', { retryAfter });
+}
+
+/** The key an account's own count is kept under (a per-address count uses the address). */
+export const accountLimitKey = (userId: string) => `user:${userId}`;
+
 /** Resolves the caller's session and user, or refuses with 401. */
 async function requireSession(ctx: Context): Promise<{ session: Session; user: User }> {
   const found = ctx.sessionToken ? await findSession(ctx.db, ctx.sessionToken, ctx.realm.id, ctx.config) : null;
@@ -111,8 +122,7 @@ export function proceduresFor(config: AccountConfig) {
   /** Per-client limit, decided before validation and hashing so refusals stay cheap. */
   const limitedProcedure = (action: RateLimitedAction) =>
     publicProcedure.use(async ({ ctx, next }) => {
-      const retryAfter = ctx.rateLimit ? await ctx.rateLimit(action) : null;
-      if (retryAfter !== null) throw new ProblemError('rate_limited', { retryAfter });
+      await enforceRateLimit(ctx, action);
       return next();
     });
 
@@ -120,7 +130,17 @@ export function proceduresFor(config: AccountConfig) {
   const authedLimitedProcedure = (action: RateLimitedAction) =>
     limitedProcedure(action).use(async ({ ctx, next }) => next({ ctx: { auth: await requireSession(ctx) } }));
 
-  return { publicProcedure, limitedProcedure, authedProcedure, authedLimitedProcedure };
+  /**
+   * Every signed-in write that records an event: counted per address (before the session is
+   * looked up) and per account, so a flood of calls cannot bury the account's real events.
+   */
+  const accountWriteProcedure = limitedProcedure('accountWrite').use(async ({ ctx, next }) => {
+    const auth = await requireSession(ctx);
+    await enforceRateLimit(ctx, 'accountWrite', accountLimitKey(auth.user.id));
+    return next({ ctx: { auth } });
+  });
+
+  return { publicProcedure, limitedProcedure, authedProcedure, authedLimitedProcedure, accountWriteProcedure };
 }
 
 export type Procedures = ReturnType<typeof proceduresFor>;

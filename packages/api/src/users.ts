@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { users, type Database, type Realm, type User } from '@accounts/db';
-import { normalizeEmail } from '@accounts/validators';
+import { normalizeEmail, type Locale } from '@accounts/validators';
 
 import type { z } from 'zod';
 import type { publicUserSchema } from './outputs.js';
@@ -45,4 +45,13 @@ export async function lockIfHashUnchanged(db: Database, userId: string, expected
     .where(and(eq(users.id, userId), eq(users.passwordHash, expected)))
     .for('share');
   return rows.length === 1;
+}
+
+/**
+ * Keeps the language the owner last used (their mails are written in it). Writes only on a change:
+ * every update of a user row drops that account's remembered session checks on every instance.
+ */
+export async function rememberLocale(db: Database, user: User, locale: Locale): Promise<void> {
+  if (user.locale === locale) return;
+  await db.update(users).set({ locale }).where(eq(users.id, user.id));
 }

@@ -11,11 +11,22 @@ import type { Harness } from './harness.js';
 /** A caller of every router with what the mail flows read from a request (origin, locale, limits). */
 export function mailCaller(
   h: Harness,
-  opts: { realm?: string; token?: string | null; device?: string; ip?: string; locale?: Locale; userAgent?: string; limit?: (a: RateLimitedAction, key?: string) => number | null } = {},
+  opts: {
+    realm?: string;
+    token?: string | null;
+    device?: string;
+    ip?: string;
+    locale?: Locale;
+    userAgent?: string;
+    limit?: (a: RateLimitedAction, key?: string) => number | null;
+    /** Receives what the procedures log (warn lines). */
+    log?: string[];
+  } = {},
 ) {
   const createCaller = callerFor(createAppRouter(h.config));
   const issued: IssuedSession[] = [];
   const devices: string[] = [];
+  const record = { issued, devices, cleared: 0 };
   const caller = createCaller(async () => {
     const realm = (await findRealm(h.db.db, opts.realm ?? 'default'))!;
     return {
@@ -28,11 +39,12 @@ export function mailCaller(
       origin: `http://${realm.slug}.example.test`,
       sessionToken: opts.token ?? null,
       deviceCredential: opts.device ?? null,
-      session: { issue: (s) => void issued.push(s), clear: () => {}, rememberDevice: (d) => void devices.push(d) },
+      session: { issue: (s) => void issued.push(s), clear: () => void record.cleared++, rememberDevice: (d) => void devices.push(d) },
       rateLimit: async (a: RateLimitedAction, key?: string) => opts.limit?.(a, key) ?? null,
+      log: { warn: (fields: Record<string, unknown>, message: string) => void opts.log?.push(JSON.stringify({ ...fields, msg: message })) },
     };
   });
-  return { account: caller.account, email: caller.email, issued, devices };
+  return Object.assign(record, { account: caller.account, email: caller.email });
 }
 
 /** The mails queued for an address, newest first. */

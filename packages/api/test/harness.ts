@@ -6,7 +6,11 @@ import { createHasher, type Hasher } from '../src/password-hashing.js';
 import { createRealm, findRealm } from '../src/realms.js';
 import { callerFor, createAppRouter } from '../src/router.js';
 import type { IssuedSession } from '../src/sessions.js';
+import type { RateLimitedAction } from '../src/trpc.js';
 
+
+/** Stands in for the gateway's limiter: Retry-After seconds to refuse a call, null to let it through. */
+export type Limit = (action: RateLimitedAction, key?: string) => number | null;
 
 type Caller = { account: ReturnType<ReturnType<typeof callerFor>>['account']; security: ReturnType<ReturnType<typeof callerFor>>['security']; issued: IssuedSession[]; cleared: number; devices: string[] };
 
@@ -15,7 +19,7 @@ export interface Harness {
   hasher: Hasher;
   config: AccountConfig;
   /** A caller in a realm, optionally holding a session token; `issued` records what it was given. */
-  caller(opts?: { realm?: string; token?: string | null; ip?: string; device?: string; userAgent?: string; config?: AccountConfig }): Caller;
+  caller(opts?: { realm?: string; token?: string | null; ip?: string; device?: string; userAgent?: string; config?: AccountConfig; limit?: Limit }): Caller;
   realm(slug: string): Promise<void>;
 }
 
@@ -58,6 +62,7 @@ export function useHarness(driver: Driver, overrides: Partial<AccountConfig> = {
         sessionToken: opts.token ?? null,
         deviceCredential: opts.device ?? null,
         session: { issue: (s) => void issued.push(s), clear: () => void record.cleared++, rememberDevice: (d) => void devices.push(d) },
+        rateLimit: async (action: RateLimitedAction, key?: string) => opts.limit?.(action, key) ?? null,
       };
     });
     return Object.assign(record, { account: caller.account, security: caller.security });

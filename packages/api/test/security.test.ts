@@ -17,6 +17,9 @@ async function signInAgain(h: Harness, email: string, opts: { ip?: string; userA
   return c.issued[0]!.token;
 }
 
+/** An activity cursor as the activity list hands it out: the event's public id, as base64url. */
+const cursorOf = (publicId: string) => Buffer.from(publicId.replaceAll('-', ''), 'hex').toString('base64url');
+
 const typesOf = async (h: Harness, userId: string) =>
   (await h.db.db.select().from(accountEvents).where(eq(accountEvents.userId, userId))).map((e) => e.type);
 
@@ -72,11 +75,11 @@ describe.each(testDrivers())('the security page on %s', (driver) => {
     await expect(h.caller({ token: b.token }).account.me()).resolves.toBeTruthy();
 
     const otherId = (await ca.security.sessions()).sessions.find((s) => !s.current)!.id;
-    expect(await ca.security.revokeSession({ session_id: otherId.toUpperCase() })).toEqual({ ok: true, signedOut: false });
+    expect(await ca.security.revokeSession({ session_id: otherId.toUpperCase(), current_password: STRONG })).toEqual({ ok: true, signedOut: false });
     expect(ca.cleared).toBe(0);
     // The ended session, used again: 401.
     expect(await problemOf(h.caller({ token: aOther }).account.me())).toMatchObject({ status: 401, code: 'unauthenticated' });
-    expect(await problemOf(ca.security.revokeSession({ session_id: otherId }))).toMatchObject({ status: 404 });
+    expect(await problemOf(ca.security.revokeSession({ session_id: otherId, current_password: STRONG }))).toMatchObject({ status: 404 });
     await expect(ca.account.me()).resolves.toBeTruthy();
 
     // Ending one's own session is a sign-out.
@@ -92,12 +95,168 @@ describe.each(testDrivers())('the security page on %s', (driver) => {
     const others = [await signInAgain(h, a.email), await signInAgain(h, a.email, { ip: '198.51.100.30' })];
     const b = await registerUser(h);
     const ca = h.caller({ token: a.token });
-    expect(await ca.security.revokeOtherSessions()).toEqual({ ok: true, revoked: 2 });
+    expect(await ca.security.revokeOtherSessions({ current_password: STRONG })).toEqual({ ok: true, revoked: 2 });
     for (const t of others) expect(await problemOf(h.caller({ token: t }).account.me())).toMatchObject({ status: 401 });
     expect((await ca.security.sessions()).sessions).toHaveLength(1);
     await expect(h.caller({ token: b.token }).account.me()).resolves.toBeTruthy();
     expect(await typesOf(h, a.user.id)).toContain('sessions_revoked');
-    expect(await problemOf(h.caller({ token: others[0] }).security.revokeOtherSessions())).toMatchObject({ status: 401 });
+    expect(await problemOf(h.caller({ token: others[0] }).security.revokeOtherSessions({ current_password: STRONG }))).toMatchObject({ status: 401 });
+  });
+
+  it('asks for the current password before ending other sessions; a stolen session alone ends none', async () => {
+    const a = await registerUser(h);
+    const other = await signInAgain(h, a.email);
+    const ca = h.caller({ token: a.token });
+    const otherId = (await ca.security.sessions()).sessions.find((s) => !s.current)!.id;
+    const wrong = 'not the password at all';
+    expect(await problemOf(ca.security.revokeOtherSessions({} as never))).toMatchObject({ status: 422, fields: { current_password: 'required' } });
+    expect(await problemOf(ca.security.revokeOtherSessions({ current_password: wrong }))).toMatchObject({
+      status: 422,
+      code: 'validation_failed',
+      fields: { current_password: 'password_incorrect' },
+    });
+    expect(await problemOf(ca.security.revokeSession({ session_id: otherId }))).toMatchObject({ status: 422, fields: { current_password: 'required' } });
+    expect(await problemOf(ca.security.revokeSession({ session_id: otherId, current_password: wrong }))).toMatchObject({
+      status: 422,
+      fields: { current_password: 'password_incorrect' },
+    });
+    // Nothing ended; the wrong passwords count as a password change's do.
+    await expect(h.caller({ token: other }).account.me()).resolves.toBeTruthy();
+    expect((await ca.security.sessions()).sessions).toHaveLength(2);
+    const types = await typesOf(h, a.user.id);
+    expect(types.filter((t) => t === 'password_change_failed')).toHaveLength(2);
+    expect(types).not.toContain('session_revoked');
+    expect(types).not.toContain('sessions_revoked');
+
+    // The right password: one event per action, no claim left pending.
+    expect(await ca.security.revokeSession({ session_id: otherId, current_password: STRONG })).toEqual({ ok: true, signedOut: false });
+    await signInAgain(h, a.email);
+    expect(await ca.security.revokeOtherSessions({ current_password: STRONG })).toEqual({ ok: true, revoked: 1 });
+    const after = await h.db.db.select().from(accountEvents).where(eq(accountEvents.userId, a.user.id));
+    expect(after.filter((e) => e.type === 'session_revoked')).toHaveLength(1);
+    expect(after.filter((e) => e.type === 'sessions_revoked')).toHaveLength(1);
+    expect(after.filter((e) => e.pending)).toEqual([]);
+    // Ending one's own session is a sign-out: no password.
+    const ownId = (await ca.security.sessions()).sessions[0]!.id;
+    expect(await ca.security.revokeSession({ session_id: ownId })).toEqual({ ok: true, signedOut: true });
+  });
+
+  it('counts wrong passwords at ending sessions with the lockout and the limits of a password change', async () => {
+    const a = await registerUser(h);
+    const other = await signInAgain(h, a.email);
+    const asked: string[] = [];
+    const ca = h.caller({
+      token: a.token,
+      limit: (action) => {
+        asked.push(action);
+        return null;
+      },
+    });
+    const otherId = (await ca.security.sessions()).sessions.find((s) => !s.current)!.id;
+    const wrong = 'not the password at all';
+    for (let i = 0; i < 3; i++) await problemOf(ca.account.changePassword({ current_password: `${wrong} ${i}`, new_password: STRONG2, confirm_password: STRONG2 }));
+    expect((await problemOf(ca.security.revokeOtherSessions({ current_password: `${wrong} 3` }))).status).toBe(422);
+    expect((await problemOf(ca.security.revokeSession({ session_id: otherId, current_password: `${wrong} 4` }))).status).toBe(422);
+    expect(await problemOf(ca.security.revokeOtherSessions({ current_password: STRONG }))).toMatchObject({ status: 429, code: 'too_many_attempts' });
+    expect(await problemOf(ca.security.revokeSession({ session_id: otherId, current_password: STRONG }))).toMatchObject({ status: 429, code: 'too_many_attempts' });
+    await expect(h.caller({ token: other }).account.me()).resolves.toBeTruthy();
+    // Each password check also counted against the per-address limit of a password change.
+    expect(asked.filter((x) => x === 'changePassword')).toHaveLength(3 + 4);
+
+    // Over that per-address limit: 429 before any hashing, nothing ends.
+    const b = await registerUser(h);
+    const bOther = await signInAgain(h, b.email);
+    const limited = h.caller({ token: b.token, limit: (action) => (action === 'changePassword' ? 42 : null) });
+    const bOtherId = (await limited.security.sessions()).sessions.find((s) => !s.current)!.id;
+    expect(await problemOf(limited.security.revokeOtherSessions({ current_password: STRONG }))).toMatchObject({ status: 429, code: 'rate_limited', retryAfter: 42 });
+    expect(await problemOf(limited.security.revokeSession({ session_id: bOtherId, current_password: STRONG }))).toMatchObject({ status: 429, code: 'rate_limited' });
+    await expect(h.caller({ token: bOther }).account.me()).resolves.toBeTruthy();
+    // A sign-out of the caller's own session asks for no password and is not held by that limit.
+    const bOwnId = (await limited.security.sessions()).sessions.find((s) => s.current)!.id;
+    expect(await limited.security.revokeSession({ session_id: bOwnId })).toEqual({ ok: true, signedOut: true });
+  });
+
+  it('limits signed-in writes per account and per address, refusing before any write', async () => {
+    const a = await registerUser(h);
+    const other = await signInAgain(h, a.email);
+    const asked: [string, string | undefined][] = [];
+    const counting = h.caller({
+      token: a.token,
+      ip: '203.0.113.50',
+      limit: (action, key) => {
+        asked.push([action, key]);
+        return null;
+      },
+    });
+    await counting.security.changeName({ name: 'Counted' });
+    const otherId = (await counting.security.sessions()).sessions.find((s) => !s.current)!.id;
+    // Each write counts once for the address and once for the account.
+    const writes = () => asked.filter(([action]) => action === 'accountWrite');
+    expect(writes()).toHaveLength(2);
+    const [byAddress, byAccount] = writes();
+    expect(byAddress).toEqual(['accountWrite', undefined]);
+    expect(byAccount![1]).toEqual(expect.stringContaining(a.user.id));
+    const before = await typesOf(h, a.user.id);
+
+    const refusals: [string, (action: string, key?: string) => number | null][] = [
+      ['address', (action, key) => (action === 'accountWrite' && key === undefined ? 30 : null)],
+      ['account', (action, key) => (action === 'accountWrite' && key !== undefined ? 30 : null)],
+    ];
+    for (const [which, limit] of refusals) {
+      const c = h.caller({ token: a.token, limit });
+      for (const call of [
+        () => c.security.changeName({ name: 'Flood' }),
+        () => c.security.revokeSession({ session_id: otherId, current_password: STRONG }),
+        () => c.security.revokeOtherSessions({ current_password: STRONG }),
+      ]) {
+        expect(await problemOf(call()), which).toMatchObject({ status: 429, code: 'rate_limited', retryAfter: 30 });
+      }
+    }
+    // Nothing written: the name, the other session and the events are as they were.
+    expect((await counting.account.me()).user.name).toBe('Counted');
+    await expect(h.caller({ token: other }).account.me()).resolves.toBeTruthy();
+    expect(await typesOf(h, a.user.id)).toEqual(before);
+    // The per-address count comes before the session is looked up: without one, it still counts.
+    asked.length = 0;
+    const anonymous = h.caller({
+      limit: (action, key) => {
+        asked.push([action, key]);
+        return null;
+      },
+    });
+    expect(await problemOf(anonymous.security.changeName({ name: 'X' }))).toMatchObject({ status: 401 });
+    expect(asked).toEqual([['accountWrite', undefined]]);
+  });
+
+  it('hands out activity ids and cursors that are random per event, resolved only among the caller\'s own events', async () => {
+    const a = await registerUser(h);
+    const b = await registerUser(h);
+    const [{ realmId }] = (await h.db.db.select({ realmId: users.realmId }).from(users).where(eq(users.id, a.user.id))) as [{ realmId: string }];
+    // Events of another account written between the caller's leave no trace in what the caller gets.
+    for (let i = 0; i < 30; i++) {
+      await h.db.db.insert(accountEvents).values([{ realmId, userId: a.user.id, type: 'signed_out' }, { realmId, userId: b.user.id, type: 'signed_out' }]);
+    }
+    const rows = await h.db.db.select().from(accountEvents).where(eq(accountEvents.userId, a.user.id)).orderBy(accountEvents.id);
+    const internal = new Set(rows.map((r) => String(r.id)));
+    const ca = h.caller({ token: a.token });
+    const page = await ca.security.activity({});
+    expect(page.events).toHaveLength(31);
+    for (const e of page.events) {
+      expect(e.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(internal.has(e.id)).toBe(false);
+    }
+    expect(page.events.map((e) => e.id)).toEqual(rows.map((r) => r.publicId).reverse());
+
+    // A page boundary: the cursor is the last shown event's public id, nothing else.
+    await h.db.db.insert(accountEvents).values(Array.from({ length: 30 }, () => ({ realmId, userId: a.user.id, type: 'signed_out' })));
+    const first = await ca.security.activity({});
+    expect(first.nextCursor).toBe(cursorOf(first.events.at(-1)!.id));
+    const next = await ca.security.activity({ cursor: first.nextCursor! });
+    expect(next.events).toHaveLength(11);
+    // b's cursors are unknown to a, and a's to b: the existing 422.
+    const bEvent = (await h.db.db.select().from(accountEvents).where(eq(accountEvents.userId, b.user.id)))[0]!;
+    expect(await problemOf(ca.security.activity({ cursor: cursorOf(bEvent.publicId) }))).toMatchObject({ status: 422, fields: { cursor: 'cursor_invalid' } });
+    expect(await problemOf(h.caller({ token: b.token }).security.activity({ cursor: first.nextCursor! }))).toMatchObject({ status: 422, fields: { cursor: 'cursor_invalid' } });
   });
 
   it('shows the account\'s own activity, newest first, failures marked, a page at a time', async () => {
@@ -122,20 +281,21 @@ describe.each(testDrivers())('the security page on %s', (driver) => {
     const page2 = await ca.security.activity({ cursor: page1.nextCursor! });
     expect(page2.events).toHaveLength(12);
     expect(page2.nextCursor).toBeNull();
-    const ids = [...page1.events, ...page2.events].map((e) => Number(e.id));
+    const ids = [...page1.events, ...page2.events].map((e) => e.id);
     expect(new Set(ids).size).toBe(62);
-    expect(ids).toEqual([...ids].sort((x, y) => y - x));
+    // Newest first: the reverse of the order they were written in.
+    const written = await h.db.db.select({ publicId: accountEvents.publicId }).from(accountEvents).where(eq(accountEvents.userId, a.user.id)).orderBy(accountEvents.id);
+    expect(ids).toEqual(written.map((e) => e.publicId).reverse());
     expect(page2.events.at(-1)!.type).toBe('registered');
 
-    // Another account sees none of it; a cursor from a's list shows b only b's older events.
+    // Another account sees none of it, and a's cursor is not one of b's.
     const cb = h.caller({ token: b.token });
-    const bPage = await cb.security.activity({ cursor: page1.nextCursor! });
-    expect(bPage.events.every((e) => e.type !== 'signed_out')).toBe(true);
+    expect(await problemOf(cb.security.activity({ cursor: page1.nextCursor! }))).toMatchObject({ status: 422, fields: { cursor: 'cursor_invalid' } });
     const bAll = await cb.security.activity({});
     expect(bAll.events.map((e) => e.type)).toEqual(['sign_in_failed', 'registered']);
-    expect(bAll.events.filter((e) => ids.includes(Number(e.id)))).toEqual([]);
+    expect(bAll.events.filter((e) => ids.includes(e.id))).toEqual([]);
 
-    for (const cursor of ['!!', 'bm9wZQ', 'x'.repeat(40), 'ZTA']) {
+    for (const cursor of ['!!', 'bm9wZQ', 'x'.repeat(40), 'ZTA', Buffer.from('e60').toString('base64url'), cursorOf('00000000-0000-4000-8000-000000000000')]) {
       expect(await problemOf(ca.security.activity({ cursor }))).toMatchObject({ status: 422, fields: { cursor: 'cursor_invalid' } });
     }
     expect(await problemOf(h.caller().security.activity({}))).toMatchObject({ status: 401 });

@@ -56,6 +56,7 @@ export async function startGateway(s: Settings, db: FreshDatabase, nodeArgs: str
       // The enumeration probe asks for many resets, of one account among others.
       RATE_LIMIT_FORGOT_PASSWORD: '0',
       RATE_LIMIT_MAIL_PER_EMAIL: '0',
+      MAIL_RECIPIENT_CAP: '0',
       PASSWORD_PEPPER: 'benchmark-pepper-for-a-throwaway-database',
     }),
   });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailField, newPasswordField } from './schemas.js';
+import { knownEmailField, newPasswordField } from './schemas.js';
 import { DEFAULT_POLICY, judgePassword, normalizePassword, passwordLength, PASSWORD_MAX_LENGTH, type PasswordContext, type PasswordEstimator, type PasswordPolicy } from './password-policy.js';
 
 // Inputs of the flows that start from a mailed link: forgotten password, reset, address verification.
@@ -15,7 +15,7 @@ const filled = () =>
 const TOKEN_MAX = 256;
 const tokenField = (invalid: 'reset_token_invalid' | 'verify_token_invalid') => filled().refine((s) => s.length <= TOKEN_MAX, { error: invalid });
 
-export const forgotPasswordSchema = z.object({ email: emailField });
+export const forgotPasswordSchema = z.object({ email: knownEmailField });
 
 export interface ResetPasswordOptions {
   policy?: PasswordPolicy;

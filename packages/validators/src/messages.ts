@@ -29,6 +29,7 @@ const en = {
   // problems (titles)
   validation_failed: 'Some fields are not valid.',
   invalid_body: 'The request body could not be read.',
+  invalid_host: 'The request names no valid host, or its target names another one.',
   duplicate_field: 'A field was sent more than once.',
   unauthenticated: 'You are not signed in, or your session has expired.',
   cross_origin: 'Cross-origin requests are not allowed.',
@@ -75,6 +76,7 @@ const de: Record<MessageCode, string> = {
   verify_token_invalid: 'Dieser Link ist nicht mehr gültig. Fordern Sie einen neuen an.',
   validation_failed: 'Einige Felder sind ungültig.',
   invalid_body: 'Der Inhalt der Anfrage konnte nicht gelesen werden.',
+  invalid_host: 'Die Anfrage nennt keinen gültigen Host, oder ihr Ziel nennt einen anderen.',
   duplicate_field: 'Ein Feld wurde mehrfach gesendet.',
   unauthenticated: 'Sie sind nicht angemeldet oder Ihre Sitzung ist abgelaufen.',
   cross_origin: 'Ursprungsübergreifende Anfragen sind nicht erlaubt.',
@@ -116,6 +118,7 @@ const fr: Record<MessageCode, string> = {
   verify_token_invalid: "Ce lien n'est plus valide. Demandez-en un nouveau.",
   validation_failed: 'Certains champs ne sont pas valides.',
   invalid_body: 'Le corps de la requête est illisible.',
+  invalid_host: "La requête ne nomme aucun hôte valide, ou sa cible en nomme un autre.",
   duplicate_field: 'Un champ a été envoyé plusieurs fois.',
   unauthenticated: "Vous n'êtes pas connecté ou votre session a expiré.",
   cross_origin: 'Les requêtes d’une autre origine ne sont pas autorisées.',

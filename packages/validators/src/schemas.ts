@@ -43,7 +43,11 @@ export const nameField = text()
     if (problem) ctx.addIssue({ code: 'custom', message: problem.code, params: problem.params });
   });
 
-export const emailField = text()
+/**
+ * An address an account may already have (sign-in, forgotten password): the rules every stored
+ * address met when it was registered, so no account is shut out by a rule added later.
+ */
+export const knownEmailField = text()
   .overwrite(normalizeEmail)
   .min(1, { error: 'required' })
   .refine((s) => codePoints(s) <= EMAIL_MAX_LENGTH, { error: 'email_too_long', params: { max: EMAIL_MAX_LENGTH } })
@@ -53,6 +57,12 @@ export const emailField = text()
     error: 'email_local_too_long',
     params: { max: EMAIL_LOCAL_MAX_OCTETS },
   });
+
+/** An address given to an account (registration): a known address's rules, and a deliverable local part. */
+export const emailField = knownEmailField
+  // RFC 5321 §4.1.2: a dot-string local part is atoms joined by single dots (none first or last,
+  // never two together); the WHATWG grammar lets those through, and mail servers refuse them.
+  .refine((s) => !/^\.|\.\.|\.@/.test(s.slice(0, s.lastIndexOf('@') + 1)), { error: 'invalid_email' });
 
 /** A new password: length rules only, counted as typed; the rules that need other fields run on the object. */
 export const newPasswordField = (policy: PasswordPolicy) =>
@@ -139,7 +149,7 @@ export const changePasswordSchema = ({ policy = DEFAULT_POLICY, context = {}, es
         ctx.addIssue({ code: 'custom', path: ['confirm_password'], message: 'password_mismatch' });
     }, runEvenWithFieldErrors);
 
-export const signInSchema = z.object({ email: emailField, password: currentPasswordField });
+export const signInSchema = z.object({ email: knownEmailField, password: currentPasswordField });
 
 export type RegisterInput = z.input<ReturnType<typeof registerSchema>>;
 export type ChangePasswordInput = z.input<ReturnType<typeof changePasswordSchema>>;

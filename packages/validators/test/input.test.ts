@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { emailField, NAME_MAX_LENGTH, nameField, toFieldErrors } from '../src/index.js';
+import { forgotPasswordSchema } from '../src/account-links.js';
+import { emailField, NAME_MAX_LENGTH, nameField, signInSchema, toFieldErrors } from '../src/index.js';
 
 const codeOf = (schema: typeof nameField | typeof emailField, value: unknown) => {
   const r = schema.safeParse(value);
@@ -105,6 +106,38 @@ describe('email addresses', () => {
     expect(codeOf(emailField, `${'a'.repeat(65)}@example.com`)).toBe('email_local_too_long');
     const r = emailField.safeParse(`${'b'.repeat(65)}@example.com`);
     if (!r.success) expect(toFieldErrors(r.error, 'fr')[0]).toMatchObject({ params: { max: 64 }, message: 'La partie avant le @ doit comporter au plus 64 caractères.' });
+  });
+
+  it.each([['.ada@example.com'], ['ada.@example.com'], ['ada..lovelace@example.com'], ['..@example.com'], ['.@example.com'], ['"ada"@example.com'], ['"ada lovelace"@example.com']])(
+    'refuses %j: a leading, trailing or doubled dot in the local part, or a quoted one',
+    (email) => {
+      expect(codeOf(emailField, email)).toBe('invalid_email');
+    },
+  );
+
+  it('accepts single dots between the characters of a local part', () => {
+    expect(emailField.parse(' Ada.B.Lovelace@Example.com ')).toBe('ada.b.lovelace@example.com');
+    expect(codeOf(emailField, "o'brien.x-y+tag@example.co.uk")).toBeNull();
+    const r = emailField.safeParse('ada..l@example.com');
+    expect(r.success).toBe(false);
+    if (!r.success) expect(toFieldErrors(r.error, 'de')).toEqual([{ field: 'body', code: 'invalid_email', message: 'Geben Sie eine gültige E-Mail-Adresse ein.' }]);
+  });
+
+  it('still takes such an address where an account may already have it (sign-in, forgotten password)', () => {
+    expect(signInSchema.parse({ email: 'Ada..L@example.com', password: 'x' }).email).toBe('ada..l@example.com');
+    expect(forgotPasswordSchema.parse({ email: '.ada@example.com' }).email).toBe('.ada@example.com');
+    expect(signInSchema.safeParse({ email: 'not an address', password: 'x' }).success).toBe(false);
+  });
+
+  it('accepts exactly the local parts without a dot at either end or two together (property)', () => {
+    const atom = fc.stringMatching(/^[a-z0-9+_-]{0,4}$/);
+    fc.assert(
+      fc.property(fc.array(atom, { minLength: 1, maxLength: 5 }), (atoms) => {
+        const local = atoms.join('.');
+        fc.pre(local.length > 0);
+        expect(emailField.safeParse(`${local}@example.org`).success).toBe(atoms.every((a) => a.length > 0));
+      }),
+    );
   });
 
   it('accepts exactly the addresses whose local part fits (property)', () => {

@@ -183,7 +183,8 @@ describe.each(testDrivers())('hostile /trpc calls on %s', (driver) => {
       ['POST', '/trpc/account.signIn,account.me?batch=1', json, JSON.stringify({ 0: { email: ownerEmail, password: ownerPassword }, 1: {} }), 400],
       ['GET', `/trpc/account.signIn?input=${input}`, {}, undefined, 405],
       ['POST', '/trpc/account.signIn', { 'content-type': 'text/plain' }, JSON.stringify({ email: ownerEmail, password: ownerPassword }), 415],
-      ['POST', '/trpc/account.signIn', { 'content-type': 'Application/JSON' }, JSON.stringify({ email: ownerEmail, password: ownerPassword }), 415],
+      // Media types compare case-insensitively: Application/JSON is JSON (protocol-edges.test.ts), Text/Plain is not.
+      ['POST', '/trpc/account.signIn', { 'content-type': 'Text/Plain' }, JSON.stringify({ email: ownerEmail, password: ownerPassword }), 415],
       ['POST', '/trpc/account.me', json, '{}', 405],
       ['POST', '/trpc/account.signIn', json, '{"email":', 400],
       ['POST', '/trpc/account.register', json, JSON.stringify(registration(` ${ownerEmail.toUpperCase()}`)), 409],

@@ -36,6 +36,7 @@ export async function startGateway(driver: Driver, env: Record<string, string> =
     RATE_LIMIT_REGISTER: '1000',
     RATE_LIMIT_SIGN_IN: '1000',
     RATE_LIMIT_CHANGE_PASSWORD: '1000',
+    RATE_LIMIT_ACCOUNT_WRITES: '1000',
     ...env,
   });
   const hasher = await createHasher({ cost: config.BCRYPT_COST, pepper: config.PASSWORD_PEPPER, workers: config.HASH_WORKERS, queueMax: config.HASH_QUEUE_MAX });

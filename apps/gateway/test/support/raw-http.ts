@@ -4,6 +4,8 @@ export interface RawAnswer {
   status: number;
   head: string;
   body: string;
+  /** Everything the server wrote, answers after the first included. */
+  text: string;
 }
 
 /**
@@ -23,7 +25,7 @@ export function rawRequest(port: number, request: string | Buffer, timeoutMs = 5
       clearTimeout(timer);
       const text = Buffer.concat(chunks).toString('utf8');
       const [head = '', body = ''] = text.split('\r\n\r\n');
-      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0), head, body });
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0), head, body, text });
     }
   });
 }

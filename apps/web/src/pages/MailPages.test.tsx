@@ -1,7 +1,7 @@
 import { message } from '@accounts/validators';
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { ADA, problem } from '../test/fake-api';
+import { ADA, problem, UNAUTHENTICATED } from '../test/fake-api';
 import { currentPath, findSummary, renderApp } from '../test/render-app';
 
 const NEW_PASSWORD = 'quiet harbor lanterns drifting east';
@@ -20,18 +20,28 @@ describe('forgotten password', () => {
     expect(app.api.callsTo('email.forgotPassword')[0]!.input).toEqual({ email: 'someone@example.com' });
   });
 
-  it('the reset page takes the token off the address at once, and sends it with the new password', async () => {
+  it('the reset page takes the token off the address at once, sends it only with the new password, and then asks to sign in', async () => {
+    let signedIn = true;
     const app = renderApp(`/reset-password?token=${TOKEN}`, {
-      'email.resetPassword': () => ({ data: { user: ADA, otherSessionsRevoked: 2 } }),
+      'account.me': () => (signedIn ? { data: { user: ADA } } : UNAUTHENTICATED),
+      'email.resetPassword': () => {
+        signedIn = false;
+        return { data: { ok: true, sessionsRevoked: 2 } };
+      },
     });
     await screen.findByLabelText('New password');
     await waitFor(() => expect(currentPath()).toBe('/reset-password'));
+    // Loading the page sent nothing with the token.
+    expect(app.api.callsTo('email.resetPassword')).toEqual([]);
     await app.user.type(field('New password'), NEW_PASSWORD);
     await app.user.type(field('Confirm new password'), NEW_PASSWORD);
     await app.user.click(screen.getByRole('button', { name: 'Set new password' }));
-    await waitFor(() => expect(currentPath()).toBe('/account'));
-    expect(app.api.callsTo('email.resetPassword')[0]!.input).toEqual({ token: TOKEN, new_password: NEW_PASSWORD, confirm_password: NEW_PASSWORD });
-    expect((await screen.findByRole('status')).textContent).toContain('2 other devices were signed out.');
+    // Signed out here too: the sign-in page, which says why, with nothing of the reset in the address.
+    await waitFor(() => expect(currentPath()).toBe('/login'));
+    expect(window.location.search).toBe('');
+    expect(app.api.callsTo('email.resetPassword')).toEqual([{ path: 'email.resetPassword', input: { token: TOKEN, new_password: NEW_PASSWORD, confirm_password: NEW_PASSWORD } }]);
+    expect((await screen.findByRole('status')).textContent).toBe('Your password has been reset and every device was signed out. Sign in with your new password.');
+    expect(await screen.findByRole('button', { name: 'Sign in' })).toBeTruthy();
   });
 
   it('a used or expired link says so and offers a new one', async () => {
@@ -53,11 +63,33 @@ describe('forgotten password', () => {
 });
 
 describe('address verification', () => {
-  it('the verification page confirms the address from the link, in the page language', async () => {
-    const app = renderApp(`/verify-email?token=${TOKEN}`, { 'email.verifyEmail': () => ({ data: { ok: true, emailVerified: true } }) }, 'de');
+  it('the verification page shows what the link would confirm, and confirms only with its button, in the page language', async () => {
+    const app = renderApp(
+      `/verify-email?token=${TOKEN}`,
+      {
+        'email.verificationLink': () => ({ data: { email: ADA.email, realmName: 'Acme Inc' } }),
+        'email.verifyEmail': () => ({ data: { ok: true, emailVerified: true } }),
+      },
+      'de',
+    );
+    expect((await screen.findByText(/Bestätigen Sie/)).textContent).toBe(`Bestätigen Sie ${ADA.email} als E-Mail-Adresse Ihres Kontos bei Acme Inc.`);
+    expect(currentPath()).toBe('/verify-email');
+    const button = screen.getByRole('button', { name: 'Diese Adresse bestätigen' });
+    expect(button.closest('form')!.getAttribute('method')).toBe('post');
+    expect(app.api.callsTo('email.verificationLink')).toEqual([{ path: 'email.verificationLink', input: { token: TOKEN } }]);
+    expect(app.api.callsTo('email.verifyEmail')).toEqual([]);
+    await app.user.click(button);
     expect(await screen.findByText('Ihre E-Mail-Adresse ist bestätigt.')).toBeTruthy();
     expect(app.api.callsTo('email.verifyEmail')).toEqual([{ path: 'email.verifyEmail', input: { token: TOKEN } }]);
-    expect(currentPath()).toBe('/verify-email');
+  });
+
+  it('a verification link that would confirm nothing says so, without a button', async () => {
+    const app = renderApp(`/verify-email?token=${TOKEN}`, {
+      'email.verificationLink': () => problem(400, 'verify_token_invalid', { errors: [{ field: 'token', code: 'verify_token_invalid', message: message('verify_token_invalid', 'en') }] }),
+    });
+    expect(await screen.findByText(/This link did not work/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Confirm this address' })).toBeNull();
+    expect(app.api.callsTo('email.verifyEmail')).toEqual([]);
   });
 
   it('the account page shows an unconfirmed address and sends the link again', async () => {

@@ -10,12 +10,15 @@ import { usePasswordEstimator } from '../forms/usePasswordEstimator';
 import { useI18n } from '../i18n';
 import { useMailText } from '../i18n/mail-page-strings';
 import { Link, navigate } from '../router';
-import { useRealmSettings, useSetSignedIn } from '../session';
+import { useForgetSession, useRealmSettings } from '../session';
 import { trpc } from '../trpc';
-import type { PasswordChanged } from './AccountPage';
+import type { PasswordReset } from './SignInPage';
 import { useLinkToken } from './link-token';
 
-/** The page a reset link opens: a new password, then signed in here and everywhere else out. */
+/**
+ * The page a reset link opens (loading it uses nothing up): a new password, then every device is
+ * signed out, this one too, and the sign-in page asks for the new password.
+ */
 export function ResetPasswordPage() {
   const { t } = useI18n();
   const m = useMailText();
@@ -41,7 +44,7 @@ function ResetForm({ token }: { token: string }) {
   const { t } = useI18n();
   const m = useMailText();
   const { realm, passwordPolicy } = useRealmSettings();
-  const setSignedIn = useSetSignedIn();
+  const forgetSession = useForgetSession();
   const reset = trpc.email.resetPassword.useMutation();
   const policy = useMemo(() => ({ minLength: passwordPolicy.minLength }), [passwordPolicy.minLength]);
   const context = useMemo(() => ({ realm: realm.slug }), [realm.slug]);
@@ -53,10 +56,11 @@ function ResetForm({ token }: { token: string }) {
     schema,
     whenEmpty: { new_password: 'emptyNewPasswordSettings', confirm_password: 'emptyNewPasswordConfirm' },
     submit: async (values) => {
-      const result = await reset.mutateAsync(values);
-      setSignedIn(result.user);
-      const state: PasswordChanged = { passwordChanged: { otherSessionsRevoked: result.otherSessionsRevoked } };
-      navigate('/account', { replace: true, state });
+      await reset.mutateAsync(values);
+      // This browser's session ended too: forgotten before the sign-in page looks at it.
+      void forgetSession();
+      const state: PasswordReset = { passwordReset: true };
+      navigate('/login', { replace: true, state });
     },
   });
   const invalidLink = form.report.entries.some((e) => e.field === 'token');

@@ -6,6 +6,7 @@ import { currentPath, findSummary, renderApp } from '../test/render-app';
 
 const signedIn = { 'account.me': (): Reply => ({ data: { user: ADA } }) };
 const ago = (seconds: number) => new Date(Date.now() - seconds * 1000).toISOString();
+const WRONG_PASSWORD = problem(422, 'validation_failed', { errors: [{ field: 'current_password', code: 'password_incorrect', message: 'x' }] });
 const SESSIONS = [
   { id: 's-1', current: true, device: 'Firefox 128 on Windows 10', address: '203.0.113.x', createdAt: ago(7200), lastUsedAt: ago(5) },
   { id: 's-2', current: false, device: 'Mobile Safari 17 on iOS 17.5', address: '2001:db8:85a3::/48', createdAt: ago(3 * 86400), lastUsedAt: ago(3600) },
@@ -23,13 +24,15 @@ describe('relative times', () => {
 });
 
 describe('where you are signed in', () => {
-  it('lists the devices, this one first, and ends one of the others', async () => {
+  it('lists the devices, this one first, and ends one of the others after the current password', async () => {
     let list = SESSIONS;
     const app = renderApp('/settings/sessions', {
       ...signedIn,
       'security.sessions': () => ({ data: { sessions: list } }),
       'security.revokeSession': (input) => {
-        list = list.filter((s) => s.id !== (input as { session_id: string }).session_id);
+        const { session_id, current_password } = input as { session_id: string; current_password: string };
+        if (current_password !== 'the right one') return WRONG_PASSWORD;
+        list = list.filter((s) => s.id !== session_id);
         return { data: { ok: true, signedOut: false } };
       },
     });
@@ -42,9 +45,39 @@ describe('where you are signed in', () => {
     expect(within(items[0]!).queryByRole('button')).toBeNull();
 
     await app.user.click(screen.getByRole('button', { name: 'Sign out Mobile Safari 17 on iOS 17.5' }));
+    // A confirm step: the password field takes focus; nothing is sent without it.
+    const password = await screen.findByLabelText('Current password');
+    expect(document.activeElement).toBe(password);
+    expect(screen.getByText('Enter your current password to sign out Mobile Safari 17 on iOS 17.5.')).toBeTruthy();
+    await app.user.click(screen.getByRole('button', { name: 'Sign out Mobile Safari 17 on iOS 17.5' }));
+    expect((await findSummary()).textContent).toContain('Enter your current password.');
+    expect(app.api.callsTo('security.revokeSession')).toHaveLength(0);
+    await app.user.type(password, 'a wrong one');
+    await app.user.click(screen.getByRole('button', { name: 'Sign out Mobile Safari 17 on iOS 17.5' }));
+    await waitFor(() => expect(document.querySelector('.error-summary')!.textContent).toContain('The password is incorrect.'));
+    expect(document.querySelectorAll('.session')).toHaveLength(3);
+    await app.user.clear(password);
+    await app.user.type(password, 'the right one');
+    await app.user.click(screen.getByRole('button', { name: 'Sign out Mobile Safari 17 on iOS 17.5' }));
     await screen.findByText('That device was signed out.');
-    expect(app.api.callsTo('security.revokeSession')[0]!.input).toEqual({ session_id: 's-2' });
+    expect(app.api.callsTo('security.revokeSession').map((c) => c.input)).toEqual([
+      { session_id: 's-2', current_password: 'a wrong one' },
+      { session_id: 's-2', current_password: 'the right one' },
+    ]);
     await waitFor(() => expect(screen.getAllByRole('listitem')).toHaveLength(2));
+    expect(screen.queryByLabelText('Current password')).toBeNull();
+  });
+
+  it('closes the confirm step on cancel, sending nothing, in the person\'s language', async () => {
+    const app = renderApp('/settings/sessions', { ...signedIn, 'security.sessions': () => ({ data: { sessions: SESSIONS } }) }, 'fr');
+    const opener = await screen.findByRole('button', { name: 'Se déconnecter partout ailleurs' });
+    await app.user.click(opener);
+    expect(document.activeElement).toBe(await screen.findByLabelText('Mot de passe actuel'));
+    expect(screen.getByText('Saisissez votre mot de passe actuel pour déconnecter tous les autres appareils.')).toBeTruthy();
+    await app.user.click(screen.getByRole('button', { name: 'Annuler' }));
+    expect(screen.queryByLabelText('Mot de passe actuel')).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Se déconnecter partout ailleurs' }));
+    expect(app.api.callsTo('security.revokeOtherSessions')).toHaveLength(0);
   });
 
   it('signs out everywhere else, then says this is the only device', async () => {
@@ -58,7 +91,10 @@ describe('where you are signed in', () => {
       },
     });
     await app.user.click(await screen.findByRole('button', { name: 'Sign out everywhere else' }));
+    await app.user.type(await screen.findByLabelText('Current password'), 'the right one');
+    await app.user.click(screen.getByRole('button', { name: 'Sign out everywhere else' }));
     await screen.findByText('2 other devices were signed out.');
+    expect(app.api.callsTo('security.revokeOtherSessions')[0]!.input).toEqual({ current_password: 'the right one' });
     await screen.findByText('You are signed in on this device only.');
   });
 

@@ -1,13 +1,18 @@
 import '../security.css';
-import { useEffect, useState } from 'react';
+import { revokeOtherSessionsSchema } from '@accounts/validators';
+import { useEffect, useRef, useState } from 'react';
+import { ErrorSummary } from '../components/ErrorSummary';
 import { PageHeading } from '../components/PageHeading';
+import { PasswordField } from '../components/PasswordField';
 import { LoadError, Loading } from '../components/Status';
-import { describeFailure, isUnauthenticated } from '../failure';
+import { SubmitButton } from '../components/SubmitButton';
+import { isUnauthenticated } from '../failure';
+import { useForm } from '../forms/useForm';
 import { useSecurityStrings } from '../i18n/security-strings';
 import { TimeAgo } from '../relative-time';
 import { RequireAuth } from '../RequireAuth';
 import { navigate } from '../router';
-import { useForgetSession, useSessionEnded } from '../session';
+import { useForgetSession, useSessionEnded, type SignedInUser } from '../session';
 import { trpc } from '../trpc';
 
 export function SessionsPage() {
@@ -15,13 +20,16 @@ export function SessionsPage() {
   return (
     <>
       <PageHeading>{t('sessionsTitle')}</PageHeading>
-      <RequireAuth>{() => <SessionList />}</RequireAuth>
+      <RequireAuth>{(user) => <SessionList user={user} />}</RequireAuth>
     </>
   );
 }
 
-/** The account's sessions, this device first, each other one with a button that ends it. */
-function SessionList() {
+/** What the person is confirming: ending one other device, or all of them. */
+type Ending = { id: string; device: string } | 'others';
+
+/** The account's sessions, this device first, each other one with a button that ends it (after the password). */
+function SessionList({ user }: { user: SignedInUser }) {
   const { locale, s, t } = useSecurityStrings();
   const utils = trpc.useUtils();
   const sessionEnded = useSessionEnded();
@@ -30,21 +38,34 @@ function SessionList() {
   const revoke = trpc.security.revokeSession.useMutation();
   const revokeOthers = trpc.security.revokeOtherSessions.useMutation();
   const [status, setStatus] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [ending, setEnding] = useState<Ending | null>(null);
+  // The button a cancelled confirm step gives focus back to (its data-ends), once it is shown again.
+  const [returnTo, setReturnTo] = useState<string | null>(null);
+  const statusRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (returnTo === null) return;
+    document.querySelector<HTMLElement>(`[data-ends="${returnTo}"]`)?.focus();
+    setReturnTo(null);
+  }, [returnTo]);
 
   // This device was signed out elsewhere: say so on the sign-in page.
   useEffect(() => {
     if (list.error && isUnauthenticated(list.error)) sessionEnded();
   }, [list.error]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  const failed = (err: unknown) => {
-    if (isUnauthenticated(err)) return sessionEnded();
-    setError(describeFailure(err, locale).message);
-  };
   const done = (message: string) => {
-    setError(null);
+    setEnding(null);
     setStatus(message);
+    statusRef.current?.focus();
     void utils.security.sessions.invalidate();
+  };
+  const confirm = (what: Ending) => {
+    setStatus(null);
+    setEnding(what);
+  };
+  const cancel = () => {
+    setReturnTo(ending === 'others' ? 'others' : (ending?.id ?? null));
+    setEnding(null);
   };
 
   if (list.error && !isUnauthenticated(list.error)) return <LoadError error={list.error} retry={() => void list.refetch()} />;
@@ -52,37 +73,26 @@ function SessionList() {
   const sessions = list.data.sessions;
   const others = sessions.filter((one) => !one.current).length;
 
-  const onRevoke = (id: string) =>
-    revoke.mutate(
-      { session_id: id },
-      {
-        onSuccess: (result) => {
-          if (result.signedOut) {
-            navigate('/login');
-            void forgetSession();
-          } else done(s('sessionsRevokedOne'));
-        },
-        onError: failed,
-      },
-    );
-  const onRevokeOthers = () =>
-    revokeOthers.mutate(undefined, {
-      onSuccess: ({ revoked }) => done(revoked === 0 ? t('revokedNone') : revoked === 1 ? t('revokedOne') : t('revokedMany', { count: revoked })),
-      onError: failed,
-    });
+  // Errors (wrong password, limits, a session that ended) are the confirm form's to show.
+  const onRevoke = async (id: string, current_password: string) => {
+    const result = await revoke.mutateAsync({ session_id: id, current_password });
+    if (result.signedOut) {
+      navigate('/login');
+      void forgetSession();
+    } else done(s('sessionsRevokedOne'));
+  };
+  const onRevokeOthers = async (current_password: string) => {
+    const { revoked } = await revokeOthers.mutateAsync({ current_password });
+    done(revoked === 0 ? t('revokedNone') : revoked === 1 ? t('revokedOne') : t('revokedMany', { count: revoked }));
+  };
   const busy = revoke.isPending || revokeOthers.isPending;
 
   return (
     <>
       <p className="intro">{s('sessionsIntro')}</p>
-      <div role="status" className={status ? 'success' : undefined}>
+      <div role="status" className={status ? 'success' : undefined} tabIndex={-1} ref={statusRef}>
         {status && <p>{status}</p>}
       </div>
-      {error && (
-        <div className="alert" role="alert">
-          <p>{error}</p>
-        </div>
-      )}
       <ul className="sessions">
         {sessions.map((one) => {
           const device = one.device ?? s('sessionsUnknownDevice');
@@ -100,22 +110,64 @@ function SessionList() {
                 {s('sessionsSignedIn', { time: '' })}
                 <TimeAgo at={one.createdAt} locale={locale} />
               </p>
-              {!one.current && (
-                <button type="button" className="secondary" disabled={busy} aria-label={s('sessionsRevokeLabel', { device })} onClick={() => onRevoke(one.id)}>
-                  {revoke.isPending && revoke.variables?.session_id === one.id ? s('sessionsRevoking') : s('sessionsRevoke')}
-                </button>
-              )}
+              {!one.current &&
+                (ending !== null && ending !== 'others' && ending.id === one.id ? (
+                  <ConfirmOwner
+                    user={user}
+                    prompt={s('sessionsConfirmOne', { device })}
+                    label={s('sessionsRevokeLabel', { device })}
+                    onConfirm={(password) => onRevoke(one.id, password)}
+                    onCancel={cancel}
+                  />
+                ) : (
+                  <button type="button" className="secondary" disabled={busy} aria-label={s('sessionsRevokeLabel', { device })} data-ends={one.id} onClick={() => confirm({ id: one.id, device })}>
+                    {s('sessionsRevoke')}
+                  </button>
+                ))}
             </li>
           );
         })}
       </ul>
-      {others > 0 ? (
-        <button type="button" className="primary" disabled={busy} onClick={onRevokeOthers}>
-          {revokeOthers.isPending ? s('sessionsRevoking') : s('sessionsRevokeOthers')}
+      {others > 0 && ending === 'others' ? (
+        <ConfirmOwner user={user} prompt={s('sessionsConfirmOthers')} label={s('sessionsRevokeOthers')} onConfirm={onRevokeOthers} onCancel={cancel} />
+      ) : others > 0 ? (
+        <button type="button" className="primary" disabled={busy} data-ends="others" onClick={() => confirm('others')}>
+          {s('sessionsRevokeOthers')}
         </button>
       ) : (
         <p className="only-this">{s('sessionsOnlyThis')}</p>
       )}
     </>
+  );
+}
+
+/**
+ * The confirm step before other devices are signed out: the current password, so that a stolen
+ * session alone cannot sign the owner out everywhere. Accounts with a second step will be asked
+ * for it here. The password field takes focus; Cancel puts it back where it was.
+ */
+function ConfirmOwner({ user, prompt, label, onConfirm, onCancel }: { user: SignedInUser; prompt: string; label: string; onConfirm: (password: string) => Promise<void>; onCancel: () => void }) {
+  const { s, t } = useSecurityStrings();
+  const form = useForm({
+    initial: { current_password: '' },
+    schema: revokeOtherSessionsSchema,
+    whenEmpty: { current_password: 'emptyCurrentPassword' },
+    submit: (values) => onConfirm(values.current_password),
+  });
+  const labels = { current_password: t('fieldCurrentPassword') };
+  useEffect(() => document.getElementById('current_password')?.focus(), []);
+  return (
+    <div className="confirm-owner">
+      <p id="confirm-owner-prompt">{prompt}</p>
+      <ErrorSummary report={form.report} labels={labels} />
+      <form method="post" noValidate onSubmit={form.onSubmit} aria-busy={form.submitting} aria-describedby="confirm-owner-prompt">
+        <input type="text" name="username" autoComplete="username" value={user.email} readOnly hidden />
+        <PasswordField form={form} name="current_password" label={labels.current_password} autoComplete="current-password" />
+        <SubmitButton busy={form.submitting} label={label} busyLabel={s('sessionsRevoking')} />{' '}
+        <button type="button" className="secondary" disabled={form.submitting} onClick={onCancel}>
+          {s('sessionsCancel')}
+        </button>
+      </form>
+    </div>
   );
 }

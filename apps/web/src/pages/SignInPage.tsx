@@ -10,6 +10,9 @@ import { Link, navigate, Redirect, safeNext, useLocation } from '../router';
 import { useRealmSettings, useSession, useSetSignedIn } from '../session';
 import { trpc } from '../trpc';
 
+/** The router state of the sign-in page after a password reset (never the password or the token). */
+export type PasswordReset = { passwordReset: true };
+
 /** Why to sign in again, by the page the person was on when their session ended. */
 const SIGNED_OUT_REASONS: Record<string, UiKey> = {
   '/settings': 'signedOutToChangePassword',
@@ -19,9 +22,10 @@ export function SignInPage() {
   const { t } = useI18n();
   const { realm } = useRealmSettings();
   const session = useSession();
-  const { search } = useLocation();
+  const { search, state } = useLocation();
   const next = safeNext(search.get('next'));
   const expired = search.get('expired') === '1';
+  const afterReset = (state as Partial<PasswordReset> | null)?.passwordReset === true;
   const setSignedIn = useSetSignedIn();
   const signIn = trpc.account.signIn.useMutation();
 
@@ -46,7 +50,11 @@ export function SignInPage() {
   return (
     <>
       <PageHeading>{t('signInTitle')}</PageHeading>
-      {expired ? (
+      {afterReset ? (
+        <div className="success password-reset" role="status">
+          <p>{t('passwordResetSignIn')}</p>
+        </div>
+      ) : expired ? (
         <div className="notice">
           <p>{t(reason)}</p>
         </div>

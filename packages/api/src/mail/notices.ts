@@ -1,56 +1,68 @@
 import type { Database, User } from '@accounts/db';
+import { LOCALES, DEFAULT_LOCALE, type Locale } from '@accounts/validators';
+import { describeDevice } from '../device.js';
 import { issueToken } from '../tokens.js';
 import type { Context } from '../trpc.js';
-import { enqueueMail } from './outbox.js';
+import { enqueueMail, type Enqueued } from './outbox.js';
+import type { MailPayload, MailTemplate } from './templates.js';
 
 // The mails the account flows queue, each inside the transaction of the event that causes it.
 
 /** Where the web app of the request's realm lives (links in mails point there). */
 export const originOf = (ctx: Context) => (ctx.origin ?? 'http://localhost').replace(/\/$/, '');
 
-const base = (ctx: Context, user: User) => ({ realmId: ctx.realm.id, userId: user.id, recipient: user.email, locale: ctx.locale });
+/** The language of the account's mails: the one its owner last used, whoever's request causes the mail. */
+export const accountLocale = (user: User): Locale => LOCALES.find((l) => l === user.locale) ?? DEFAULT_LOCALE;
 
-/** A new verification link for the account's address (older ones stop working). */
-export async function queueVerification(tx: Database, ctx: Context, user: User): Promise<void> {
-  const token = await issueToken(tx, { realmId: ctx.realm.id, userId: user.id, purpose: 'verify_email', ttlMs: ctx.config.verifyTokenTtlMs });
-  await enqueueMail(tx, {
-    ...base(ctx, user),
-    template: 'verify_email',
-    payload: { realmName: ctx.realm.name, name: user.name, link: `${originOf(ctx)}/verify-email?token=${token}`, validHours: Math.round(ctx.config.verifyTokenTtlMs / 3600_000) },
+/** Queues a mail to the account's address under the recipient cap; a refusal is logged, without the address. */
+async function queue<T extends MailTemplate>(tx: Database, ctx: Context, user: User, template: T, payload: () => MailPayload[T] | Promise<MailPayload[T]>): Promise<Enqueued> {
+  const result = await enqueueMail(tx, ctx.config.mailCap, { realmId: ctx.realm.id, userId: user.id, recipient: user.email, locale: accountLocale(user), template, payload });
+  if (!result.queued) ctx.log?.warn({ mail: { template, userId: user.id, realm: ctx.realm.slug } }, 'mail not queued: its address reached the mail cap');
+  return result;
+}
+
+/** A new verification link for the account's address (older ones stop working, unless the cap refuses this one). */
+export async function queueVerification(tx: Database, ctx: Context, user: User): Promise<Enqueued> {
+  return queue(tx, ctx, user, 'verify_email', async () => {
+    const token = await issueToken(tx, { realmId: ctx.realm.id, userId: user.id, purpose: 'verify_email', ttlMs: ctx.config.verifyTokenTtlMs });
+    return { realmName: ctx.realm.name, name: user.name, link: `${originOf(ctx)}/verify-email?token=${token}`, validHours: Math.round(ctx.config.verifyTokenTtlMs / 3600_000) };
   });
 }
 
-/** A new password-reset link (older ones stop working). */
-export async function queueReset(tx: Database, ctx: Context, user: User): Promise<void> {
-  const token = await issueToken(tx, { realmId: ctx.realm.id, userId: user.id, purpose: 'reset_password', ttlMs: ctx.config.resetTokenTtlMs });
-  await enqueueMail(tx, {
-    ...base(ctx, user),
-    template: 'reset_password',
-    payload: { realmName: ctx.realm.name, name: user.name, link: `${originOf(ctx)}/reset-password?token=${token}`, validMinutes: Math.round(ctx.config.resetTokenTtlMs / 60_000) },
+/** A new password-reset link (older ones stop working, unless the cap refuses this one). */
+export async function queueReset(tx: Database, ctx: Context, user: User): Promise<Enqueued> {
+  return queue(tx, ctx, user, 'reset_password', async () => {
+    const token = await issueToken(tx, { realmId: ctx.realm.id, userId: user.id, purpose: 'reset_password', ttlMs: ctx.config.resetTokenTtlMs });
+    return { realmName: ctx.realm.name, name: user.name, link: `${originOf(ctx)}/reset-password?token=${token}`, validMinutes: Math.round(ctx.config.resetTokenTtlMs / 60_000) };
   });
 }
+
+// Notices go only to a confirmed address: an address nobody confirmed may not be the owner's, and
+// a notice would let whoever holds the password write to it.
 
 /** Tells the owner their password was changed or reset: when, from where, and how to recover. */
 export async function queuePasswordNotice(tx: Database, ctx: Context, user: User, how: 'changed' | 'reset'): Promise<void> {
-  await enqueueMail(tx, {
-    ...base(ctx, user),
-    template: 'password_changed',
-    payload: { realmName: ctx.realm.name, name: user.name, at: new Date().toISOString(), ip: ctx.clientIp, how, recoverLink: `${originOf(ctx)}/forgot-password` },
-  });
+  if (!user.emailVerifiedAt) return;
+  await queue(tx, ctx, user, 'password_changed', () => ({
+    realmName: ctx.realm.name,
+    name: user.name,
+    at: new Date().toISOString(),
+    ip: ctx.clientIp,
+    how,
+    recoverLink: `${originOf(ctx)}/forgot-password`,
+  }));
 }
 
 /** Tells the owner a client with no known-device credential for the account signed in. */
 export async function queueNewSignIn(tx: Database, ctx: Context, user: User): Promise<void> {
-  await enqueueMail(tx, {
-    ...base(ctx, user),
-    template: 'new_sign_in',
-    payload: {
-      realmName: ctx.realm.name,
-      name: user.name,
-      at: new Date().toISOString(),
-      ip: ctx.clientIp,
-      userAgent: ctx.userAgent ? ctx.userAgent.slice(0, 200) : null,
-      recoverLink: `${originOf(ctx)}/forgot-password`,
-    },
-  });
+  if (!user.emailVerifiedAt) return;
+  await queue(tx, ctx, user, 'new_sign_in', () => ({
+    realmName: ctx.realm.name,
+    name: user.name,
+    at: new Date().toISOString(),
+    ip: ctx.clientIp,
+    // The browser and system the parser recognises, never the header's own text.
+    device: describeDevice(ctx.userAgent ?? null, { program: false }),
+    recoverLink: `${originOf(ctx)}/forgot-password`,
+  }));
 }

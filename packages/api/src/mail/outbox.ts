@@ -1,6 +1,8 @@
-import { and, asc, eq, isNull, lte, sql } from 'drizzle-orm';
-import { mailOutbox, type Database } from '@accounts/db';
-import type { Locale } from '@accounts/validators';
+import { createHash } from 'node:crypto';
+import { and, asc, desc, eq, gt, isNull, lte, sql } from 'drizzle-orm';
+import { mailOutbox, mailSends, type Database } from '@accounts/db';
+import { normalizeEmail, type Locale } from '@accounts/validators';
+import type { MailCap } from '../config.js';
 import { millis } from '../sessions.js';
 import type { MailPayload, MailTemplate } from './templates.js';
 
@@ -17,9 +19,52 @@ export interface QueuedMail<T extends MailTemplate = MailTemplate> {
   payload: MailPayload[T];
 }
 
-/** Queues one mail; pass the transaction of the event that causes it. */
-export async function enqueueMail<T extends MailTemplate>(tx: Database, mail: QueuedMail<T>): Promise<void> {
-  await tx.insert(mailOutbox).values({ ...mail, payload: mail.payload as unknown as Record<string, unknown> });
+/** Mails someone can ask for; the others are notices, which follow from the right password. */
+const REQUESTED: ReadonlySet<MailTemplate> = new Set<MailTemplate>(['reset_password', 'verify_email']);
+
+/**
+ * The key mails to an address are counted under: a digest of the address alone, never the address.
+ * Not the realm: a mailbox is flooded alike whichever realm sends.
+ */
+export const recipientKey = (email: string) => createHash('sha256').update(normalizeEmail(email)).digest('hex');
+
+/** Advisory-lock class of the per-recipient decision (the second key is taken from the digest). */
+const MAIL_CAP_LOCK = 0x6d61696c; // "mail"
+
+/** Queued, or over the recipient's cap: nothing written, and when the next mail of that kind would go. */
+export type Enqueued = { queued: true } | { queued: false; retryAfter: number };
+
+/**
+ * Queues one mail unless its recipient is over the cap (config.ts, MailCap), in the transaction of
+ * the event that causes it. The one home of the cap: every mail is counted here, one `mail_sends`
+ * row each, in the database (so every instance counts alike and deleting an account resets
+ * nothing). Decisions for one address are serialized by a transaction-scoped advisory lock, so
+ * concurrent requests, on any instance, cannot both take the last place. The payload is built only
+ * once the mail will go: a link's token is issued then, and a refused request leaves older links working.
+ */
+export async function enqueueMail<T extends MailTemplate>(
+  tx: Database,
+  cap: MailCap,
+  mail: Omit<QueuedMail<T>, 'payload'> & { payload: () => MailPayload[T] | Promise<MailPayload[T]> },
+): Promise<Enqueued> {
+  const key = recipientKey(mail.recipient);
+  const limit = REQUESTED.has(mail.template) && cap.requested > 0 ? Math.min(cap.requested, cap.any || cap.requested) : cap.any;
+  if (limit > 0) {
+    await tx.execute(sql`select pg_advisory_xact_lock(${MAIL_CAP_LOCK}, ${Number.parseInt(key.slice(0, 8), 16) | 0})`);
+    // Over the cap when the limit-th newest mail in the window is still in it; it leaving is when there is room again.
+    const [nth] = await tx
+      .select({ retryAfter: sql<number>`ceil(extract(epoch from ${mailSends.createdAt} + ${millis(cap.windowMs)} - now()))`.mapWith(Number) })
+      .from(mailSends)
+      .where(and(eq(mailSends.recipientKey, key), gt(mailSends.createdAt, sql`now() - ${millis(cap.windowMs)}`)))
+      .orderBy(desc(mailSends.createdAt))
+      .offset(limit - 1)
+      .limit(1);
+    if (nth) return { queued: false, retryAfter: Math.max(1, nth.retryAfter) };
+  }
+  await tx.insert(mailSends).values({ recipientKey: key });
+  const payload = await mail.payload();
+  await tx.insert(mailOutbox).values({ ...mail, payload: payload as unknown as Record<string, unknown> });
+  return { queued: true };
 }
 
 export type OutboxRow = typeof mailOutbox.$inferSelect;

@@ -14,7 +14,8 @@ export interface MailPayload {
   reset_password: Base & { link: string; validMinutes: number };
   verify_email: Base & { link: string; validHours: number };
   password_changed: Base & { at: string; ip: string | null; how: 'changed' | 'reset'; recoverLink: string };
-  new_sign_in: Base & { at: string; ip: string | null; userAgent: string | null; recoverLink: string };
+  /** `device`: the browser and system as describeDevice() names them, never the User-Agent's text. */
+  new_sign_in: Base & { at: string; ip: string | null; device: string | null; recoverLink: string };
 }
 
 export type MailTemplate = keyof MailPayload;
@@ -75,7 +76,7 @@ const en: Texts = {
     subject: `New sign-in to your account at ${p.realmName}`,
     blocks: [
       { p: `Hello ${p.name},` },
-      { p: `Your account at ${p.realmName} was signed in to on ${when(p.at, l)} from a device it had not seen before (address ${p.ip ?? unknown.en}${p.userAgent ? `, ${p.userAgent}` : ''}).` },
+      { p: `Your account at ${p.realmName} was signed in to on ${when(p.at, l)} from a device it had not seen before (address ${p.ip ?? unknown.en}${p.device ? `, ${p.device}` : ''}).` },
       { p: 'If this was you, there is nothing to do. If it was not, reset your password now with this link, which signs out everyone else:' },
       { link: p.recoverLink, label: 'Reset my password' },
     ],
@@ -114,7 +115,7 @@ const de: Texts = {
     subject: `Neue Anmeldung bei Ihrem Konto bei ${p.realmName}`,
     blocks: [
       { p: `Hallo ${p.name},` },
-      { p: `Am ${when(p.at, l)} wurde Ihr Konto bei ${p.realmName} von einem bisher unbekannten Gerät aus angemeldet (Adresse ${p.ip ?? unknown.de}${p.userAgent ? `, ${p.userAgent}` : ''}).` },
+      { p: `Am ${when(p.at, l)} wurde Ihr Konto bei ${p.realmName} von einem bisher unbekannten Gerät aus angemeldet (Adresse ${p.ip ?? unknown.de}${p.device ? `, ${p.device}` : ''}).` },
       { p: 'Wenn Sie das waren, ist nichts zu tun. Wenn nicht, setzen Sie Ihr Passwort jetzt über diesen Link zurück; alle anderen werden dabei abgemeldet:' },
       { link: p.recoverLink, label: 'Passwort zurücksetzen' },
     ],
@@ -153,7 +154,7 @@ const fr: Texts = {
     subject: `Nouvelle connexion à votre compte sur ${p.realmName}`,
     blocks: [
       { p: `Bonjour ${p.name},` },
-      { p: `Votre compte sur ${p.realmName} a été connecté le ${when(p.at, l)} depuis un appareil inconnu jusqu’ici (adresse ${p.ip ?? unknown.fr}${p.userAgent ? `, ${p.userAgent}` : ''}).` },
+      { p: `Votre compte sur ${p.realmName} a été connecté le ${when(p.at, l)} depuis un appareil inconnu jusqu’ici (adresse ${p.ip ?? unknown.fr}${p.device ? `, ${p.device}` : ''}).` },
       { p: 'Si c’était vous, il n’y a rien à faire. Sinon, réinitialisez votre mot de passe maintenant avec ce lien, qui déconnecte tous les autres\u00a0:' },
       { link: p.recoverLink, label: 'Réinitialiser mon mot de passe' },
     ],

@@ -6,11 +6,11 @@ import { addressClient, claimPasswordCheck, deviceClient, lockoutSubject } from 
 import { fieldProblem, ProblemError } from '../errors.js';
 import { recordEvent } from '../events.js';
 import { DEFAULT_REALM_SLUG } from '../realms.js';
-import { knownDeviceOf, parseDeviceCredential, rememberDevice } from '../known-devices.js';
+import { endKnownDevices, knownDeviceOf, parseDeviceCredential, rememberDevice } from '../known-devices.js';
 import { createSession, deleteSessionByToken, revokeOtherSessions, rotateSession, type IssuedSession } from '../sessions.js';
 import { proceduresFor, router, type Context } from '../trpc.js';
 import { verifyCurrentPassword } from '../current-password.js';
-import { findUserByEmail, lockIfHashUnchanged, publicUser, replacePasswordHash } from '../users.js';
+import { findUserByEmail, lockIfHashUnchanged, publicUser, rememberLocale, replacePasswordHash } from '../users.js';
 import { queueNewSignIn, queuePasswordNotice, queueVerification } from '../mail/notices.js';
 import { realmRequiresVerifiedEmail } from '../realm-settings.js';
 import { invalidateTokens } from '../tokens.js';
@@ -71,7 +71,7 @@ export function createAccountRouter(config: AccountConfig) {
     const passwordHash = await hashing;
     const created = await ctx.db
       .transaction(async (tx) => {
-        const [user] = await tx.insert(users).values({ realmId: ctx.realm.id, name: data.name, email: data.email, passwordHash }).returning();
+        const [user] = await tx.insert(users).values({ realmId: ctx.realm.id, name: data.name, email: data.email, passwordHash, locale: ctx.locale }).returning();
         const started = await startSession(tx, ctx, user!.id, parseDeviceCredential(ctx.deviceCredential), null);
         await recordEvent(tx, source(ctx), 'registered', user!.id);
         await queueVerification(tx, ctx, user!);
@@ -120,6 +120,8 @@ export function createAccountRouter(config: AccountConfig) {
       await check.failed();
       throw fieldProblem('password', 'credentials_invalid');
     }
+    // The owner's language from now on; after the notice above, which went out in the one they used before.
+    await rememberLocale(ctx.db, user, ctx.locale);
     if (ctx.hasher.needsRehash(user.passwordHash)) {
       // Upgrades a hash made at an older cost; losing a race to a password change is fine.
       await replacePasswordHash(ctx.db, user.id, user.passwordHash, await ctx.hasher.hash(data.password)).catch(() => false);
@@ -140,16 +142,19 @@ export function createAccountRouter(config: AccountConfig) {
     const { user, session } = ctx.auth;
     ctx.hasher.assertCapacity(2);
     await checkPasswordContent(ctx, data.new_password, { name: user.name, email: user.email, realm: ctx.realm.slug }, 'new_password');
-    const { check, incorrect } = await verifyCurrentPassword(ctx, ctx.auth, data.current_password);
+    const { check, knownDevice, incorrect } = await verifyCurrentPassword(ctx, ctx.auth, data.current_password);
     const nextHash = await check.during(() => ctx.hasher.hash(data.new_password));
     const outcome = await ctx.db.transaction(async (tx) => {
       if (!(await replacePasswordHash(tx, user.id, user.passwordHash, nextHash))) return null;
       await check.passed(tx, 'password_changed');
       const revoked = await revokeOtherSessions(tx, user.id, session.id);
+      // Other browsers that knew the old password are no longer trusted as the owner's.
+      await endKnownDevices(tx, user.id, knownDevice);
       const rotated = await rotateSession(tx, session);
       if (revoked > 0) await recordEvent(tx, source(ctx), 'sessions_revoked', user.id);
       await invalidateTokens(tx, user.id, 'reset_password');
       await queuePasswordNotice(tx, ctx, user, 'changed');
+      await rememberLocale(tx, user, ctx.locale);
       return { revoked, rotated };
     });
     // Another change from the same current password won the race: this one's password is now wrong.

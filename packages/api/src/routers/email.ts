@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
@@ -7,13 +6,13 @@ import { forgotPasswordSchema, resetPasswordSchema, verifyEmailSchema } from '@a
 import type { AccountConfig } from '../config.js';
 import { fieldProblem, ProblemError } from '../errors.js';
 import { recordEvent } from '../events.js';
-import { parseDeviceCredential } from '../known-devices.js';
+import { endKnownDevices } from '../known-devices.js';
 import { queuePasswordNotice, queueReset, queueVerification } from '../mail/notices.js';
-import { userResult } from '../outputs.js';
 import { consumeToken, dummyTokenWork, invalidateTokens, peekToken } from '../tokens.js';
 import { proceduresFor, router, type Context } from '../trpc.js';
-import { findUserByEmail, publicUser } from '../users.js';
-import { checkPasswordContent, handOver, startSession } from './account.js';
+import { findUserByEmail } from '../users.js';
+import { deleteSessionByToken } from '../sessions.js';
+import { checkPasswordContent } from './account.js';
 
 /**
  * A reset request is answered no sooner than this after its procedure starts. An account's branch
@@ -24,19 +23,12 @@ import { checkPasswordContent, handOver, startSession } from './account.js';
 export const FORGOT_PASSWORD_MIN_MS = 100;
 
 export const acceptedResult = z.object({ ok: z.literal(true) });
-export const resetResult = userResult.extend({ otherSessionsRevoked: z.int().min(0) });
+export const resetResult = z.object({ ok: z.literal(true), sessionsRevoked: z.int().min(0) });
 export const verifiedResult = z.object({ ok: z.literal(true), emailVerified: z.literal(true) });
+export const verificationLinkResult = z.object({ email: z.string(), realmName: z.string() });
 export const resendResult = z.object({ ok: z.literal(true), alreadyVerified: z.boolean() });
 
 const source = (ctx: Context) => ({ realmId: ctx.realm.id, clientIp: ctx.clientIp, userAgent: ctx.userAgent });
-
-/** The key mails to one address are counted under: a digest of realm and address, never the address. */
-const emailKey = (realmId: string, email: string) => createHash('sha256').update(`${realmId}\n${email}`).digest('hex');
-
-/** Counts a mail-sending request against its address's limit; true while within it. */
-async function withinEmailLimit(ctx: Context, email: string): Promise<boolean> {
-  return ((await ctx.rateLimit?.('mailPerEmail', emailKey(ctx.realm.id, email))) ?? null) === null;
-}
 
 async function userById(db: Database, id: string): Promise<User | null> {
   const [user] = await db.select().from(users).where(eq(users.id, id)).limit(1);
@@ -60,12 +52,11 @@ export function createEmailRouter(config: AccountConfig) {
     forgotPassword: limitedProcedure('forgotPassword').input(forgotPasswordSchema).output(acceptedResult).mutation(async ({ ctx, input }) => {
       const started = performance.now();
       const user = await findUserByEmail(ctx.db, ctx.realm.id, input.email);
-      // Counted for every address, known or not: the limit tells nothing either.
-      const within = await withinEmailLimit(ctx, input.email);
-      if (user && within && !user.disabledAt) {
+      if (user && !user.disabledAt) {
+        // Over the address's mail cap nothing is queued (older links keep working) and the answer
+        // is the same: the cap tells nothing either.
         await ctx.db.transaction(async (tx) => {
-          await queueReset(tx, ctx, user);
-          await recordEvent(tx, source(ctx), 'password_reset_requested', user.id);
+          if ((await queueReset(tx, ctx, user)).queued) await recordEvent(tx, source(ctx), 'password_reset_requested', user.id);
         });
       } else {
         await ctx.db.transaction(async (tx) => {
@@ -79,8 +70,10 @@ export function createEmailRouter(config: AccountConfig) {
 
     /**
      * Sets a new password with a reset link's token: the same rules as registration, every
-     * session of the account ends, reset tokens die, and this client is signed in. Any token that
-     * does not work (unknown, used, expired, replaced, older than the password) is one error.
+     * session and every known device of the account ends, reset tokens die, and nobody is signed
+     * in: the person signs in with the new password (OWASP's forgot-password guidance), as a new
+     * device. Any token that does not work (unknown, used, expired, replaced, older than the
+     * password) is one error.
      */
     resetPassword: limitedProcedure('changePassword').input(resetPasswordSchema({ policy, estimator: null })).output(resetResult).mutation(async ({ ctx, input }) => {
       const invalid = () => fieldProblem('token', 'reset_token_invalid', 'reset_token_invalid');
@@ -90,7 +83,6 @@ export function createEmailRouter(config: AccountConfig) {
       ctx.hasher.assertCapacity();
       await checkPasswordContent(ctx, input.new_password, { name: user.name, email: user.email, realm: ctx.realm.slug }, 'new_password');
       const passwordHash = await ctx.hasher.hash(input.new_password);
-      const devices = parseDeviceCredential(ctx.deviceCredential);
       const done = await ctx.db.transaction(async (tx) => {
         // Used up in one statement: of two resets with one link, one wins.
         if ((await consumeToken(tx, input.token, ctx.realm.id, 'reset_password')) !== user.id) return null;
@@ -102,18 +94,36 @@ export function createEmailRouter(config: AccountConfig) {
           .returning();
         await invalidateTokens(tx, user.id, 'reset_password');
         const revoked = await tx.delete(sessions).where(eq(sessions.userId, user.id)).returning({ id: sessions.id });
+        // A browser that signed in with the old password is no longer trusted as the owner's.
+        await endKnownDevices(tx, user.id);
+        // The client's own session ends too, whoever's it was: a reset leaves it signed out.
+        if (ctx.sessionToken) await deleteSessionByToken(tx, ctx.sessionToken, ctx.realm.id);
         await recordEvent(tx, source(ctx), 'password_reset', user.id);
         if (revoked.length > 0) await recordEvent(tx, source(ctx), 'sessions_revoked', user.id);
         await queuePasswordNotice(tx, ctx, updated!, 'reset');
-        // The client that reset the password is signed in; it may be a device the account knows.
-        const started = await startSession(tx, ctx, user.id, devices, null);
-        return { user: updated!, started, revoked: revoked.length };
+        return revoked.length;
       });
-      if (!done) throw invalid();
-      return { user: publicUser(done.user, ctx.realm), otherSessionsRevoked: done.revoked, ...handOver(ctx, done.started) };
+      if (done === null) throw invalid();
+      if (ctx.sessionToken) ctx.session.clear();
+      return { ok: true as const, sessionsRevoked: done };
     }),
 
-    /** Confirms the address with a verification link's token (no session needed: the link may open anywhere). */
+    /**
+     * What a verification link would confirm (the address and the realm), without using it up:
+     * the page behind the link shows it and confirms only when the person asks (a mail scanner
+     * or a previewer that opens the link confirms nothing).
+     */
+    verificationLink: publicProcedure.input(verifyEmailSchema).output(verificationLinkResult).query(async ({ ctx, input }) => {
+      const userId = await peekToken(ctx.db, input.token, ctx.realm.id, 'verify_email');
+      const user = userId ? await userById(ctx.db, userId) : null;
+      if (!user) throw fieldProblem('token', 'verify_token_invalid', 'verify_token_invalid');
+      return { email: user.email, realmName: ctx.realm.name };
+    }),
+
+    /**
+     * Confirms the address with a verification link's token (no session needed: the link may open
+     * anywhere). Only this mutation uses the token: opening the link never does.
+     */
     verifyEmail: publicProcedure.input(verifyEmailSchema).output(verifiedResult).mutation(async ({ ctx, input }) => {
       const ok = await ctx.db.transaction(async (tx) => {
         const userId = await consumeToken(tx, input.token, ctx.realm.id, 'verify_email');
@@ -126,13 +136,13 @@ export function createEmailRouter(config: AccountConfig) {
       return { ok: true as const, emailVerified: true as const };
     }),
 
-    /** Sends the signed-in account a new verification link (limited per address and per account). */
+    /** Sends the signed-in account a new verification link (limited per client address, and by the mail cap of its email). */
     resendVerification: authedLimitedProcedure('resendVerification').output(resendResult).mutation(async ({ ctx }) => {
       const { user } = ctx.auth;
       if (user.emailVerifiedAt) return { ok: true as const, alreadyVerified: true };
-      const retryAfter = (await ctx.rateLimit?.('mailPerEmail', emailKey(ctx.realm.id, user.email))) ?? null;
-      if (retryAfter !== null) throw new ProblemError('rate_limited', { retryAfter });
-      await ctx.db.transaction((tx) => queueVerification(tx, ctx, user));
+      const sent = await ctx.db.transaction((tx) => queueVerification(tx, ctx, user));
+      // Over the address's mail cap: 429, with when the window leaves room again.
+      if (!sent.queued) throw new ProblemError('rate_limited', { retryAfter: sent.retryAfter });
       return { ok: true as const, alreadyVerified: false };
     }),
   });

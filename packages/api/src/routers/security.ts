@@ -1,11 +1,11 @@
 import { and, desc, eq, gt, lt, ne, sql } from 'drizzle-orm';
 import { accountEvents, mailOutbox, sessions, users } from '@accounts/db';
-import { activitySchema, changeNameSchema, deleteAccountSchema, revokeSessionSchema } from '@accounts/validators';
+import { activitySchema, changeNameSchema, deleteAccountSchema, revokeOtherSessionsSchema, revokeSessionSchema } from '@accounts/validators';
 import type { AccountConfig } from '../config.js';
 import { describeDevice, displayAddress } from '../device.js';
 import { fieldProblem, ProblemError } from '../errors.js';
 import { recordEvent } from '../events.js';
-import { verifyCurrentPassword } from '../current-password.js';
+import { confirmOwner, verifyCurrentPassword } from '../current-password.js';
 import {
   accountDeletedResult,
   activityResult,
@@ -25,13 +25,17 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const source = (ctx: Context) => ({ realmId: ctx.realm.id, clientIp: ctx.clientIp, userAgent: ctx.userAgent });
 
-/** The cursor is the id of the last event shown, opaque to clients. */
-const encodeCursor = (id: number) => Buffer.from(`e${id}`).toString('base64url');
-function decodeCursor(cursor: string): number {
-  const m = /^e([1-9][0-9]{0,15})$/.exec(Buffer.from(cursor, 'base64url').toString('latin1'));
-  const id = m ? Number(m[1]) : NaN;
-  if (!Number.isSafeInteger(id)) throw fieldProblem('cursor', 'cursor_invalid');
-  return id;
+/**
+ * The cursor is the random public id of the last event shown (its 16 bytes as base64url), never
+ * the internal id: that one comes from a sequence every account shares, and its gaps would tell
+ * of other accounts' events.
+ */
+const encodeCursor = (publicId: string) => Buffer.from(publicId.replaceAll('-', ''), 'hex').toString('base64url');
+function decodeCursor(cursor: string): string {
+  const bytes = Buffer.from(cursor, 'base64url');
+  if (bytes.length !== 16 || bytes.toString('base64url') !== cursor) throw fieldProblem('cursor', 'cursor_invalid');
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /**
@@ -40,7 +44,7 @@ function decodeCursor(cursor: string): number {
  * events are never found, and are answered as unknown ones.
  */
 export function createSecurityRouter(config: AccountConfig) {
-  const { authedProcedure, authedLimitedProcedure } = proceduresFor(config);
+  const { authedProcedure, authedLimitedProcedure, accountWriteProcedure } = proceduresFor(config);
   return router({
     /** The account's live sessions, the caller's own first, then by last use. */
     sessions: authedProcedure.output(sessionsResult).query(async ({ ctx }) => {
@@ -67,29 +71,47 @@ export function createSecurityRouter(config: AccountConfig) {
       return { sessions: [...list.filter((s) => s.current), ...list.filter((s) => !s.current)] };
     }),
 
-    /** Ends one of the account's sessions; ending the caller's own is a sign-out. */
-    revokeSession: authedProcedure.input(revokeSessionSchema).output(revokeSessionResult).mutation(async ({ ctx, input }) => {
+    /**
+     * Ends one of the account's sessions. Ending the caller's own is a sign-out; ending another
+     * needs the owner confirmed first (the current password).
+     */
+    revokeSession: accountWriteProcedure.input(revokeSessionSchema).output(revokeSessionResult).mutation(async ({ ctx, input }) => {
       const { user, session: current } = ctx.auth;
       const id = input.session_id.trim().toLowerCase();
       // Malformed, unknown and another account's ids get one answer.
       if (!UUID.test(id)) throw new ProblemError('not_found');
+      const mine = and(eq(sessions.id, id), eq(sessions.userId, user.id));
+      if (id === current.id) {
+        await ctx.db.transaction(async (tx) => {
+          await tx.delete(sessions).where(mine);
+          await recordEvent(tx, source(ctx), 'session_revoked', user.id);
+        });
+        ctx.session.clear();
+        return { ok: true as const, signedOut: true };
+      }
+      const [found] = await ctx.db.select({ id: sessions.id }).from(sessions).where(mine);
+      if (!found) throw new ProblemError('not_found');
+      const { check } = await confirmOwner(ctx, ctx.auth, input);
       const gone = await ctx.db.transaction(async (tx) => {
-        const [row] = await tx.delete(sessions).where(and(eq(sessions.id, id), eq(sessions.userId, user.id))).returning({ id: sessions.id });
-        if (row) await recordEvent(tx, source(ctx), 'session_revoked', user.id);
+        const [row] = await tx.delete(sessions).where(mine).returning({ id: sessions.id });
+        if (row) await check.passed(tx, 'session_revoked');
         return row;
       });
-      if (!gone) throw new ProblemError('not_found');
-      const signedOut = gone.id === current.id;
-      if (signedOut) ctx.session.clear();
-      return { ok: true as const, signedOut };
+      if (!gone) {
+        // It ended meanwhile (expired, signed out): the right password is no failure.
+        await check.withdraw();
+        throw new ProblemError('not_found');
+      }
+      return { ok: true as const, signedOut: false };
     }),
 
-    /** Ends every session of the account but the caller's. */
-    revokeOtherSessions: authedProcedure.output(revokeOtherSessionsResult).mutation(async ({ ctx }) => {
+    /** Ends every session of the account but the caller's, once the owner is confirmed. */
+    revokeOtherSessions: accountWriteProcedure.input(revokeOtherSessionsSchema).output(revokeOtherSessionsResult).mutation(async ({ ctx, input }) => {
       const { user, session } = ctx.auth;
+      const { check } = await confirmOwner(ctx, ctx.auth, input);
       const revoked = await ctx.db.transaction(async (tx) => {
         const n = await revokeOtherSessions(tx, user.id, session.id);
-        await recordEvent(tx, source(ctx), 'sessions_revoked', user.id);
+        await check.passed(tx, 'sessions_revoked');
         return n;
       });
       return { ok: true as const, revoked };
@@ -97,13 +119,20 @@ export function createSecurityRouter(config: AccountConfig) {
 
     /** The account's events, newest first, a page at a time. */
     activity: authedProcedure.input(activitySchema).output(activityResult).query(async ({ ctx, input }) => {
-      const before = input.cursor ? decodeCursor(input.cursor) : null;
+      const mine = eq(accountEvents.userId, ctx.auth.user.id);
+      // The cursor names one of the caller's own events; any other is unknown. Order stays by insertion.
+      let before: number | null = null;
+      if (input.cursor) {
+        const [at] = await ctx.db.select({ id: accountEvents.id }).from(accountEvents).where(and(mine, eq(accountEvents.publicId, decodeCursor(input.cursor))));
+        if (!at) throw fieldProblem('cursor', 'cursor_invalid');
+        before = at.id;
+      }
       const rows = await ctx.db
-        .select({ id: accountEvents.id, type: accountEvents.type, at: accountEvents.createdAt, userAgent: accountEvents.userAgent, clientIp: accountEvents.clientIp })
+        .select({ id: accountEvents.id, publicId: accountEvents.publicId, type: accountEvents.type, at: accountEvents.createdAt, userAgent: accountEvents.userAgent, clientIp: accountEvents.clientIp })
         .from(accountEvents)
         .where(
           and(
-            eq(accountEvents.userId, ctx.auth.user.id),
+            mine,
             // A password check still being hashed is not an event yet.
             eq(accountEvents.pending, false),
             before === null ? undefined : lt(accountEvents.id, before),
@@ -114,19 +143,19 @@ export function createSecurityRouter(config: AccountConfig) {
       const page = rows.slice(0, ACTIVITY_PAGE_SIZE);
       return {
         events: page.map((r) => ({
-          id: String(r.id),
+          id: r.publicId,
           at: r.at,
           type: r.type,
           device: describeDevice(r.userAgent),
           address: displayAddress(r.clientIp),
           failed: r.type.endsWith('_failed'),
         })),
-        nextCursor: rows.length > ACTIVITY_PAGE_SIZE ? encodeCursor(page.at(-1)!.id) : null,
+        nextCursor: rows.length > ACTIVITY_PAGE_SIZE ? encodeCursor(page.at(-1)!.publicId) : null,
       };
     }),
 
     /** The display name, under the registration rules. */
-    changeName: authedProcedure.input(changeNameSchema).output(nameChangedResult).mutation(async ({ ctx, input }) => {
+    changeName: accountWriteProcedure.input(changeNameSchema).output(nameChangedResult).mutation(async ({ ctx, input }) => {
       const { user } = ctx.auth;
       const updated = await ctx.db.transaction(async (tx) => {
         const [row] = await tx.update(users).set({ name: input.name }).where(eq(users.id, user.id)).returning();
