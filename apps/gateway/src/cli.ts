@@ -26,7 +26,15 @@ async function main(args: string[]): Promise<number> {
     return 2;
   }
   const config = loadConfig();
-  const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: 1, hearChanges: false });
+  // A command does not wait for a data directory the server holds (unless DATA_DIR_LOCK_WAIT_MS says so).
+  const database = await openDatabase({
+    url: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    poolSize: 1,
+    hearChanges: false,
+    migrationsDir: config.MIGRATIONS_DIR,
+    lockWaitMs: config.DATA_DIR_LOCK_WAIT_MS ?? 0,
+  });
   try {
     await database.migrate();
     if (command === 'account') {

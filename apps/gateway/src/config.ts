@@ -61,6 +61,11 @@ export const envSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_URL: pgUrl.optional(),
   DATA_DIR: z.string().min(1).default('./.data'),
+  // How long to wait for DATA_DIR's lock (a killed predecessor's goes stale within seconds); unset:
+  // the server waits 15 s, a CLI command not at all (see server.ts and cli.ts).
+  DATA_DIR_LOCK_WAIT_MS: int(0, 600_000).optional(),
+  // Unset: the migrations shipped beside the build (or the source tree's packages/db/migrations).
+  MIGRATIONS_DIR: z.string().min(1).optional(),
   ROOT_DOMAIN: z
     .string()
     .trim()
@@ -91,6 +96,8 @@ export const envSchema = z.object({
   SESSION_CACHE: bool.default(true),
   SHUTDOWN_TIMEOUT_SECONDS: int(1, 600).default(10),
   SERVE_WEB: bool.default(true),
+  // Unset: the web app's build beside the gateway in the monorepo (apps/web/dist).
+  WEB_DIST_DIR: z.string().min(1).optional(),
   PRODUCT_NAME: z.string().trim().min(1).max(80).default('Accounts'),
   HSTS_MAX_AGE_SECONDS: int(0, 2 * 31_536_000).default(31_536_000),
   REQUEST_TIMEOUT_SECONDS: int(1, 600).default(30),

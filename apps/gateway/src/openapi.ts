@@ -1,33 +1,14 @@
 import { PROBLEM_STATUS, problemSchema, type AppRouter, type ProblemCode } from '@accounts/api';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import type { FormRoute } from './form-routes.js';
+import { procedureDef } from './procedures.js';
 import { TOKEN_DELIVERY_HEADER } from './session-transport.js';
-
-/** What the document says about one /users/* route; routes carry it as `config.openapi`. */
-export interface RouteDoc {
-  /** The tRPC procedure the route adapts onto: its input and output schemas are the route's. */
-  procedure: string;
-  summary: string;
-  /** The status of a success. */
-  status: number;
-  /** Needs a session: the cookie or a bearer token. */
-  authenticated?: boolean;
-  /** Hands out a session: a cookie, or the body for a client that sends X-Session-Delivery: token. */
-  issuesSession?: boolean;
-  /** Problems this route answers besides those every route can. */
-  problems: ProblemCode[];
-}
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    openapi?: RouteDoc;
-  }
-}
 
 interface SeenRoute {
   method: string;
   url: string;
-  doc?: RouteDoc;
+  doc?: FormRoute;
 }
 
 const seen = new WeakMap<FastifyInstance, SeenRoute[]>();
@@ -52,15 +33,6 @@ const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => {
   return rest;
 };
 
-function procedureOf(router: AppRouter, path: string) {
-  const procedure = (router._def.procedures as unknown as Record<string, { _def: { inputs: unknown[]; output?: unknown; type: string } }>)[path];
-  if (!procedure) throw new Error(`no procedure ${path}`);
-  return { input: procedure._def.inputs[0] as z.ZodObject | undefined, output: procedure._def.output as z.ZodObject | undefined };
-}
-
-/** The form fields of a procedure's input (none for a procedure without input). */
-export const fieldsOf = (router: AppRouter, path: string): string[] => Object.keys(procedureOf(router, path).input?.shape ?? {});
-
 /** A success body: tokens a program asked for (`session`, `knownDevice`) only on routes that hand out a session. */
 function successSchema(output: z.ZodObject, issuesSession: boolean): z.ZodObject {
   if (issuesSession) return output;
@@ -74,9 +46,10 @@ function queryParameters(input: z.ZodObject) {
   return Object.entries(schema.properties ?? {}).map(([name, s]) => ({ name, in: 'query', required: schema.required?.includes(name) ?? false, schema: s }));
 }
 
-function operation(router: AppRouter, method: string, doc: RouteDoc) {
-  const { input, output } = procedureOf(router, doc.procedure);
-  const codes = [...EVERY_ROUTE, ...(method === 'POST' ? EVERY_POST : []), ...doc.problems];
+function operation(router: AppRouter, method: string, doc: FormRoute) {
+  const { input, output, meta } = procedureDef(router, doc.procedure);
+  // A procedure that needs a session says so in its meta; without one it answers 401.
+  const codes = [...EVERY_ROUTE, ...(method === 'POST' ? EVERY_POST : []), ...(meta.authenticated ? ['unauthenticated' as const] : []), ...doc.problems];
   if (input && Object.keys(input.shape).length) codes.push('duplicate_field', 'validation_failed');
   const byStatus = new Map<number, ProblemCode[]>();
   for (const code of new Set(codes)) byStatus.set(PROBLEM_STATUS[code], [...(byStatus.get(PROBLEM_STATUS[code]) ?? []), code]);
@@ -102,7 +75,7 @@ function operation(router: AppRouter, method: string, doc: RouteDoc) {
   return {
     operationId: doc.procedure,
     summary: doc.summary,
-    ...(doc.authenticated ? { security: [{ sessionCookie: [] }, { bearer: [] }] } : { security: [] }),
+    ...(meta.authenticated ? { security: [{ sessionCookie: [] }, { bearer: [] }] } : { security: [] }),
     parameters: doc.issuesSession
       ? [{ name: TOKEN_DELIVERY_HEADER, in: 'header', required: false, description: 'Send `token` to get the session token in the body (and no cookie).', schema: { type: 'string', enum: ['token'] } }]
       : method === 'GET' && input

@@ -1,6 +1,5 @@
 import { isIP } from 'node:net';
-import { DEFAULT_REALM_SLUG, findRealm } from '@accounts/api';
-import type { Database, Realm } from '@accounts/db';
+import { DEFAULT_REALM_SLUG, findRealm, type Database, type Realm } from '@accounts/api';
 import { realmSlugField } from '@accounts/validators';
 
 /** RFC 3986 reg-name: unreserved, percent-encoded or sub-delims characters (an IPv4 address is one too). */

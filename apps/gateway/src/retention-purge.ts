@@ -1,5 +1,4 @@
-import { purgeExpired, type AccountConfig } from '@accounts/api';
-import type { Database } from '@accounts/db';
+import { purgeExpired, type AccountConfig, type Database } from '@accounts/api';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 

@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { envSchema } from '../src/config.js';
+import { envSchema, loadConfig } from '../src/config.js';
 
 const root = new URL('../../../', import.meta.url).pathname;
 const turbo = JSON.parse(readFileSync(join(root, 'turbo.json'), 'utf8')) as { globalEnv?: string[]; globalPassThroughEnv?: string[] };
@@ -43,6 +43,61 @@ function variablesReadByCode(): string[] {
   for (const dir of ['apps', 'packages', 'scripts']) walk(join(root, dir));
   return [...names];
 }
+
+/** The assignments of a dotenv file: `NAME=value` lines, and commented `# NAME=value` ones apart. */
+export function dotenvLines(text: string): { set: Record<string, string>; commented: string[] } {
+  const set: Record<string, string> = {};
+  const commented: string[] = [];
+  for (const line of text.split('\n')) {
+    const m = /^(#\s*)?([A-Z][A-Z0-9_]*)=(.*)$/.exec(line.trim());
+    if (!m) continue;
+    if (m[1]) commented.push(m[2]!);
+    else set[m[2]!] = m[3]!.replace(/^"(.*)"$/, '$1');
+  }
+  return { set, commented };
+}
+
+/** Files of a source tree that read a variable from the environment by name. */
+function readersOf(dir: string): string[] {
+  const readers: string[] = [];
+  const walk = (at: string) => {
+    for (const entry of readdirSync(at, { withFileTypes: true })) {
+      const path = join(at, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (/\.(ts|tsx|js)$/.test(entry.name) && /process\.env(\.[A-Z]|\[['"])/.test(readFileSync(path, 'utf8'))) readers.push(path.slice(root.length));
+    }
+  };
+  walk(join(root, dir));
+  return readers;
+}
+
+describe('the configuration module is the one reader of the environment', () => {
+  it('no other module of the server reads a variable', () => {
+    // config.ts reads the whole environment at once; packages/db/src/testing.ts is the tests' helper
+    // (TEST_DATABASE_URL), not part of the server.
+    const readers = ['apps/gateway/src', 'packages/api/src', 'packages/db/src', 'packages/validators/src'].flatMap(readersOf);
+    expect(readers.sort()).toEqual(['packages/db/src/testing.ts']);
+  });
+});
+
+describe('.env.example', () => {
+  const example = dotenvLines(readFileSync(join(root, '.env.example'), 'utf8'));
+
+  it('lists every setting of the server, and nothing else', () => {
+    expect([...Object.keys(example.set), ...example.commented].sort()).toEqual(Object.keys(envSchema.shape).sort());
+  });
+
+  it('gives each setting its default', () => {
+    expect(Object.keys(example.set).length).toBeGreaterThan(40);
+    expect(loadConfig(example.set)).toEqual(loadConfig({}));
+    // A commented line is a setting without a fixed default.
+    for (const name of example.commented) expect(envSchema.shape[name as keyof typeof envSchema.shape].safeParse(undefined).data, name).toSatisfy((v) => v === undefined || name === 'HASH_WORKERS');
+  });
+
+  it('reaches the processes turbo starts', () => {
+    expect([...Object.keys(example.set), ...example.commented].filter((name) => !passedThrough(name))).toEqual([]);
+  });
+});
 
 describe('environment variables reach the processes turbo starts', () => {
   const documented = documentedVariables(readFileSync(join(root, 'README.md'), 'utf8'));

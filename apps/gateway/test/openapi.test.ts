@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FORM_ROUTES } from '../src/form-routes.js';
 import { usersRoutesOf } from '../src/openapi.js';
 import { registration, startGateway, STRONG, STRONG2, type Gateway } from './support/gateway.js';
-import { openApiOf } from './support/openapi.js';
+import { expectPostRefusals, openApiOf } from './support/openapi.js';
 import { exerciseSecurityRoutes } from './support/security-openapi.js';
 import { exerciseEmailRoutes } from './support/email-openapi.js';
 
@@ -76,16 +76,7 @@ describe.each(testDrivers())('the OpenAPI document on %s', (driver) => {
       '/users/change_password': { current_password: STRONG, new_password: STRONG2, confirm_password: STRONG2 },
       '/users/logout': {},
     };
-    for (const [url, fields] of Object.entries(bodies)) {
-      const form = new URLSearchParams(fields).toString();
-      expect((await post(url, `${form}&x=%FF`, { cookie })).json.code).toBe('invalid_body');
-      expect((await post(url, form, { cookie, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' })).json.code).toBe('cross_origin');
-      expect((await post(url, form, { cookie }, 'nope.localhost')).json.code).toBe('realm_not_found');
-      expect((await post(url, `${form}&pad=${'x'.repeat(20 * 1024)}`, { cookie })).json.code).toBe('payload_too_large');
-      expect((await post(url, form || 'x=1', { cookie, 'content-type': 'text/plain' })).json.code).toBe('unsupported_media_type');
-      const first = Object.keys(fields)[0];
-      if (first) expect((await post(url, `${form}&${first}=again`, { cookie })).json.code).toBe('duplicate_field');
-    }
+    await expectPostRefusals(post, bodies, { cookie });
     expect((await get('/users/me', {}, 'nope.localhost')).json.code).toBe('realm_not_found');
   });
 

@@ -2,8 +2,8 @@ import { createHasher } from '@accounts/api';
 import { openDatabase } from '@accounts/db';
 import { httpClient, testDrivers } from '@accounts/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { createServer } from '../src/server.js';
 import { registration, startGateway, STRONG, uniqueEmail, type Gateway } from './support/gateway.js';
 
 const json = { 'content-type': 'application/json' };
@@ -133,12 +133,12 @@ describe.each(['127.0.0.1', '1'])('rate limits behind a trusted proxy (TRUST_PRO
 
 describe('when the database is unreachable', () => {
   it('answers 503 not_ready on /readyz and on the routes, and stays up', async () => {
-    const config = loadConfig({ BCRYPT_COST: '4', LOG_LEVEL: 'silent', SERVE_WEB: 'false' });
+    const config = loadConfig({ PORT: '0', BCRYPT_COST: '4', LOG_LEVEL: 'silent', SERVE_WEB: 'false' });
     const database = await openDatabase({ url: 'postgres://postgres@127.0.0.1:1/none' });
     const hasher = await createHasher({ cost: 4, pepper: config.PASSWORD_PEPPER, workers: 1 });
-    const app = await buildApp({ config, database, hasher });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const client = httpClient((app.server.address() as { port: number }).port);
+    const server = await createServer(config, { database, hasher });
+    await server.start();
+    const client = httpClient((server.app.server.address() as { port: number }).port);
     try {
       const ready = await client.send('GET', '/readyz');
       expect(ready.status).toBe(503);
@@ -150,7 +150,7 @@ describe('when the database is unreachable', () => {
       expect((await client.send('GET', '/healthz')).status).toBe(200);
     } finally {
       await client.close();
-      await app.close();
+      await server.stop();
       await hasher.close();
       await database.close();
     }

@@ -129,7 +129,7 @@ describe.each(testDrivers())('the seed interface over HTTP on %s', (driver) => {
       ['JSON body', gw.send('POST', '/users/register', { headers: { 'content-type': 'application/json' }, body: JSON.stringify(registration()) }), 415, 'unsupported_media_type'],
       ['text body', gw.send('POST', '/users/login', { headers: { 'content-type': 'text/plain' }, body: 'email=a' }), 415, 'unsupported_media_type'],
       ['invalid fields', gw.form('/users/register', { name: '', email: 'x' }), 422, 'validation_failed'],
-      ['GET on a POST route', gw.send('GET', '/users/register'), 404, 'not_found'],
+      ['GET on a POST route', gw.send('GET', '/users/register'), 405, 'method_not_allowed'],
     ];
     for (const [what, p, status, code] of cases) {
       const res = await p;

@@ -1,7 +1,7 @@
 import { message } from '@accounts/validators';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, errorNextTo, heading, launchBrowser, newContext, PHONE, screenshot } from './support/browser';
+import type { Page } from 'playwright-core';
+import { describe, expect, inject, it } from 'vitest';
+import { DESKTOP, errorNextTo, heading, PHONE, screenshot, useBrowser } from './support/browser';
 import {
   appRunning,
   FIRST_PASSWORD,
@@ -26,22 +26,7 @@ async function waitForErrorNextTo(page: Page, inputId: string) {
 }
 
 describe.skipIf(port === null)('accounts web app in Chromium', () => {
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-  const context = async (options?: Parameters<typeof newContext>[1]) => {
-    const ctx = await newContext(browser, options);
-    contexts.push(ctx);
-    return ctx;
-  };
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    for (const ctx of contexts) await ctx.close();
-    await browser?.close();
-  });
+  const { context } = useBrowser();
 
   it('registers, changes the password (signing out the other device), signs out, and signs in with the new password only', async () => {
     const ada = person('ada');

@@ -1,6 +1,5 @@
-import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { heading, launchBrowser, newContext, PHONE, screenshot } from './support/browser';
+import { describe, expect, inject, it } from 'vitest';
+import { heading, PHONE, screenshot, useBrowser } from './support/browser';
 import { field, person, register, submitSignIn } from './support/flows';
 
 const port = inject('port');
@@ -8,20 +7,7 @@ const BASE = `http://localhost:${port}`;
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
 describe.skipIf(port === null)('the security pages in Chromium', () => {
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-  const context = async (options?: Parameters<typeof newContext>[1]) => {
-    const ctx = await newContext(browser, options);
-    contexts.push(ctx);
-    return ctx;
-  };
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    for (const ctx of contexts) await ctx.close();
-    await browser?.close();
-  });
+  const { context } = useBrowser();
 
   it('two browsers see each other on the devices page; one ends the other, which finds itself signed out', async () => {
     const ada = person('devices');

@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, launchBrowser, newContext } from './support/browser';
+import { DESKTOP, useBrowser } from './support/browser';
 import { person } from './support/flows';
 import { WEB_DIR } from './support/paths';
 
@@ -115,21 +115,19 @@ async function coldLoad(context: BrowserContext, path: string): Promise<Load> {
 }
 
 describe.skipIf(port === null)('weight and speed of a first visit on a slow connection', () => {
-  let browser: Browser;
+  const browser = useBrowser();
   const loads: Load[] = [];
 
   beforeAll(async () => {
-    browser = await launchBrowser();
     // A first visit to a running service from a running browser: one unthrottled, unmeasured
     // load first, so neither the gateway's first render nor the browser's own start-up is
     // counted as the page's.
-    const warm = await newContext(browser);
+    const warm = await browser.context();
     await (await warm.newPage()).goto(`${BASE}/login`, { waitUntil: 'networkidle' });
     await warm.close();
   });
 
-  afterAll(async () => {
-    await browser?.close();
+  afterAll(() => {
     if (loads.length === 0) return;
     const dir = join(WEB_DIR, 'test-results');
     mkdirSync(dir, { recursive: true });
@@ -142,7 +140,7 @@ describe.skipIf(port === null)('weight and speed of a first visit on a slow conn
   });
 
   it('loads no page it does not show, compressed scripts, one settings call and no 404 for the sign-in page', async () => {
-    const ctx = await newContext(browser, { viewport: DESKTOP });
+    const ctx = await browser.context({ viewport: DESKTOP });
     const load = await coldLoad(ctx, '/login');
     await ctx.close();
     loads.push(load);
@@ -165,11 +163,11 @@ describe.skipIf(port === null)('weight and speed of a first visit on a slow conn
   });
 
   it('measures the registration, account and settings pages the same way', async () => {
-    const visitor = await newContext(browser, { viewport: DESKTOP });
+    const visitor = await browser.context({ viewport: DESKTOP });
     loads.push(await coldLoad(visitor, '/register'));
     await visitor.close();
 
-    const member = await newContext(browser, { viewport: DESKTOP });
+    const member = await browser.context({ viewport: DESKTOP });
     const who = person('weight');
     const res = await member.request.post(`${BASE}/users/register`, {
       form: { name: who.name, email: who.email, password: who.password, password2: who.password },

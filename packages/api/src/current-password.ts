@@ -1,6 +1,7 @@
 import type { Session, User } from '@accounts/db';
 import { claimPasswordCheck, deviceClient, lockoutSubject, sessionClient, type PasswordCheck } from './account-lockout.js';
 import { fieldProblem, type ProblemError } from './errors.js';
+import { eventSource } from './events.js';
 import { knownDeviceOf, parseDeviceCredential } from './known-devices.js';
 import { enforceRateLimit, type Context } from './trpc.js';
 
@@ -23,8 +24,7 @@ export async function verifyCurrentPassword(ctx: Context, auth: { user: User; se
   const knownDevice = await knownDeviceOf(ctx.db, user.id, parseDeviceCredential(ctx.deviceCredential));
   const client = knownDevice ? deviceClient(knownDevice) : sessionClient(session.id);
   const subject = lockoutSubject(ctx.realm.id, user.email, user.id);
-  const source = { realmId: ctx.realm.id, clientIp: ctx.clientIp, userAgent: ctx.userAgent };
-  const check = await claimPasswordCheck(ctx.db, source, 'password_change_failed', { subject, client, accountCap: false }, ctx.config);
+  const check = await claimPasswordCheck(ctx.db, eventSource(ctx), 'password_change_failed', { subject, client, accountCap: false }, ctx.config);
   const incorrect = async () => {
     await check.failed();
     return fieldProblem('current_password', 'password_incorrect');

@@ -75,6 +75,9 @@ export const notReady = () => new ProblemError('not_ready', { retryAfter: 5 });
 /** The one decision that an error means the database is out of reach, and what to answer then. */
 export const outageProblem = (err: unknown): ProblemError | null => (isUnavailable(err) ? notReady() : null);
 
+/** Over a limit on calls (per address, per account, or an address's mail cap): 429 with when to try again. */
+export const rateLimited = (retryAfter: number) => new ProblemError('rate_limited', { retryAfter });
+
 export const fieldProblem = (field: string, code: MessageCode, problem: ProblemCode = 'validation_failed') =>
   new ProblemError(problem, { fields: [{ field, code }] });
 

@@ -3,7 +3,7 @@ import { accountEvents, knownDevices } from '@accounts/db';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { addressGroup } from '../src/account-lockout.js';
-import { hashToken } from '../src/sessions.js';
+import { hashToken } from '../src/tokens.js';
 import { problemOf, registerUser, useHarness } from './harness.js';
 
 describe('client address groups', () => {

@@ -15,7 +15,8 @@ export function buildGateway(log: (line: string) => void) {
   const turbo = spawnSync(join(root, 'node_modules', '.bin', 'turbo'), ['run', 'build', '--filter=@accounts/gateway', '--output-logs=errors-only'], {
     cwd: root,
     encoding: 'utf8',
-    env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' },
+    // Never the test runner's NODE_ENV=test: Vite would build the web app for development.
+    env: { ...process.env, NODE_ENV: 'production', TURBO_TELEMETRY_DISABLED: '1' },
   });
   if (turbo.status === 0) return;
   process.stderr.write(`${turbo.stdout ?? ''}${turbo.stderr ?? ''}`);

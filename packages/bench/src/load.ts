@@ -32,7 +32,7 @@ export interface LoadOutcome {
 const PROBER = new URL('./workers/healthz-prober.js', import.meta.url);
 
 // autocannon merges runs made with skipAggregateResult; its typings lack the function.
-const aggregate = (autocannon as unknown as { aggregateResult(results: unknown[], opts: object): autocannon.Result }).aggregateResult;
+const aggregate = (autocannon as unknown as { aggregateResult: (results: unknown[], opts: object) => autocannon.Result }).aggregateResult;
 
 // A rate-limited autocannon connection sends its share of each second at the top of the
 // second, all connections together. Several runs started apart spread those bursts out.

@@ -18,11 +18,12 @@ const log = (line: string) => console.error(`bench: ${line}`);
 /** Stops servers and drops databases still open when the run is interrupted. */
 const open = new Set<() => Promise<void>>();
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, async () => {
+  const cleanUp = async () => {
     log(`${signal}: cleaning up`);
     for (const dispose of [...open].reverse()) await dispose().catch(() => {});
     process.exit(130);
-  });
+  };
+  process.once(signal, () => void cleanUp());
 }
 
 async function using<T, R>(resource: Promise<T>, dispose: (r: T) => Promise<void>, body: (r: T) => Promise<R>): Promise<R> {
@@ -46,7 +47,7 @@ function command(): string {
   if (!settings.databaseUrl) return `${smoke}npm run bench`;
   const url = new URL(settings.databaseUrl);
   if (url.password) url.password = '***';
-  return `DATABASE_URL=${url} ${smoke}npm run bench`;
+  return `DATABASE_URL=${url.href} ${smoke}npm run bench`;
 }
 
 const summary = (s: ScenarioResult) =>

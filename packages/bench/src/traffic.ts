@@ -160,7 +160,7 @@ export function mixedRequests(opts: {
   weights: Partial<Record<Kind, number>>;
   signIn?: Account[];
   changePassword?: Account[];
-  builders?: { register(): Req };
+  builders?: { register: () => Req };
 }): { requests: autocannon.Request[]; counts: Counts } {
   const cycle = (Object.entries(opts.weights) as [Kind, number][]).flatMap(([kind, n]) => Array<Kind>(n).fill(kind));
   const signIns = opts.signIn ?? [];

@@ -32,7 +32,7 @@ test('the whole benchmark runs in smoke mode and cleans up after itself', async 
   let output = '';
   bench.stdout.on('data', (d) => (output += d));
   bench.stderr.on('data', (d) => (output += d));
-  const [code] = await once(bench, 'exit');
+  const [code] = (await once(bench, 'exit')) as [number | null];
   expect(code, output).toBe(0);
 
   const report = JSON.parse(await readFile(join(results, 'smoke-pglite.json'), 'utf8')) as BenchReport;

@@ -81,7 +81,7 @@ export function postgresAuthChanges(url: string): AuthChangeFeed & { ownWrite():
       if (feed.live) feed.setLive(false);
       if (!closing) void listen();
     },
-  } as postgres.Options<{}>);
+  } as postgres.Options<Record<string, never>>);
   let listening: Promise<void> | null = null;
   const listen = () =>
     (listening ??= (async () => {

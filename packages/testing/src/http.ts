@@ -39,7 +39,9 @@ export function httpClient(port: number, opts: { formHeaders?: Record<string, st
       let json: unknown;
       try {
         json = JSON.parse(text);
-      } catch {}
+      } catch {
+        // Not JSON: `json` stays undefined and the test reads `text`.
+      }
       const cookie = [res.headers['set-cookie'] ?? []]
         .flat()
         .map((c) => c.split(';')[0]!)

@@ -143,9 +143,14 @@ export function isMessageCode(code: string): code is MessageCode {
   return Object.hasOwn(en, code);
 }
 
+/** A text with its `{name}` placeholders filled in from params; a missing one becomes empty. */
+export function fillTemplate(template: string, params: Record<string, unknown> = {}): string {
+  return template.replace(/\{(\w+)\}/g, (_, key: string) => String(params[key] ?? ''));
+}
+
 export function message(code: MessageCode, locale: Locale = DEFAULT_LOCALE, params: Record<string, unknown> = {}): string {
   const all = typeof params.retryAfter === 'number' ? { wait: humanWait(params.retryAfter, locale), ...params } : params;
-  return TABLES[locale][code].replace(/\{(\w+)\}/g, (_, key: string) => String(all[key] ?? ''));
+  return fillTemplate(TABLES[locale][code], all);
 }
 
 const ABOUT: Record<Locale, string> = { en: 'about', de: 'etwa', fr: 'environ' };

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { forgotPasswordSchema } from '../src/account-links.js';
 import { emailField, NAME_MAX_LENGTH, nameField, signInSchema, toFieldErrors } from '../src/index.js';
 
-const codeOf = (schema: typeof nameField | typeof emailField, value: unknown) => {
+// The name and email fields share one schema type, so either is a `typeof nameField`.
+const codeOf = (schema: typeof nameField, value: unknown) => {
   const r = schema.safeParse(value);
   return r.success ? null : toFieldErrors(r.error, 'en')[0]!.code;
 };

@@ -1,5 +1,4 @@
-import { claimDueMails, markFailed, markSent, renderMail, type MailTemplate, type OutboxPolicy, type OutboxRow } from '@accounts/api';
-import type { Database } from '@accounts/db';
+import { claimDueMails, markFailed, markSent, renderMail, type Database, type MailTemplate, type OutboxPolicy, type OutboxRow } from '@accounts/api';
 import type { Locale } from '@accounts/validators';
 import type { FastifyInstance } from 'fastify';
 import nodemailer, { type Transporter } from 'nodemailer';

@@ -1,8 +1,6 @@
 import { expect } from 'vitest';
-import { STRONG, type Response } from './gateway.js';
-
-type Post = (url: string, body: string | Record<string, string>, headers?: Record<string, string>, host?: string) => Promise<Response>;
-type Get = (url: string, headers?: Record<string, string>, host?: string) => Promise<Response>;
+import { STRONG } from './gateway.js';
+import { expectPostRefusals, type Get, type Post } from './openapi.js';
 
 /**
  * Answers every documented status of the security page's routes (but 503) through the
@@ -29,20 +27,7 @@ export async function exerciseSecurityRoutes({ post, get, signedUp }: { post: Po
     '/users/change_name': { name: 'Grace Hopper' },
     '/users/delete_account': { current_password: 'not the password at all' },
   };
-  for (const [url, fields] of Object.entries(bodies)) {
-    const form = new URLSearchParams(fields).toString();
-    expect((await post(url, `${form}&x=%FF`, { cookie })).json.code).toBe('invalid_body');
-    expect((await post(url, form, { cookie, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' })).json.code).toBe('cross_origin');
-    expect((await post(url, form, { cookie }, 'nope.localhost')).json.code).toBe('realm_not_found');
-    expect((await post(url, `${form}&pad=${'x'.repeat(20 * 1024)}`, { cookie })).json.code).toBe('payload_too_large');
-    expect((await post(url, form || 'x=1', { cookie, 'content-type': 'text/plain' })).json.code).toBe('unsupported_media_type');
-    expect((await post(url, form)).json.code).toBe('unauthenticated');
-    const first = Object.keys(fields)[0];
-    if (first) {
-      expect((await post(url, `${form}&${first}=again`, { cookie })).json.code).toBe('duplicate_field');
-      expect((await post(url, { [first]: '' }, { cookie })).json.code).toBe('validation_failed');
-    }
-  }
+  await expectPostRefusals(post, bodies, { cookie, signedIn: true });
   // Each route's own answers.
   expect((await post('/users/revoke_session', { session_id: 'not-one-of-mine' }, { cookie })).json.code).toBe('not_found');
   expect((await post('/users/revoke_other_sessions', { current_password: STRONG }, { cookie })).json).toEqual({ ok: true, revoked: 0 });

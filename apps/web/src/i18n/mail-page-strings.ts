@@ -1,8 +1,7 @@
 // Words of the pages behind mailed links (forgotten password, reset, address verification) and
 // of the account page's address status. Only those pages (loaded on demand) import this table, so
 // the sign-in page's script does not carry it.
-import type { Locale } from '@accounts/validators';
-import { useI18n } from './index';
+import { createTranslator, useTranslator } from './index';
 
 const MAIL_EN = {
   forgotTitle: 'Reset your password',
@@ -105,10 +104,8 @@ const MAIL_FR: Record<MailKey, string> = {
   resendAlready: 'Votre adresse e-mail est déjà confirmée.',
 };
 
-const TABLES: Record<Locale, Record<MailKey, string>> = { en: MAIL_EN, de: MAIL_DE, fr: MAIL_FR };
+export const MAIL_PAGE_STRINGS = { en: MAIL_EN, de: MAIL_DE, fr: MAIL_FR };
+export const translateMail = createTranslator<MailKey>(MAIL_PAGE_STRINGS);
 
-/** t() for the mail pages' words, in the page's language. */
-export function useMailText() {
-  const { locale } = useI18n();
-  return (key: MailKey, params: Record<string, string | number> = {}) => TABLES[locale][key].replace(/\{(\w+)\}/g, (_, name: string) => String(params[name] ?? ''));
-}
+/** The mail pages' words in the page's language: `m(key, params)`, beside the shared `t`. */
+export const useMailText = () => useTranslator(translateMail);

@@ -1,6 +1,6 @@
 // The security pages' own words, loaded with those pages (not with the sign-in page).
 import type { Locale } from '@accounts/validators';
-import { useI18n } from './index';
+import { createTranslator, useI18n, useTranslator } from './index';
 
 const en = {
   sessionsIntro: "These devices are signed in to your account. If you do not recognise one, sign it out and change your password.",
@@ -161,11 +161,11 @@ const fr: Record<SecurityKey, string> = {
 };
 
 export const SECURITY_STRINGS: Record<Locale, Record<SecurityKey, string>> = { en, de, fr };
+export const translateSecurity = createTranslator(SECURITY_STRINGS);
 
 /** The security pages' words in the page's language: `s(key, params)`, beside the shared `t`. */
 export function useSecurityStrings() {
   const { locale, t } = useI18n();
-  const s = (key: SecurityKey, params: Record<string, string | number> = {}) =>
-    SECURITY_STRINGS[locale][key].replace(/\{(\w+)\}/g, (_, name: string) => String(params[name] ?? ''));
+  const s = useTranslator(translateSecurity);
   return { locale, t, s, has: (key: string): key is SecurityKey => Object.hasOwn(SECURITY_STRINGS.en, key) };
 }

@@ -128,7 +128,7 @@ describe('registration page', () => {
   }
 
   it('sends one registration however often the button is pressed, then shows the account', async () => {
-    const pending = deferred<Reply>();
+    const pending = deferred<Reply<'account.register'>>();
     const { user, api } = await openRegister({ 'account.register': () => pending.promise });
     await fillValid(user);
     const submit = screen.getByRole('button', { name: 'Create account' });

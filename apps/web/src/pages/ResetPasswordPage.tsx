@@ -1,18 +1,17 @@
 import { resetPasswordSchema } from '@accounts/validators/account-links';
 import { useMemo } from 'react';
 import { ErrorSummary } from '../components/ErrorSummary';
+import { NewPasswordFields } from '../components/NewPasswordFields';
 import { PageHeading } from '../components/PageHeading';
-import { PasswordField } from '../components/PasswordField';
-import { StrengthMeter, strengthLevelId } from '../components/StrengthMeter';
 import { SubmitButton } from '../components/SubmitButton';
 import { useForm } from '../forms/useForm';
-import { usePasswordEstimator } from '../forms/usePasswordEstimator';
+import { useNewPassword } from '../forms/useNewPassword';
 import { useI18n } from '../i18n';
 import { useMailText } from '../i18n/mail-page-strings';
 import { Link, navigate } from '../router';
-import { useForgetSession, useRealmSettings } from '../session';
+import { useForgetSession } from '../session';
 import { trpc } from '../trpc';
-import type { PasswordReset } from './SignInPage';
+import type { PasswordReset } from './page-state';
 import { useLinkToken } from './link-token';
 
 /**
@@ -43,13 +42,10 @@ export function ResetPasswordPage() {
 function ResetForm({ token }: { token: string }) {
   const { t } = useI18n();
   const m = useMailText();
-  const { realm, passwordPolicy } = useRealmSettings();
   const forgetSession = useForgetSession();
   const reset = trpc.email.resetPassword.useMutation();
-  const policy = useMemo(() => ({ minLength: passwordPolicy.minLength }), [passwordPolicy.minLength]);
-  const context = useMemo(() => ({ realm: realm.slug }), [realm.slug]);
-  const estimator = usePasswordEstimator();
-  const schema = useMemo(() => resetPasswordSchema({ policy, context, estimator }), [policy, context, estimator]);
+  const rule = useNewPassword();
+  const schema = useMemo(() => resetPasswordSchema(rule), [rule]);
 
   const form = useForm({
     initial: { token, new_password: '', confirm_password: '' },
@@ -76,16 +72,7 @@ function ResetForm({ token }: { token: string }) {
         </p>
       )}
       <form method="post" noValidate onSubmit={form.onSubmit} aria-busy={form.submitting}>
-        <PasswordField
-          form={form}
-          name="new_password"
-          label={labels.new_password}
-          autoComplete="new-password"
-          describedBy={[strengthLevelId('new-password-checks'), 'new-password-checks']}
-        >
-          <StrengthMeter id="new-password-checks" password={form.values.new_password} policy={policy} context={context} estimator={estimator} />
-        </PasswordField>
-        <PasswordField form={form} name="confirm_password" label={labels.confirm_password} autoComplete="new-password" />
+        <NewPasswordFields form={form} names={['new_password', 'confirm_password']} labels={labels} rule={rule} />
         <SubmitButton busy={form.submitting} label={m('resetSubmit')} busyLabel={m('resetBusy')} />
       </form>
     </>

@@ -4,7 +4,7 @@ import { relativeTime } from '../relative-time';
 import { ADA, problem, UNAUTHENTICATED, type Reply } from '../test/fake-api';
 import { currentPath, findSummary, renderApp } from '../test/render-app';
 
-const signedIn = { 'account.me': (): Reply => ({ data: { user: ADA } }) };
+const signedIn = { 'account.me': (): Reply<'account.me'> => ({ data: { user: ADA } }) };
 const ago = (seconds: number) => new Date(Date.now() - seconds * 1000).toISOString();
 const WRONG_PASSWORD = problem(422, 'validation_failed', { errors: [{ field: 'current_password', code: 'password_incorrect', message: 'x' }] });
 const SESSIONS = [

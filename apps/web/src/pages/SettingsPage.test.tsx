@@ -1,7 +1,7 @@
 import { message } from '@accounts/validators';
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { ADA, deferred, problem, type Reply } from '../test/fake-api';
+import { ADA, deferred, problem, type Handlers, type Reply } from '../test/fake-api';
 import { currentPath, renderApp } from '../test/render-app';
 
 const CURRENT = 'violet tractor sings at midnight';
@@ -13,9 +13,9 @@ async function enter(user: ReturnType<typeof renderApp>['user'], label: string, 
   await user.click(field(label));
   await user.paste(value);
 }
-const signedIn = { 'account.me': (): Reply => ({ data: { user: ADA } }) };
+const signedIn = { 'account.me': (): Reply<'account.me'> => ({ data: { user: ADA } }) };
 
-async function openSettings(handlers: Record<string, (input: unknown) => Reply | Promise<Reply>> = {}) {
+async function openSettings(handlers: Handlers = {}) {
   const app = renderApp('/settings', { ...signedIn, ...handlers });
   await screen.findByLabelText('Current password');
   return app;
@@ -36,7 +36,7 @@ describe('settings page (change password)', () => {
   });
 
   it('goes to the account page after the change, which confirms it and says how many devices were signed out', async () => {
-    const pending = deferred<Reply>();
+    const pending = deferred<Reply<'account.changePassword'>>();
     const app = await openSettings({ 'account.changePassword': () => pending.promise });
     await fill(app, CURRENT, NEXT);
     await app.user.click(screen.getByRole('button', { name: 'Change password' }));
@@ -80,7 +80,7 @@ describe('settings page (change password)', () => {
   it('sends the user to sign in again when the session ended meanwhile', async () => {
     let sessionAlive = true;
     const app = await openSettings({
-      'account.me': (): Reply => (sessionAlive ? { data: { user: ADA } } : problem(401, 'unauthenticated')),
+      'account.me': (): Reply<'account.me'> => (sessionAlive ? { data: { user: ADA } } : problem(401, 'unauthenticated')),
       'account.changePassword': () => {
         sessionAlive = false;
         return problem(401, 'unauthenticated');

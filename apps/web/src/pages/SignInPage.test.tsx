@@ -88,7 +88,7 @@ describe('sign-in page', () => {
   it('sends a signed-out visitor of settings to sign-in and back to settings afterwards', async () => {
     let signedIn = false;
     const app = renderApp('/settings', {
-      'account.me': (): Reply => (signedIn ? { data: { user: ADA } } : UNAUTHENTICATED),
+      'account.me': (): Reply<'account.me'> => (signedIn ? { data: { user: ADA } } : UNAUTHENTICATED),
       'account.signIn': () => {
         signedIn = true;
         return { data: { user: ADA } };

@@ -1,27 +1,38 @@
-import type { Problem } from '../trpc';
+import type { SignedInUser } from '../session';
+import type { Problem, RouterOutputs } from '../trpc';
 
 // A stand-in for the gateway's /trpc endpoint, speaking tRPC's non-batched HTTP format,
-// so the real client, hooks and error handling run unchanged in component tests.
+// so the real client, hooks and error handling run unchanged in component tests. Its answers
+// are typed with the router's outputs: a fixture that drifts from them does not compile.
 
-export type Reply = { data: unknown } | { problem: Pick<Problem, 'status' | 'code'> & Partial<Problem> };
-export type Handler = (input: unknown) => Reply | Promise<Reply>;
+/** A procedure's address: "account.me". */
+export type ProcedurePath = { [R in keyof RouterOutputs & string]: `${R}.${keyof RouterOutputs[R] & string}` }[keyof RouterOutputs & string];
+type OutputOf<P extends ProcedurePath> = P extends `${infer R extends keyof RouterOutputs}.${infer N extends string}`
+  ? RouterOutputs[R][N & keyof RouterOutputs[R]]
+  : never;
 
-export const ACME_SETTINGS = {
+export type ProblemReply = { problem: Pick<Problem, 'status' | 'code'> & Partial<Problem> };
+/** A procedure's answer, or a refusal. */
+export type Reply<P extends ProcedurePath> = { data: OutputOf<P> } | ProblemReply;
+export type Handler<P extends ProcedurePath> = (input: unknown) => Reply<P> | Promise<Reply<P>>;
+export type Handlers = { [P in ProcedurePath]?: Handler<P> };
+
+export const ACME_SETTINGS: RouterOutputs['account']['settings'] = {
   productName: 'Example ID',
   realm: { slug: 'acme', name: 'Acme Inc', isDefault: false },
   passwordPolicy: { minLength: 15, maxLength: 256 },
 };
-export const DEFAULT_SETTINGS = { ...ACME_SETTINGS, realm: { slug: 'default', name: 'Default', isDefault: true } };
-export const ADA = { id: 'u1', name: 'Ada Lovelace', email: 'ada@example.com', realm: 'acme' };
-export const UNAUTHENTICATED: Reply = { problem: { status: 401, code: 'unauthenticated' } };
+export const DEFAULT_SETTINGS: RouterOutputs['account']['settings'] = { ...ACME_SETTINGS, realm: { slug: 'default', name: 'Default', isDefault: true } };
+export const ADA: SignedInUser = { id: 'u1', name: 'Ada Lovelace', email: 'ada@example.com', realm: 'acme', emailVerified: false };
+export const UNAUTHENTICATED: ProblemReply = { problem: { status: 401, code: 'unauthenticated' } };
 
-export function problem(status: number, code: Problem['code'], extra: Partial<Problem> = {}): Reply {
+export function problem(status: number, code: Problem['code'], extra: Partial<Problem> = {}): ProblemReply {
   return { problem: { status, code, ...extra } };
 }
 
-export function fakeApi(handlers: Record<string, Handler> = {}) {
+export function fakeApi(handlers: Handlers = {}) {
   const calls: { path: string; input: unknown }[] = [];
-  const all: Record<string, Handler> = {
+  const all: Record<string, Handler<ProcedurePath> | undefined> = {
     'account.settings': () => ({ data: ACME_SETTINGS }),
     'account.me': () => UNAUTHENTICATED,
     ...handlers,

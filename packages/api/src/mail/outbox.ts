@@ -3,7 +3,7 @@ import { and, asc, desc, eq, gt, isNull, lte, sql } from 'drizzle-orm';
 import { mailOutbox, mailSends, type Database } from '@accounts/db';
 import { normalizeEmail, type Locale } from '@accounts/validators';
 import type { MailCap } from '../config.js';
-import { millis } from '../sessions.js';
+import { ago, fromNow, secondsUntilOut } from '../db-time.js';
 import type { MailPayload, MailTemplate } from './templates.js';
 
 // The transactional outbox. A mail is written in the same transaction as the event that causes
@@ -53,9 +53,9 @@ export async function enqueueMail<T extends MailTemplate>(
     await tx.execute(sql`select pg_advisory_xact_lock(${MAIL_CAP_LOCK}, ${Number.parseInt(key.slice(0, 8), 16) | 0})`);
     // Over the cap when the limit-th newest mail in the window is still in it; it leaving is when there is room again.
     const [nth] = await tx
-      .select({ retryAfter: sql<number>`ceil(extract(epoch from ${mailSends.createdAt} + ${millis(cap.windowMs)} - now()))`.mapWith(Number) })
+      .select({ retryAfter: secondsUntilOut(mailSends.createdAt, cap.windowMs) })
       .from(mailSends)
-      .where(and(eq(mailSends.recipientKey, key), gt(mailSends.createdAt, sql`now() - ${millis(cap.windowMs)}`)))
+      .where(and(eq(mailSends.recipientKey, key), gt(mailSends.createdAt, ago(cap.windowMs))))
       .orderBy(desc(mailSends.createdAt))
       .offset(limit - 1)
       .limit(1);
@@ -101,7 +101,7 @@ export async function claimDueMails(db: Database, limit: number, policy: OutboxP
     if (due.length === 0) return [];
     return tx
       .update(mailOutbox)
-      .set({ attempts: sql`${mailOutbox.attempts} + 1`, nextAttemptAt: sql`now() + ${millis(policy.leaseMs)}` })
+      .set({ attempts: sql`${mailOutbox.attempts} + 1`, nextAttemptAt: fromNow(policy.leaseMs) })
       .where(sql`${mailOutbox.id} in (${sql.join(due.map((d) => sql`${d.id}`), sql`, `)})`)
       .returning();
   });
@@ -120,7 +120,7 @@ export async function markFailed(db: Database, row: OutboxRow, error: string, po
     .set(
       giveUp
         ? { failedAt: sql`now()`, lastError: error.slice(0, 500), payload: {} }
-        : { lastError: error.slice(0, 500), nextAttemptAt: sql`now() + ${millis(backoffMs(row.attempts, policy))}` },
+        : { lastError: error.slice(0, 500), nextAttemptAt: fromNow(backoffMs(row.attempts, policy)) },
     )
     .where(eq(mailOutbox.id, row.id));
   return giveUp;

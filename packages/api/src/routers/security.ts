@@ -1,10 +1,9 @@
-import { and, desc, eq, gt, lt, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, lt, ne } from 'drizzle-orm';
 import { accountEvents, mailOutbox, sessions, users } from '@accounts/db';
 import { activitySchema, changeNameSchema, deleteAccountSchema, revokeOtherSessionsSchema, revokeSessionSchema } from '@accounts/validators';
-import type { AccountConfig } from '../config.js';
 import { describeDevice, displayAddress } from '../device.js';
 import { fieldProblem, ProblemError } from '../errors.js';
-import { recordEvent } from '../events.js';
+import { eventSource, recordEvent } from '../events.js';
 import { confirmOwner, verifyCurrentPassword } from '../current-password.js';
 import {
   accountDeletedResult,
@@ -13,17 +12,15 @@ import {
   revokeOtherSessionsResult,
   revokeSessionResult,
   sessionsResult,
-} from '../security-outputs.js';
-import { millis, revokeOtherSessions } from '../sessions.js';
-import { proceduresFor, router, type Context } from '../trpc.js';
+} from './security-outputs.js';
+import { endSessions, sessionIsLive } from '../sessions.js';
+import { router, type Procedures } from '../trpc.js';
 import { lockIfHashUnchanged, publicUser } from '../users.js';
 
 /** Events per page of the activity list. */
 export const ACTIVITY_PAGE_SIZE = 50;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-const source = (ctx: Context) => ({ realmId: ctx.realm.id, clientIp: ctx.clientIp, userAgent: ctx.userAgent });
 
 /**
  * The cursor is the random public id of the last event shown (its 16 bytes as base64url), never
@@ -43,8 +40,7 @@ function decodeCursor(cursor: string): string {
  * closing it. Every query is bounded by the signed-in account: another account's session ids and
  * events are never found, and are answered as unknown ones.
  */
-export function createSecurityRouter(config: AccountConfig) {
-  const { authedProcedure, authedLimitedProcedure, accountWriteProcedure } = proceduresFor(config);
+export function createSecurityRouter({ authedProcedure, authedLimitedProcedure, accountWriteProcedure }: Procedures) {
   return router({
     /** The account's live sessions, the caller's own first, then by last use. */
     sessions: authedProcedure.output(sessionsResult).query(async ({ ctx }) => {
@@ -52,13 +48,7 @@ export function createSecurityRouter(config: AccountConfig) {
       const rows = await ctx.db
         .select({ id: sessions.id, userAgent: sessions.userAgent, clientIp: sessions.clientIp, createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt })
         .from(sessions)
-        .where(
-          and(
-            eq(sessions.userId, user.id),
-            gt(sessions.expiresAt, sql`now()`),
-            gt(sessions.lastSeenAt, sql`now() - ${millis(ctx.config.sessionIdleMs)}`),
-          ),
-        )
+        .where(and(eq(sessions.userId, user.id), sessionIsLive(ctx.config.sessionIdleMs)))
         .orderBy(desc(sessions.lastSeenAt), desc(sessions.createdAt));
       const list = rows.map((r) => ({
         id: r.id,
@@ -84,9 +74,9 @@ export function createSecurityRouter(config: AccountConfig) {
       if (id === current.id) {
         await ctx.db.transaction(async (tx) => {
           await tx.delete(sessions).where(mine);
-          await recordEvent(tx, source(ctx), 'session_revoked', user.id);
+          await recordEvent(tx, eventSource(ctx), 'session_revoked', user.id);
         });
-        ctx.session.clear();
+        ctx.cookies.clear();
         return { ok: true as const, signedOut: true };
       }
       const [found] = await ctx.db.select({ id: sessions.id }).from(sessions).where(mine);
@@ -110,7 +100,7 @@ export function createSecurityRouter(config: AccountConfig) {
       const { user, session } = ctx.auth;
       const { check } = await confirmOwner(ctx, ctx.auth, input);
       const revoked = await ctx.db.transaction(async (tx) => {
-        const n = await revokeOtherSessions(tx, user.id, session.id);
+        const n = await endSessions(tx, user.id, session.id);
         await check.passed(tx, 'sessions_revoked');
         return n;
       });
@@ -159,7 +149,7 @@ export function createSecurityRouter(config: AccountConfig) {
       const { user } = ctx.auth;
       const updated = await ctx.db.transaction(async (tx) => {
         const [row] = await tx.update(users).set({ name: input.name }).where(eq(users.id, user.id)).returning();
-        await recordEvent(tx, source(ctx), 'name_changed', user.id);
+        await recordEvent(tx, eventSource(ctx), 'name_changed', user.id);
         return row!;
       });
       return { user: publicUser(updated, ctx.realm) };
@@ -190,7 +180,7 @@ export function createSecurityRouter(config: AccountConfig) {
         return true;
       });
       if (!deleted) throw await incorrect();
-      ctx.session.clear();
+      ctx.cookies.clear();
       return { ok: true as const };
     }),
   });

@@ -14,7 +14,7 @@ const [realm] = await sql`select id, slug from realms where slug = 'default'`;
 if (!realm) throw new Error('no default realm: start the floor on a migrated database');
 
 const app = Fastify();
-app.get('/healthz', async () => ({ status: 'ok' }));
+app.get('/healthz', () => ({ status: 'ok' }));
 app.get('/users/me', async (req, reply) => {
   const m = /^Bearer ([A-Za-z0-9_-]{16,128})$/.exec(req.headers.authorization ?? '');
   if (!m) return reply.code(401).send({ error: 'unauthenticated' });
@@ -31,8 +31,9 @@ app.get('/users/me', async (req, reply) => {
 });
 await app.listen({ port, host: '127.0.0.1' });
 
-process.once('SIGTERM', async () => {
+async function shutdown() {
   await app.close();
   await sql.end({ timeout: 5 });
   process.exit(0);
-});
+}
+process.once('SIGTERM', () => void shutdown());

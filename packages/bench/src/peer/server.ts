@@ -48,8 +48,5 @@ server.listen(port, '127.0.0.1');
 
 process.once('SIGTERM', () => {
   server.closeAllConnections();
-  server.close(async () => {
-    await database.close();
-    process.exit(0);
-  });
+  server.close(() => void database.close().then(() => process.exit(0)));
 });
