@@ -1,5 +1,12 @@
 import cookie from '@fastify/cookie';
-import { callerFor, createAppRouter, ProblemError, type AccountConfig, type Database, type Hasher } from '@accounts/api';
+import {
+  callerFor,
+  createAppRouter,
+  ProblemError,
+  type AccountConfig,
+  type Database,
+  type Hasher,
+} from '@accounts/api';
 import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Config } from './config.js';
 import { registerFormRoutes } from './form-adapter.js';
@@ -42,7 +49,11 @@ export function accountConfigFrom(config: Config): AccountConfig {
     knownDeviceTtlMs: config.KNOWN_DEVICE_DAYS * 24 * 3600_000,
     resetTokenTtlMs: config.MAIL_RESET_LINK_MINUTES * 60_000,
     verifyTokenTtlMs: config.MAIL_VERIFY_LINK_HOURS * 3600_000,
-    mailCap: { requested: config.RATE_LIMIT_MAIL_PER_EMAIL, any: config.MAIL_RECIPIENT_CAP, windowMs: config.RATE_LIMIT_WINDOW_SECONDS * 1000 },
+    mailCap: {
+      requested: config.RATE_LIMIT_MAIL_PER_EMAIL,
+      any: config.MAIL_RECIPIENT_CAP,
+      windowMs: config.RATE_LIMIT_WINDOW_SECONDS * 1000,
+    },
   };
 }
 
@@ -74,7 +85,8 @@ function createFastify(config: Config, logStream?: NodeJS.WritableStream): Fasti
     // `GET http://host/path` is routed and judged as `/path`; the realm plugin checks its host.
     rewriteUrl: originForm,
     // Fastify answers a path it cannot decode (a stray "%") by itself; no route has such a path.
-    frameworkErrors: (err, req, reply) => sendProblem(req, reply, err.code === 'FST_ERR_BAD_URL' ? new ProblemError('not_found') : err),
+    frameworkErrors: (err, req, reply) =>
+      sendProblem(req, reply, err.code === 'FST_ERR_BAD_URL' ? new ProblemError('not_found') : err),
     clientErrorHandler: answerClientError,
     // Slow clients: a request must have fully arrived within REQUEST_TIMEOUT_SECONDS (its headers
     // within HEADERS_TIMEOUT_SECONDS), and a connection with nothing going on is closed after
@@ -124,7 +136,14 @@ export async function buildApp({ config, db, hasher, logStream }: AppDeps): Prom
   app.addHook('onClose', () => limits.close());
   const accounts = accountConfigFrom(config);
   const router = createAppRouter(accounts);
-  const services = { db, hasher, router, createCaller: callerFor(router), limit: limits.limit, originOf: (req: FastifyRequest) => realmOrigin(req.realm?.slug, config) };
+  const services = {
+    db,
+    hasher,
+    router,
+    createCaller: callerFor(router),
+    limit: limits.limit,
+    originOf: (req: FastifyRequest) => realmOrigin(req.realm?.slug, config),
+  };
   schedulePurge(app, db, accounts, config);
   startMailSender(app, db, config);
 

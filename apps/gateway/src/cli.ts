@@ -20,7 +20,11 @@ async function main(args: string[]): Promise<number> {
     console.error(USAGE);
     return 2;
   }
-  const setting = sub === 'set' && rest.length === 3 && rest[1] === 'require-verified-email' && (rest[2] === 'on' || rest[2] === 'off');
+  const setting =
+    sub === 'set' &&
+    rest.length === 3 &&
+    rest[1] === 'require-verified-email' &&
+    (rest[2] === 'on' || rest[2] === 'off');
   if (command === 'realm' && !((sub === 'create' && rest.length === 2) || sub === 'list' || setting)) {
     console.error(USAGE);
     return 2;
@@ -43,7 +47,9 @@ async function main(args: string[]): Promise<number> {
       console.log('migrations applied');
     } else if (sub === 'create') {
       const realm = await createRealm(database.db, rest[0]!, rest[1]!);
-      console.log(`created realm "${realm.slug}" (${realm.name}): http://${realm.slug}.${config.ROOT_DOMAIN}${config.PORT === 80 ? '' : `:${config.PORT}`}/`);
+      console.log(
+        `created realm "${realm.slug}" (${realm.name}): http://${realm.slug}.${config.ROOT_DOMAIN}${config.PORT === 80 ? '' : `:${config.PORT}`}/`,
+      );
     } else if (setting) {
       await setRequireVerifiedEmail(database.db, rest[0]!, rest[2] === 'on');
       console.log(`realm "${rest[0]}": require-verified-email ${rest[2]}`);
@@ -59,7 +65,12 @@ async function main(args: string[]): Promise<number> {
 try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (err) {
-  if (err instanceof ConfigError || err instanceof DataDirBusyError || err instanceof RealmError || err instanceof AccountCommandError) {
+  if (
+    err instanceof ConfigError ||
+    err instanceof DataDirBusyError ||
+    err instanceof RealmError ||
+    err instanceof AccountCommandError
+  ) {
     console.error(err.message);
   } else {
     console.error('failed:', err instanceof Error ? err.message : err);

@@ -12,14 +12,18 @@ type Fields = Record<string, string>;
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 
 /** The form fields of a procedure: the keys of its input (none for a procedure without input). */
-export const fieldsOf = (router: AppRouter, path: ProcedurePath): string[] => Object.keys(procedureDef(router, path).input?.shape ?? {});
+export const fieldsOf = (router: AppRouter, path: ProcedurePath): string[] =>
+  Object.keys(procedureDef(router, path).input?.shape ?? {});
 
 /** Picks the known fields; unknown ones are ignored, a repeated one refuses the request. */
 export function pickFields(body: unknown, fields: readonly string[]): Fields {
   const form = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
   const input: Fields = {};
   const repeated = fields.filter((f) => Array.isArray(form[f]));
-  if (repeated.length) throw new ProblemError('duplicate_field', { fields: repeated.map((field) => ({ field, code: 'duplicate_field' })) });
+  if (repeated.length)
+    throw new ProblemError('duplicate_field', {
+      fields: repeated.map((field) => ({ field, code: 'duplicate_field' })),
+    });
   for (const f of fields) if (typeof form[f] === 'string') input[f] = form[f] as string;
   return input;
 }
@@ -35,7 +39,15 @@ export function registerFormRoutes(app: FastifyInstance, services: Services) {
         // A POST's fields come from its form body, a GET's from its query string.
         const input = fields.length ? pickFields(route.method === 'POST' ? req.body : req.query, fields) : undefined;
         // The same call a server-side caller makes (the procedure validates the input).
-        const result: unknown = await callTRPCProcedure({ router: services.router, path: route.procedure, type, ctx, getRawInput: async () => input, signal: undefined, batchIndex: 0 });
+        const result: unknown = await callTRPCProcedure({
+          router: services.router,
+          path: route.procedure,
+          type,
+          ctx,
+          getRawInput: async () => input,
+          signal: undefined,
+          batchIndex: 0,
+        });
         // For a token client the procedure's result carries the session (and known-device) tokens.
         return reply.code(route.status).header('content-language', ctx.locale).send(result);
       } catch (err) {
@@ -48,7 +60,8 @@ export function registerFormRoutes(app: FastifyInstance, services: Services) {
       config: { openapi: route },
       // Decided before the body is read: only form bodies are accepted here.
       onRequest: async (req) => {
-        if (route.method === 'POST' && hasBody(req) && mediaType(req) !== FORM_TYPE) throw new ProblemError('unsupported_media_type');
+        if (route.method === 'POST' && hasBody(req) && mediaType(req) !== FORM_TYPE)
+          throw new ProblemError('unsupported_media_type');
       },
       handler,
     });

@@ -33,7 +33,8 @@ export const FORM_ROUTES: readonly FormRoute[] = [
     url: '/users/register',
     procedure: 'account.register',
     status: 201,
-    summary: "Create an account in the realm of the Host, and sign it in; a verification link is mailed unless the address's mail cap is reached.",
+    summary:
+      "Create an account in the realm of the Host, and sign it in; a verification link is mailed unless the address's mail cap is reached.",
     issuesSession: true,
     problems: ['email_taken', 'rate_limited', 'server_busy'],
   },
@@ -55,15 +56,30 @@ export const FORM_ROUTES: readonly FormRoute[] = [
     issuesSession: true,
     problems: ['rate_limited', 'too_many_attempts', 'server_busy', 'email_not_verified'],
   },
-  { method: 'POST', url: '/users/logout', procedure: 'account.signOut', status: 200, summary: 'Sign out: the session ends and its cookie is cleared.', problems: [] },
-  { method: 'GET', url: '/users/me', procedure: 'account.me', status: 200, summary: 'The signed-in user.', problems: [] },
+  {
+    method: 'POST',
+    url: '/users/logout',
+    procedure: 'account.signOut',
+    status: 200,
+    summary: 'Sign out: the session ends and its cookie is cleared.',
+    problems: [],
+  },
+  {
+    method: 'GET',
+    url: '/users/me',
+    procedure: 'account.me',
+    status: 200,
+    summary: 'The signed-in user.',
+    problems: [],
+  },
   // The account's security page. GET routes take their fields from the query.
   {
     method: 'GET',
     url: '/users/sessions',
     procedure: 'security.sessions',
     status: 200,
-    summary: "The account's live sessions: device, shortened address, created and last used; `current` marks the caller's own.",
+    summary:
+      "The account's live sessions: device, shortened address, created and last used; `current` marks the caller's own.",
     problems: [],
   },
   {
@@ -71,7 +87,8 @@ export const FORM_ROUTES: readonly FormRoute[] = [
     url: '/users/revoke_session',
     procedure: 'security.revokeSession',
     status: 200,
-    summary: "End one of the account's sessions (`session_id` from GET /users/sessions). Ending another session needs `current_password` (checked under the limits of a password change); ending the caller's own signs it out and needs none. An id that is not one of the account's sessions, malformed or another account's, is 404. Counted against the account's and the address's limit on writes.",
+    summary:
+      "End one of the account's sessions (`session_id` from GET /users/sessions). Ending another session needs `current_password` (checked under the limits of a password change); ending the caller's own signs it out and needs none. An id that is not one of the account's sessions, malformed or another account's, is 404. Counted against the account's and the address's limit on writes.",
     problems: ['not_found', 'rate_limited', 'too_many_attempts', 'server_busy'],
   },
   {
@@ -79,7 +96,8 @@ export const FORM_ROUTES: readonly FormRoute[] = [
     url: '/users/revoke_other_sessions',
     procedure: 'security.revokeOtherSessions',
     status: 200,
-    summary: "End every session of the account except the caller's, after checking `current_password` (the limits of a password change apply). Counted against the account's and the address's limit on writes.",
+    summary:
+      "End every session of the account except the caller's, after checking `current_password` (the limits of a password change apply). Counted against the account's and the address's limit on writes.",
     problems: ['rate_limited', 'too_many_attempts', 'server_busy'],
   },
   {
@@ -95,7 +113,8 @@ export const FORM_ROUTES: readonly FormRoute[] = [
     url: '/users/change_name',
     procedure: 'security.changeName',
     status: 200,
-    summary: "Change the account's display name (the registration rules apply). Counted against the account's and the address's limit on writes.",
+    summary:
+      "Change the account's display name (the registration rules apply). Counted against the account's and the address's limit on writes.",
     problems: ['rate_limited'],
   },
   {
@@ -103,7 +122,8 @@ export const FORM_ROUTES: readonly FormRoute[] = [
     url: '/users/delete_account',
     procedure: 'security.deleteAccount',
     status: 200,
-    summary: 'Delete the account after checking its password (the limits of a password change apply): its sessions end, and the email may be registered again.',
+    summary:
+      'Delete the account after checking its password (the limits of a password change apply): its sessions end, and the email may be registered again.',
     problems: ['rate_limited', 'too_many_attempts', 'server_busy'],
   },
   // The mailed-link flows.
@@ -112,7 +132,8 @@ export const FORM_ROUTES: readonly FormRoute[] = [
     url: '/users/forgot_password',
     procedure: 'email.forgotPassword',
     status: 202,
-    summary: "Ask for a password-reset link by mail. The answer is the same whether or not an account has that address, and when the address's mail cap is reached (then nothing is sent).",
+    summary:
+      "Ask for a password-reset link by mail. The answer is the same whether or not an account has that address, and when the address's mail cap is reached (then nothing is sent).",
     problems: ['rate_limited'],
   },
   {
@@ -120,7 +141,8 @@ export const FORM_ROUTES: readonly FormRoute[] = [
     url: '/users/reset_password',
     procedure: 'email.resetPassword',
     status: 200,
-    summary: "Set a new password with a reset link's token: every session and every known device of the account ends, and nobody is signed in (the caller's session cookie is cleared); sign in with the new password.",
+    summary:
+      "Set a new password with a reset link's token: every session and every known device of the account ends, and nobody is signed in (the caller's session cookie is cleared); sign in with the new password.",
     problems: ['reset_token_invalid', 'rate_limited', 'server_busy'],
   },
   {
@@ -128,7 +150,8 @@ export const FORM_ROUTES: readonly FormRoute[] = [
     url: '/users/verify_email',
     procedure: 'email.verifyEmail',
     status: 200,
-    summary: "Confirm the account's email address with a verification link's token. Opening the link confirms nothing: its page shows the address and posts this when the person asks.",
+    summary:
+      "Confirm the account's email address with a verification link's token. Opening the link confirms nothing: its page shows the address and posts this when the person asks.",
     problems: ['verify_token_invalid'],
   },
   {
@@ -136,7 +159,8 @@ export const FORM_ROUTES: readonly FormRoute[] = [
     url: '/users/resend_verification',
     procedure: 'email.resendVerification',
     status: 202,
-    summary: "Mail the signed-in account a new verification link (nothing is sent once the address is confirmed); `429 rate_limited` with `Retry-After` when the address's mail cap is reached.",
+    summary:
+      "Mail the signed-in account a new verification link (nothing is sent once the address is confirmed); `429 rate_limited` with `Retry-After` when the address's mail cap is reached.",
     problems: ['rate_limited'],
   },
 ];

@@ -43,16 +43,27 @@ function successSchema(output: z.ZodObject, issuesSession: boolean): z.ZodObject
 /** A GET route's input fields, as query parameters. */
 function queryParameters(input: z.ZodObject) {
   const schema = jsonSchema(input, 'input') as { properties?: Record<string, object>; required?: string[] };
-  return Object.entries(schema.properties ?? {}).map(([name, s]) => ({ name, in: 'query', required: schema.required?.includes(name) ?? false, schema: s }));
+  return Object.entries(schema.properties ?? {}).map(([name, s]) => ({
+    name,
+    in: 'query',
+    required: schema.required?.includes(name) ?? false,
+    schema: s,
+  }));
 }
 
 function operation(router: AppRouter, method: string, doc: FormRoute) {
   const { input, output, meta } = procedureDef(router, doc.procedure);
   // A procedure that needs a session says so in its meta; without one it answers 401.
-  const codes = [...EVERY_ROUTE, ...(method === 'POST' ? EVERY_POST : []), ...(meta.authenticated ? ['unauthenticated' as const] : []), ...doc.problems];
+  const codes = [
+    ...EVERY_ROUTE,
+    ...(method === 'POST' ? EVERY_POST : []),
+    ...(meta.authenticated ? ['unauthenticated' as const] : []),
+    ...doc.problems,
+  ];
   if (input && Object.keys(input.shape).length) codes.push('duplicate_field', 'validation_failed');
   const byStatus = new Map<number, ProblemCode[]>();
-  for (const code of new Set(codes)) byStatus.set(PROBLEM_STATUS[code], [...(byStatus.get(PROBLEM_STATUS[code]) ?? []), code]);
+  for (const code of new Set(codes))
+    byStatus.set(PROBLEM_STATUS[code], [...(byStatus.get(PROBLEM_STATUS[code]) ?? []), code]);
 
   const success = output && successSchema(output, doc.issuesSession ?? false);
   const responses: Record<string, unknown> = {
@@ -60,7 +71,17 @@ function operation(router: AppRouter, method: string, doc: FormRoute) {
       description: doc.issuesSession
         ? 'Success. The session is set as a cookie, or, when asked for with X-Session-Delivery: token, returned as `session` in the body.'
         : 'Success.',
-      ...(doc.issuesSession ? { headers: { 'Set-Cookie': { description: 'The session cookie (`session`, or `__Host-session` over https), unless the token was asked for in the body.', schema: { type: 'string' } } } } : {}),
+      ...(doc.issuesSession
+        ? {
+            headers: {
+              'Set-Cookie': {
+                description:
+                  'The session cookie (`session`, or `__Host-session` over https), unless the token was asked for in the body.',
+                schema: { type: 'string' },
+              },
+            },
+          }
+        : {}),
       content: { 'application/json': { schema: success ? jsonSchema(success, 'output') : {} } },
     },
   };
@@ -68,8 +89,18 @@ function operation(router: AppRouter, method: string, doc: FormRoute) {
     const waits = list.some((c) => ['rate_limited', 'too_many_attempts', 'server_busy', 'not_ready'].includes(c));
     responses[status] = {
       description: `Problem: ${list.join(', ')}.`,
-      ...(waits ? { headers: { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } } } } : {}),
-      content: { 'application/problem+json': { schema: jsonSchema(problemSchema(list).extend({ status: z.literal(status) }), 'output') } },
+      ...(waits
+        ? {
+            headers: {
+              'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } },
+            },
+          }
+        : {}),
+      content: {
+        'application/problem+json': {
+          schema: jsonSchema(problemSchema(list).extend({ status: z.literal(status) }), 'output'),
+        },
+      },
     };
   }
   return {
@@ -77,12 +108,27 @@ function operation(router: AppRouter, method: string, doc: FormRoute) {
     summary: doc.summary,
     ...(meta.authenticated ? { security: [{ sessionCookie: [] }, { bearer: [] }] } : { security: [] }),
     parameters: doc.issuesSession
-      ? [{ name: TOKEN_DELIVERY_HEADER, in: 'header', required: false, description: 'Send `token` to get the session token in the body (and no cookie).', schema: { type: 'string', enum: ['token'] } }]
+      ? [
+          {
+            name: TOKEN_DELIVERY_HEADER,
+            in: 'header',
+            required: false,
+            description: 'Send `token` to get the session token in the body (and no cookie).',
+            schema: { type: 'string', enum: ['token'] },
+          },
+        ]
       : method === 'GET' && input
         ? queryParameters(input)
         : [],
     ...(method === 'POST'
-      ? { requestBody: { required: input !== undefined, content: { 'application/x-www-form-urlencoded': { schema: input ? jsonSchema(input, 'input') : { type: 'object' } } } } }
+      ? {
+          requestBody: {
+            required: input !== undefined,
+            content: {
+              'application/x-www-form-urlencoded': { schema: input ? jsonSchema(input, 'input') : { type: 'object' } },
+            },
+          },
+        }
       : {}),
     responses,
   };
@@ -100,13 +146,23 @@ export function openApiDocument(app: FastifyInstance, router: AppRouter) {
     info: {
       title: 'Accounts service: form routes',
       version: '1',
-      description: 'Generated from the service\'s own input and output schemas. Errors are RFC 9457 problems; see docs/http-api.md.',
+      description:
+        "Generated from the service's own input and output schemas. Errors are RFC 9457 problems; see docs/http-api.md.",
     },
     paths,
     components: {
       securitySchemes: {
-        sessionCookie: { type: 'apiKey', in: 'cookie', name: 'session', description: 'The session cookie; named `__Host-session` over https.' },
-        bearer: { type: 'http', scheme: 'bearer', description: 'A session token received with X-Session-Delivery: token.' },
+        sessionCookie: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'session',
+          description: 'The session cookie; named `__Host-session` over https.',
+        },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'A session token received with X-Session-Delivery: token.',
+        },
       },
     },
   };
@@ -121,7 +177,8 @@ export function registerOpenApi(app: FastifyInstance, router: AppRouter) {
   seen.set(app, routes);
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/users/')) return;
-    for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url, doc: route.config?.openapi });
+    for (const method of [route.method].flat())
+      if (method !== 'HEAD') routes.push({ method, url: route.url, doc: route.config?.openapi });
   });
   let document: ReturnType<typeof openApiDocument> | undefined;
   app.get('/openapi.json', async () => (document ??= openApiDocument(app, router)));

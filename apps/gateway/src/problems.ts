@@ -31,7 +31,9 @@ export function sendProblem(req: FastifyRequest, reply: FastifyReply, err: unkno
   const error = asProblemError(err);
   // Under /trpc the router's formatter puts the problem in tRPC's body; it is read from there,
   // not computed twice. (An error that is no TRPCError is an internal one.)
-  const trpcBody = isTrpcRequest(req) ? trpcErrorBody(error instanceof TRPCError ? error : new ProblemError('internal'), locale, trpcPath(req)) : null;
+  const trpcBody = isTrpcRequest(req)
+    ? trpcErrorBody(error instanceof TRPCError ? error : new ProblemError('internal'), locale, trpcPath(req))
+    : null;
   const problem: Problem = trpcBody ? trpcBody.error.data.problem : toProblem(error, locale);
   if (problem.status >= 500 && problem.code === 'internal') req.log.error({ err }, 'request failed');
   reply.code(problem.status).header('content-language', locale);
@@ -50,7 +52,10 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex) {
     socket.destroy();
     return;
   }
-  const problem = toProblem(new ProblemError(err.code === 'HPE_HEADER_OVERFLOW' ? 'headers_too_large' : 'invalid_body'), 'en');
+  const problem = toProblem(
+    new ProblemError(err.code === 'HPE_HEADER_OVERFLOW' ? 'headers_too_large' : 'invalid_body'),
+    'en',
+  );
   const body = JSON.stringify(problem);
   socket.end(
     `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}\r\nContent-Type: application/problem+json; charset=utf-8\r\n` +

@@ -22,7 +22,10 @@ export function isValidHost(value: string): boolean {
  * realm, one label under the root domain is that realm, anything else addresses no realm.
  */
 export function realmSlugFromHost(hostname: string, rootDomain: string): string | null {
-  const host = hostname.toLowerCase().replace(/\.$/, '').replace(/^\[(.*)\]$/, '$1');
+  const host = hostname
+    .toLowerCase()
+    .replace(/\.$/, '')
+    .replace(/^\[(.*)\]$/, '$1');
   if (host === rootDomain || isIP(host) !== 0) return DEFAULT_REALM_SLUG;
   if (!host.endsWith(`.${rootDomain}`)) return null;
   const label = host.slice(0, -rootDomain.length - 1);

@@ -71,7 +71,12 @@ export async function createServer(config: Config, deps: ServerDeps = {}): Promi
     if (!deps.database) owned.push(() => database.close());
     hasher =
       deps.hasher ??
-      (await createHasher({ cost: config.BCRYPT_COST, pepper: config.PASSWORD_PEPPER, workers: config.HASH_WORKERS, queueMax: config.HASH_QUEUE_MAX }));
+      (await createHasher({
+        cost: config.BCRYPT_COST,
+        pepper: config.PASSWORD_PEPPER,
+        workers: config.HASH_WORKERS,
+        queueMax: config.HASH_QUEUE_MAX,
+      }));
     if (!deps.hasher) owned.push(() => hasher.close());
     app = await buildApp({ config, db: database.db, hasher, logStream: deps.logStream });
   } catch (err) {
@@ -105,10 +110,14 @@ export async function createServer(config: Config, deps: ServerDeps = {}): Promi
   return {
     app,
     async start() {
-      if (config.PASSWORD_PEPPER === DEFAULT_PEPPER) app.log.warn('PASSWORD_PEPPER is not set: using the documented default; set a secret one in production');
+      if (config.PASSWORD_PEPPER === DEFAULT_PEPPER)
+        app.log.warn('PASSWORD_PEPPER is not set: using the documented default; set a secret one in production');
       const address = await app.listen({ port: config.PORT, host: config.HOST });
       const db = database.driver === 'pglite' ? `embedded PGlite in ${config.DATA_DIR}` : 'PostgreSQL';
-      app.log.info({ db, workers: hasher.stats().workers, cost: config.BCRYPT_COST }, `accounts service ready on ${address.replace('127.0.0.1', 'localhost')}`);
+      app.log.info(
+        { db, workers: hasher.stats().workers, cost: config.BCRYPT_COST },
+        `accounts service ready on ${address.replace('127.0.0.1', 'localhost')}`,
+      );
       return address;
     },
     stop: (signal) => (stopping ??= stop(signal)),

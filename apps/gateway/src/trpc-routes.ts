@@ -13,7 +13,10 @@ type TrpcOptions = FastifyTRPCPluginOptions<AppRouter>['trpcOptions'];
  */
 export const responseHeaders: NonNullable<TrpcOptions['responseMeta']> = ({ ctx, data }) => {
   // tRPC sends its early refusals (batch paths, content types) as text/plain; every body here is JSON.
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'content-language': ctx?.locale ?? 'en' };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'content-language': ctx?.locale ?? 'en',
+  };
   const [first] = data;
   const retryAfter = first && 'error' in first ? first.error.data.problem.retryAfter : undefined;
   if (retryAfter !== undefined) headers['retry-after'] = String(retryAfter);
@@ -36,7 +39,11 @@ export async function registerTrpc(app: FastifyInstance, services: Services) {
       // No such procedure: tRPC answers GET and POST with its 404; nothing here takes another method.
       if (!method && req.method !== 'GET' && req.method !== 'POST') throw new ProblemError('not_found');
       // A declared type counts even without a body: tRPC would take multipart/form-data for a mutation.
-      if (req.method === 'POST' && (hasBody(req) || req.headers['content-type'] !== undefined) && mediaType(req) !== 'application/json')
+      if (
+        req.method === 'POST' &&
+        (hasBody(req) || req.headers['content-type'] !== undefined) &&
+        mediaType(req) !== 'application/json'
+      )
         throw new ProblemError('unsupported_media_type_json');
       // tRPC compares the type case-sensitively; APPLICATION/JSON is application/json.
       normalizeMediaType(req);
@@ -50,7 +57,8 @@ export async function registerTrpc(app: FastifyInstance, services: Services) {
         createContext: ({ req, res }) => contextFor(req, res, services).ctx,
         responseMeta: responseHeaders,
         onError({ error, req }) {
-          if (error.code === 'INTERNAL_SERVER_ERROR' && !(error instanceof ProblemError)) req.log.error({ err: error.cause ?? error }, 'procedure failed');
+          if (error.code === 'INTERNAL_SERVER_ERROR' && !(error instanceof ProblemError))
+            req.log.error({ err: error.cause ?? error }, 'procedure failed');
         },
       } satisfies TrpcOptions,
     });

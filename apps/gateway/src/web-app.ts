@@ -28,7 +28,14 @@ type PageSender = (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyR
  * as the app would receive them. Null when there is nothing to render with (a settings call
  * that failed): the app then draws the page itself.
  */
-async function renderedPage(req: FastifyRequest, reply: FastifyReply, services: Services, renderer: ServerEntry, indexHtml: string, locale: Locale) {
+async function renderedPage(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  services: Services,
+  renderer: ServerEntry,
+  indexHtml: string,
+  locale: Locale,
+) {
   const caller = services.createCaller(contextFor(req, reply, services).ctx);
   try {
     const settings = await caller.account.settings();
@@ -55,7 +62,9 @@ function localizedPages(indexHtml: string, services: Services, renderer: ServerE
       locale,
       indexHtml
         .replace(/<html lang="\w+">/, `<html lang="${locale}">`)
-        .replace(/<(h1|p) lang="(\w+)">[\s\S]*?<\/\1>\s*/g, (block, _tag, lang: string) => (lang === locale ? block.replace(` lang="${lang}"`, '') : '')),
+        .replace(/<(h1|p) lang="(\w+)">[\s\S]*?<\/\1>\s*/g, (block, _tag, lang: string) =>
+          lang === locale ? block.replace(` lang="${lang}"`, '') : '',
+        ),
     ]),
   );
   return async (req, reply) => {
@@ -63,24 +72,37 @@ function localizedPages(indexHtml: string, services: Services, renderer: ServerE
     const localized = pages.get(locale)!;
     const page = renderer && (await renderedPage(req, reply, services, renderer, localized, locale));
     const html = page?.html ?? localized;
-    const encoding = (new Negotiator({ headers: { 'accept-encoding': req.headers['accept-encoding'] ?? '' } }).encoding(['br', 'gzip', 'identity']) ?? 'identity') as 'br' | 'gzip' | 'identity';
+    const encoding = (new Negotiator({ headers: { 'accept-encoding': req.headers['accept-encoding'] ?? '' } }).encoding(
+      ['br', 'gzip', 'identity'],
+    ) ?? 'identity') as 'br' | 'gzip' | 'identity';
     const plain = Buffer.from(html);
     // A page is a few KB: compressed per request at a fast setting (well under a millisecond).
-    const body = encoding === 'br' ? brotliCompressSync(plain, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } }) : encoding === 'gzip' ? gzipSync(plain) : plain;
+    const body =
+      encoding === 'br'
+        ? brotliCompressSync(plain, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } })
+        : encoding === 'gzip'
+          ? gzipSync(plain)
+          : plain;
     if (encoding !== 'identity') reply.header('content-encoding', encoding);
-    return reply
-      .header('content-type', 'text/html; charset=utf-8')
-      .header('content-language', locale)
-      .header('vary', 'accept-encoding, accept-language, cookie')
-      // Rendered for this person (their realm, their session): never kept by a shared cache, and
-      // with their name and email in it, by no cache at all (a shared computer's back button).
-      .header('cache-control', page?.data.user ? 'no-store' : 'private, no-cache')
-      .send(body);
+    return (
+      reply
+        .header('content-type', 'text/html; charset=utf-8')
+        .header('content-language', locale)
+        .header('vary', 'accept-encoding, accept-language, cookie')
+        // Rendered for this person (their realm, their session): never kept by a shared cache, and
+        // with their name and email in it, by no cache at all (a shared computer's back button).
+        .header('cache-control', page?.data.user ? 'no-store' : 'private, no-cache')
+        .send(body)
+    );
   };
 }
 
 /** Serves the built single-page app; returns how to answer a page address, or null without a build. */
-export async function registerWebApp(app: FastifyInstance, services: Services, dir = WEB_DIST_DIR): Promise<PageSender | null> {
+export async function registerWebApp(
+  app: FastifyInstance,
+  services: Services,
+  dir = WEB_DIST_DIR,
+): Promise<PageSender | null> {
   if (!existsSync(`${dir}/index.html`)) {
     app.log.warn({ dir }, 'no web build found; serving the API only');
     return null;
@@ -104,7 +126,8 @@ export async function registerWebApp(app: FastifyInstance, services: Services, d
   // The server build beside the browser build (apps/web/dist-server); without it pages are sent unrendered.
   const serverEntry = join(dir, '..', 'dist-server', 'entry-server.js');
   const renderer = existsSync(serverEntry) ? ((await import(pathToFileURL(serverEntry).href)) as ServerEntry) : null;
-  if (!renderer) app.log.warn({ serverEntry }, 'no server build of the web app found; pages are drawn by the browser alone');
+  if (!renderer)
+    app.log.warn({ serverEntry }, 'no server build of the web app found; pages are drawn by the browser alone');
   return localizedPages(readFileSync(`${dir}/index.html`, 'utf8'), services, renderer);
 }
 

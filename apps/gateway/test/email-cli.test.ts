@@ -12,7 +12,10 @@ describe('npm run realm -- set <slug> require-verified-email on|off', () => {
   const setting = async () => {
     const db = await openDatabase({ dataDir: dir });
     try {
-      const [row] = await db.db.select({ on: realms.requireVerifiedEmail }).from(realms).where(eq(realms.slug, 'default'));
+      const [row] = await db.db
+        .select({ on: realms.requireVerifiedEmail })
+        .from(realms)
+        .where(eq(realms.slug, 'default'));
       return row!.on;
     } finally {
       await db.close();
@@ -24,7 +27,9 @@ describe('npm run realm -- set <slug> require-verified-email on|off', () => {
     expect(on).toMatchObject({ code: 0 });
     expect(on.out).toContain('realm "default": require-verified-email on');
     expect(await setting()).toBe(true);
-    expect((await runCli(['realm', 'set', 'default', 'require-verified-email', 'off'], { DATA_DIR: dir })).code).toBe(0);
+    expect((await runCli(['realm', 'set', 'default', 'require-verified-email', 'off'], { DATA_DIR: dir })).code).toBe(
+      0,
+    );
     expect(await setting()).toBe(false);
     const unknown = await runCli(['realm', 'set', 'nope', 'require-verified-email', 'on'], { DATA_DIR: dir });
     expect(unknown.code).toBe(1);

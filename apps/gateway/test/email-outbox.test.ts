@@ -77,12 +77,19 @@ describe.each(testDrivers())('the mail outbox across processes on %s', (driver) 
     const second = await spawn({ ...store.env, MAIL_POLL_MS: '50' });
     const reset = await rig.smtp.waitFor((m) => m.to.includes(email) && /Reset your password/.test(m.subject));
     await rig.smtp.waitFor((m) => m.to.includes(email) && /Confirm your email/.test(m.subject));
-    const res = await second.client.form('/users/reset_password', { token: tokenOf(reset), new_password: STRONG2, confirm_password: STRONG2 });
+    const res = await second.client.form('/users/reset_password', {
+      token: tokenOf(reset),
+      new_password: STRONG2,
+      confirm_password: STRONG2,
+    });
     expect(res.status).toBe(200);
     // Once the process has stopped nothing more can arrive: each queued mail went out once.
     expect((await second.stop()).code).toBe(0);
     const queued = rig.smtp.mails.filter((m) => m.to.includes(email) && /^(Confirm|Reset)/.test(m.subject));
-    expect(queued.map((m) => m.subject).sort()).toEqual([expect.stringMatching(/^Confirm/), expect.stringMatching(/^Reset/)]);
+    expect(queued.map((m) => m.subject).sort()).toEqual([
+      expect.stringMatching(/^Confirm/),
+      expect.stringMatching(/^Reset/),
+    ]);
   });
 });
 
@@ -97,11 +104,19 @@ if (testDrivers().includes('postgres')) {
       const env = { ...store.env, MAIL_POLL_MS: '20', HASH_WORKERS: '1' };
       const [a, b] = await Promise.all([spawn(env), spawn(env)]);
       const emails = Array.from({ length: 30 }, (_, i) => uniqueEmail(`pair${i}`));
-      await Promise.all(emails.map(async (email, i) => expect((await (i % 2 ? a : b).client.form('/users/register', registration(email))).status).toBe(201)));
+      await Promise.all(
+        emails.map(async (email, i) =>
+          expect((await (i % 2 ? a : b).client.form('/users/register', registration(email))).status).toBe(201),
+        ),
+      );
       for (const email of emails) await rig.smtp.waitFor((m) => m.to.includes(email), 30_000);
       // Once both have stopped nothing more can arrive.
       await Promise.all([a.stop(), b.stop()]);
-      for (const email of emails) expect(rig.smtp.mails.filter((m) => m.to.includes(email)), email).toHaveLength(1);
+      for (const email of emails)
+        expect(
+          rig.smtp.mails.filter((m) => m.to.includes(email)),
+          email,
+        ).toHaveLength(1);
       expect([...a.logs, ...b.logs].some((l) => l.includes('mail sent'))).toBe(true);
     });
   });

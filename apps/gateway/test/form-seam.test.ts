@@ -20,7 +20,8 @@ describe('procedure paths', () => {
   });
 
   it('resolve only procedures, never an object’s own machinery', () => {
-    for (const path of ['toString', '__proto__', 'constructor', 'account', 'account.', '']) expect(procedureAt(router, path), path).toBeNull();
+    for (const path of ['toString', '__proto__', 'constructor', 'account', 'account.', ''])
+      expect(procedureAt(router, path), path).toBeNull();
   });
 
   it('give a procedure’s kind, input fields and meta', () => {
@@ -35,7 +36,9 @@ describe('procedure paths', () => {
 
 describe('the form route table', () => {
   it('names each route’s method as its procedure takes it (GET a query, POST a mutation)', () => {
-    expect(FORM_ROUTES.filter((r) => r.method !== methodOf(procedureDef(router, r.procedure))).map((r) => r.url)).toEqual([]);
+    expect(
+      FORM_ROUTES.filter((r) => r.method !== methodOf(procedureDef(router, r.procedure))).map((r) => r.url),
+    ).toEqual([]);
   });
 });
 
@@ -47,7 +50,9 @@ describe('documented sessions, from the procedures', () => {
   afterAll(() => gw?.close());
 
   it('a route is documented as needing a session exactly when, without one, it answers 401', async () => {
-    const doc = (await gw.send('GET', '/openapi.json')).json as { paths: Record<string, Record<string, { security: object[]; responses: object }>> };
+    const doc = (await gw.send('GET', '/openapi.json')).json as {
+      paths: Record<string, Record<string, { security: object[]; responses: object }>>;
+    };
     for (const route of FORM_ROUTES) {
       const res = route.method === 'POST' ? await gw.form(route.url, {}) : await gw.send('GET', route.url);
       const op = doc.paths[route.url]![route.method.toLowerCase()]!;
@@ -60,8 +65,20 @@ describe('documented sessions, from the procedures', () => {
 
 describe('the headers of a /trpc answer', () => {
   it('take Retry-After from the problem the formatter put in the body, not from the error again', () => {
-    const shaped = { error: { code: -32029, message: 'Too many requests.', data: { code: 'TOO_MANY_REQUESTS', httpStatus: 429, problem: { status: 429, retryAfter: 7 } } } };
-    const args = { ctx: { locale: 'de' }, data: [shaped], errors: [new ProblemError('rate_limited', { retryAfter: 99 })] } as unknown as Parameters<typeof responseHeaders>[0];
-    expect(responseHeaders(args)).toEqual({ headers: { 'content-type': 'application/json', 'content-language': 'de', 'retry-after': '7' } });
+    const shaped = {
+      error: {
+        code: -32029,
+        message: 'Too many requests.',
+        data: { code: 'TOO_MANY_REQUESTS', httpStatus: 429, problem: { status: 429, retryAfter: 7 } },
+      },
+    };
+    const args = {
+      ctx: { locale: 'de' },
+      data: [shaped],
+      errors: [new ProblemError('rate_limited', { retryAfter: 99 })],
+    } as unknown as Parameters<typeof responseHeaders>[0];
+    expect(responseHeaders(args)).toEqual({
+      headers: { 'content-type': 'application/json', 'content-language': 'de', 'retry-after': '7' },
+    });
   });
 });

@@ -11,7 +11,16 @@ import { createServer } from '../src/server.js';
 
 // createServer as main.ts uses it: it opens what the configuration names, and stop() closes it.
 const settings = (env: Record<string, string>) =>
-  loadConfig({ PORT: '0', BCRYPT_COST: '4', HASH_WORKERS: '1', LOG_LEVEL: 'silent', SERVE_WEB: 'false', MAIL_POLL_MS: '0', PURGE_INTERVAL_SECONDS: '0', ...env });
+  loadConfig({
+    PORT: '0',
+    BCRYPT_COST: '4',
+    HASH_WORKERS: '1',
+    LOG_LEVEL: 'silent',
+    SERVE_WEB: 'false',
+    MAIL_POLL_MS: '0',
+    PURGE_INTERVAL_SECONDS: '0',
+    ...env,
+  });
 
 describe('createServer', () => {
   const dirs: string[] = [];
@@ -31,7 +40,9 @@ describe('createServer', () => {
     const client = httpClient(Number(new URL(address).port));
     try {
       expect((await client.send('GET', '/readyz')).status).toBe(200);
-      expect((await client.form('/users/login', { email: 'nobody@example.com', password: 'not the password' })).status).toBe(422);
+      expect(
+        (await client.form('/users/login', { email: 'nobody@example.com', password: 'not the password' })).status,
+      ).toBe(422);
     } finally {
       await client.close();
     }
@@ -48,13 +59,17 @@ describe('createServer', () => {
     const holder = await createServer(settings({ DATA_DIR: dir }));
     try {
       const started = Date.now();
-      await expect(createServer(settings({ DATA_DIR: dir, DATA_DIR_LOCK_WAIT_MS: '0' }))).rejects.toBeInstanceOf(DataDirBusyError);
+      await expect(createServer(settings({ DATA_DIR: dir, DATA_DIR_LOCK_WAIT_MS: '0' }))).rejects.toBeInstanceOf(
+        DataDirBusyError,
+      );
       expect(Date.now() - started).toBeLessThan(5000);
     } finally {
       await holder.stop();
     }
     // Migrations from a directory without any: the start fails, and lets go of the directory.
-    await expect(createServer(settings({ DATA_DIR: dir, MIGRATIONS_DIR: join(dir, 'no-migrations') }))).rejects.toThrow();
+    await expect(
+      createServer(settings({ DATA_DIR: dir, MIGRATIONS_DIR: join(dir, 'no-migrations') })),
+    ).rejects.toThrow();
     const again = await openDatabase({ dataDir: dir, lockWaitMs: 0 });
     await again.close();
   });

@@ -42,7 +42,9 @@ describe.skipIf(inject('port') === null)('mailed links in Chromium', () => {
     expect(await axeViolations(page)).toEqual([]);
     await field(page, 'Email address').fill(ada.email);
     await page.getByRole('button', { name: 'Send the link' }).click();
-    expect(await page.locator('.forgot-sent').textContent()).toContain(`If an account exists for ${ada.email}, we have sent a link to it.`);
+    expect(await page.locator('.forgot-sent').textContent()).toContain(
+      `If an account exists for ${ada.email}, we have sent a link to it.`,
+    );
 
     const mail = await smtp.waitFor((m) => m.to.includes(ada.email) && /Reset your password/.test(m.subject));
     expect(mail.link).toMatch(new RegExp(`^${base}/reset-password\\?token=`));
@@ -62,7 +64,9 @@ describe.skipIf(inject('port') === null)('mailed links in Chromium', () => {
     await page.getByRole('button', { name: 'Set new password' }).click();
     // Not signed in: the sign-in page asks for the new password.
     await page.waitForURL(`${base}/login`);
-    expect(await page.locator('.password-reset').textContent()).toBe('Your password has been reset and every device was signed out. Sign in with your new password.');
+    expect(await page.locator('.password-reset').textContent()).toBe(
+      'Your password has been reset and every device was signed out. Sign in with your new password.',
+    );
     expect(await axeViolations(page)).toEqual([]);
     await page.goto(`${base}/account`);
     await page.waitForURL(/\/login/);
@@ -73,7 +77,8 @@ describe.skipIf(inject('port') === null)('mailed links in Chromium', () => {
       await other.waitForURL(/\/login/);
     }
     // The laptop is no longer a known device: signing in there again is announced (the reset confirmed the address).
-    const signInNotices = () => smtp.mails.filter((m) => m.to.includes(ada.email) && /New sign-in/.test(m.subject)).length;
+    const signInNotices = () =>
+      smtp.mails.filter((m) => m.to.includes(ada.email) && /New sign-in/.test(m.subject)).length;
     const noticesBefore = signInNotices();
     await submitSignIn(laptop, ada.email, SECOND_PASSWORD);
     await laptop.waitForURL(/\/account/);
@@ -108,7 +113,10 @@ describe.skipIf(inject('port') === null)('mailed links in Chromium', () => {
     await expect.poll(() => mails().length, { timeout: 20_000 }).toBe(2);
     const newest = mails().at(-1)!;
     type Me = { result: { data: { user: { emailVerified: boolean } } } };
-    const emailVerified = () => page.evaluate(async () => ((await (await fetch('/trpc/account.me')).json()) as Me).result.data.user.emailVerified);
+    const emailVerified = () =>
+      page.evaluate(
+        async () => ((await (await fetch('/trpc/account.me')).json()) as Me).result.data.user.emailVerified,
+      );
     // Opened by a scanner, and by the person: what it would confirm is shown, nothing is confirmed.
     const scanner = await (await context()).newPage();
     for (const opened of [scanner, page]) {

@@ -4,7 +4,8 @@ import { field, person, register, submitSignIn } from './support/flows';
 
 const port = inject('port');
 const BASE = `http://localhost:${port}`;
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
 describe.skipIf(port === null)('the security pages in Chromium', () => {
   const { context } = useBrowser();
@@ -28,7 +29,9 @@ describe.skipIf(port === null)('the security pages in Chromium', () => {
     const other = laptop.locator('.session:not([data-current])');
     expect(await other.locator('h2').textContent()).toBe('Mobile Safari 17 on iOS 17.5');
     expect(await other.locator('.session-address').textContent()).toMatch(/^127\.0\.0\.x$/);
-    expect(await other.locator('.session-times').textContent()).toMatch(/Last active (now|\d+ seconds? ago).*Signed in/);
+    expect(await other.locator('.session-times').textContent()).toMatch(
+      /Last active (now|\d+ seconds? ago).*Signed in/,
+    );
 
     await phone.goto(`${BASE}/settings/sessions`);
     await phone.locator('.session').nth(1).waitFor();
@@ -62,11 +65,16 @@ describe.skipIf(port === null)('the security pages in Chromium', () => {
     await laptop.waitForURL(`${BASE}/settings/activity`);
     await laptop.locator('.event').nth(2).waitFor();
     const events = await laptop.locator('.event .event-what strong').allTextContents();
-    expect(events.slice(0, 4)).toEqual(['A device was signed out', 'Wrong current password entered', 'Signed in', 'Account created']);
+    expect(events.slice(0, 4)).toEqual([
+      'A device was signed out',
+      'Wrong current password entered',
+      'Signed in',
+      'Account created',
+    ]);
     expect(await laptop.locator('.event time').first().textContent()).toMatch(/now|seconds? ago|minute ago/);
   });
 
-  it('marks failed sign-ins in the activity, in the person\'s language', async () => {
+  it("marks failed sign-ins in the activity, in the person's language", async () => {
     const bea = person('activity-de', 'Bea Schmidt');
     const own = await (await context({ locale: 'de-DE' })).newPage();
     await own.goto(`${BASE}/register`);

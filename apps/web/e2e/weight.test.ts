@@ -58,7 +58,12 @@ async function coldLoad(context: BrowserContext, path: string): Promise<Load> {
   const responses = new Map<string, { url: string; type: string; status: number; encoding: string }>();
   const sizes = new Map<string, number>();
   cdp.on('Network.responseReceived', (e) =>
-    responses.set(e.requestId, { url: e.response.url, type: e.type, status: e.response.status, encoding: String(e.response.headers['content-encoding'] ?? e.response.headers['Content-Encoding'] ?? 'identity') }),
+    responses.set(e.requestId, {
+      url: e.response.url,
+      type: e.type,
+      status: e.response.status,
+      encoding: String(e.response.headers['content-encoding'] ?? e.response.headers['Content-Encoding'] ?? 'identity'),
+    }),
   );
   cdp.on('Network.loadingFinished', (e) => sizes.set(e.requestId, e.encodedDataLength));
   const consoleErrors: string[] = [];
@@ -72,12 +77,15 @@ async function coldLoad(context: BrowserContext, path: string): Promise<Load> {
       for (const entry of list.getEntries() as (PerformanceEntry & { element?: Element })[]) {
         const w = window as unknown as { lcp: number; lcpElement: string };
         w.lcp = entry.startTime;
-        w.lcpElement = entry.element ? `${entry.element.tagName.toLowerCase()} "${(entry.element.textContent ?? '').slice(0, 40)}"` : '(removed)';
+        w.lcpElement = entry.element
+          ? `${entry.element.tagName.toLowerCase()} "${(entry.element.textContent ?? '').slice(0, 40)}"`
+          : '(removed)';
       }
     }).observe({ type: 'largest-contentful-paint', buffered: true });
     new PerformanceObserver((list) => {
       const w = window as unknown as { cls?: number };
-      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!entry.hadRecentInput) w.cls = (w.cls ?? 0) + entry.value;
+      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
+        if (!entry.hadRecentInput) w.cls = (w.cls ?? 0) + entry.value;
     }).observe({ type: 'layout-shift', buffered: true });
   });
 
@@ -131,10 +139,18 @@ describe.skipIf(port === null)('weight and speed of a first visit on a slow conn
     if (loads.length === 0) return;
     const dir = join(WEB_DIR, 'test-results');
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'weight.json'), `${JSON.stringify({ profile: { ...SLOW, cpuSlowdown: 4 }, loads }, null, 2)}\n`);
+    writeFileSync(
+      join(dir, 'weight.json'),
+      `${JSON.stringify({ profile: { ...SLOW, cpuSlowdown: 4 }, loads }, null, 2)}\n`,
+    );
     console.log(
       ['page        JS gzip   JS sent   all sent  requests  FCP / LCP (slow profile)  largest element']
-        .concat(loads.map((l) => `${l.page.padEnd(10)} ${kb(l.jsGzipBytes)} ${kb(l.jsTransferredBytes)} ${kb(l.totalTransferredBytes)}  ${String(l.requests).padStart(8)}  ${`${l.firstContentfulPaintMs} / ${l.largestContentfulPaintMs} ms`.padEnd(24)}  CLS ${l.layoutShift}  ${l.largestContentfulPaintElement}`))
+        .concat(
+          loads.map(
+            (l) =>
+              `${l.page.padEnd(10)} ${kb(l.jsGzipBytes)} ${kb(l.jsTransferredBytes)} ${kb(l.totalTransferredBytes)}  ${String(l.requests).padStart(8)}  ${`${l.firstContentfulPaintMs} / ${l.largestContentfulPaintMs} ms`.padEnd(24)}  CLS ${l.layoutShift}  ${l.largestContentfulPaintElement}`,
+          ),
+        )
         .join('\n'),
     );
   });

@@ -65,7 +65,8 @@ describe('app shell', () => {
   it('explains when the service is not ready, and loads once it is', async () => {
     let ready = false;
     const { user } = renderApp('/login', {
-      'account.settings': (): Reply<'account.settings'> => (ready ? { data: DEFAULT_SETTINGS } : problem(503, 'not_ready', { retryAfter: 5 })),
+      'account.settings': (): Reply<'account.settings'> =>
+        ready ? { data: DEFAULT_SETTINGS } : problem(503, 'not_ready', { retryAfter: 5 }),
     });
     expect((await screen.findByRole('alert')).textContent).toContain(message('not_ready', 'en'));
     ready = true;

@@ -29,7 +29,10 @@ export function App() {
           <Page key={path} />
         </Suspense>
       ) : (
-        <PendingPage title={title} failure={settings.error ? { error: settings.error, retry: () => void settings.refetch() } : undefined} />
+        <PendingPage
+          title={title}
+          failure={settings.error ? { error: settings.error, retry: () => void settings.refetch() } : undefined}
+        />
       )}
     </Layout>
   );

@@ -11,7 +11,6 @@ import { PAGES } from './test/pages';
 // The gateway's render of each page, in plain Node as the gateway runs it (no window, no
 // document): every page renders without touching the browser, with its content in the HTML.
 
-
 const signedOut: PageData = { locale: 'en', settings: DEFAULT_SETTINGS, user: null };
 const signedIn: PageData = { locale: 'en', settings: ACME_SETTINGS, user: { ...ADA, emailVerified: false } };
 
@@ -40,7 +39,10 @@ describe('renderPage (the server render)', () => {
   });
 
   it("renders a signed-in person's account and navigation, escaped, in the realm's name", async () => {
-    const page = await renderPage('/account', { ...signedIn, user: { ...signedIn.user!, name: '<img src=x onerror=alert(1)>' } });
+    const page = await renderPage('/account', {
+      ...signedIn,
+      user: { ...signedIn.user!, name: '<img src=x onerror=alert(1)>' },
+    });
     expect(page.title).toBe('Your account · Acme Inc · Example ID');
     expect(page.html).toContain('&lt;img src=x onerror=alert(1)&gt;');
     expect(page.html).not.toContain('<img');
@@ -52,7 +54,9 @@ describe('renderPage (the server render)', () => {
   it('titles each page of the registry with the heading it shows while it loads', async () => {
     for (const page of PAGE_REGISTRY.filter((p) => p.title)) {
       // Signed in or not, whichever the page is for (the other one redirects, untitled).
-      const titles = await Promise.all([signedOut, signedIn].map(async (data) => (await renderPage(page.path, data)).title));
+      const titles = await Promise.all(
+        [signedOut, signedIn].map(async (data) => (await renderPage(page.path, data)).title),
+      );
       const heading = translate('en', page.title!);
       expect(titles, page.path).toContainEqual(expect.stringMatching(new RegExp(`^${heading} · `)));
     }
@@ -65,7 +69,7 @@ describe('renderPage (the server render)', () => {
     expect(without.html).not.toMatch(/<input [^>]*id="new_password"/);
   });
 
-  it('renders a verification link without asking anything: what it would confirm is the browser\'s to ask', async () => {
+  it("renders a verification link without asking anything: what it would confirm is the browser's to ask", async () => {
     const page = await renderPage(`/verify-email?token=${'A'.repeat(43)}`, signedIn);
     expect(page.html).toContain('<h1 tabindex="-1">Confirm your email address</h1>');
     expect(page.html).toContain('Checking the link…');
@@ -74,7 +78,8 @@ describe('renderPage (the server render)', () => {
   });
 
   const indexHtml = readFileSync(new URL('../index.html', import.meta.url), 'utf8');
-  const pageData = (document: string) => JSON.parse(/<script id="page-data" type="application\/json">(.*?)<\/script>/.exec(document)![1]!);
+  const pageData = (document: string) =>
+    JSON.parse(/<script id="page-data" type="application\/json">(.*?)<\/script>/.exec(document)![1]!);
 
   it('puts the page into index.html with the answers it was rendered from, which the app then does not ask for again', async () => {
     const signIn = await renderDocument(indexHtml, '/login', signedOut);

@@ -14,7 +14,9 @@ export type { PageData };
  */
 export async function renderPage(href: string, data: PageData): Promise<{ html: string; title: string }> {
   const titleSink: { title?: string } = {};
-  const { prelude } = await prerenderToNodeStream(<Root locale={data.locale} data={data} href={href} titleSink={titleSink} />);
+  const { prelude } = await prerenderToNodeStream(
+    <Root locale={data.locale} data={data} href={href} titleSink={titleSink} />,
+  );
   const html = await text(prelude as Readable);
   const { realm, productName } = data.settings;
   // A page without a heading of its own (still loading, or a redirect) is named like the header.
@@ -25,7 +27,8 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
 /** JSON inside a <script> block: no "<" may close it early. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 /** index.html's preload of a procedure's answer (the app's first calls, asked for beside the scripts). */
-const preloadOf = (procedure: string) => new RegExp(`\\s*<link rel="preload" href="/trpc/${procedure.replace('.', '\\.')}"[^>]*>`);
+const preloadOf = (procedure: string) =>
+  new RegExp(`\\s*<link rel="preload" href="/trpc/${procedure.replace('.', '\\.')}"[^>]*>`);
 
 /**
  * index.html with the page at `href` rendered into it (the gateway calls this for every page
@@ -40,6 +43,10 @@ export const renderDocument: ServerEntry['renderDocument'] = async (indexHtml, h
       .replace(preloadOf('account.settings'), '')
       // Nobody signed in is left for the app to learn (a 401 from account.me): that preload stays.
       .replace(preloadOf('account.me'), (link) => (data.user ? '' : link))
-      .replace('<div id="root"></div>', () => `<div id="root">${page.html}</div><script id="${PAGE_DATA_ID}" type="application/json">${scriptJson(data)}</script>`)
+      .replace(
+        '<div id="root"></div>',
+        () =>
+          `<div id="root">${page.html}</div><script id="${PAGE_DATA_ID}" type="application/json">${scriptJson(data)}</script>`,
+      )
   );
 };

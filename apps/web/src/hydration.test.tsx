@@ -17,7 +17,10 @@ async function hydrate(href: string, data: PageData) {
   container.innerHTML = html;
   document.body.append(container);
   const mismatches: unknown[] = [];
-  const api = fakeApi({ 'account.me': () => (data.user ? { data: { user: data.user } } : { problem: { status: 401, code: 'unauthenticated' } }) });
+  const api = fakeApi({
+    'account.me': () =>
+      data.user ? { data: { user: data.user } } : { problem: { status: 401, code: 'unauthenticated' } },
+  });
   const root = await act(async () =>
     hydrateRoot(container, <Root locale={data.locale} data={data} fetchImpl={api.fetch} />, {
       onRecoverableError: (error) => mismatches.push(error),

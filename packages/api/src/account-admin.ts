@@ -37,7 +37,13 @@ export interface AccountListing {
 export async function listAccounts(db: Database, realmSlug: string): Promise<AccountListing[]> {
   const realm = await realmOf(db, realmSlug);
   return db
-    .select({ email: users.email, name: users.name, createdAt: users.createdAt, disabledAt: users.disabledAt, sessions: count(sessions.id) })
+    .select({
+      email: users.email,
+      name: users.name,
+      createdAt: users.createdAt,
+      disabledAt: users.disabledAt,
+      sessions: count(sessions.id),
+    })
     .from(users)
     .leftJoin(sessions, eq(sessions.userId, users.id))
     .where(eq(users.realmId, realm.id))
@@ -46,10 +52,18 @@ export async function listAccounts(db: Database, realmSlug: string): Promise<Acc
 }
 
 /** Disables an account: it can no longer sign in, and its sessions end now. Returns how many ended. */
-export async function disableAccount(db: Database, realmSlug: string, email: string): Promise<{ changed: boolean; revoked: number }> {
+export async function disableAccount(
+  db: Database,
+  realmSlug: string,
+  email: string,
+): Promise<{ changed: boolean; revoked: number }> {
   const { realm, user } = await accountOf(db, realmSlug, email);
   return db.transaction(async (tx) => {
-    const changed = await tx.update(users).set({ disabledAt: new Date() }).where(and(eq(users.id, user.id), isNull(users.disabledAt))).returning({ id: users.id });
+    const changed = await tx
+      .update(users)
+      .set({ disabledAt: new Date() })
+      .where(and(eq(users.id, user.id), isNull(users.disabledAt)))
+      .returning({ id: users.id });
     const revoked = await endSessions(tx, user.id);
     if (changed.length) await recordEvent(tx, operator(realm), 'account_disabled', user.id);
     return { changed: changed.length === 1, revoked };
@@ -59,7 +73,11 @@ export async function disableAccount(db: Database, realmSlug: string, email: str
 export async function enableAccount(db: Database, realmSlug: string, email: string): Promise<{ changed: boolean }> {
   const { realm, user } = await accountOf(db, realmSlug, email);
   return db.transaction(async (tx) => {
-    const changed = await tx.update(users).set({ disabledAt: null }).where(eq(users.id, user.id)).returning({ was: users.disabledAt });
+    const changed = await tx
+      .update(users)
+      .set({ disabledAt: null })
+      .where(eq(users.id, user.id))
+      .returning({ was: users.disabledAt });
     const wasDisabled = user.disabledAt !== null;
     if (wasDisabled) await recordEvent(tx, operator(realm), 'account_enabled', user.id);
     return { changed: changed.length === 1 && wasDisabled };

@@ -60,7 +60,8 @@ export function addressGroup(ip: string | null): string {
   if (!ip) return 'unknown';
   try {
     let addr: ipaddr.IPv4 | ipaddr.IPv6 = ipaddr.parse(ip);
-    if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
+    if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress())
+      addr = (addr as ipaddr.IPv6).toIPv4Address();
     if (addr.kind() === 'ipv4') return addr.toString();
     const prefix = (addr as ipaddr.IPv6).parts.slice(0, 4);
     return `${new ipaddr.IPv6([...prefix, 0, 0, 0, 0]).toString()}/64`;
@@ -106,7 +107,16 @@ export async function claimPasswordCheck(
 ): Promise<PasswordCheck> {
   const [claim] = await db
     .insert(accountEvents)
-    .values({ realmId: src.realmId, userId: subject.userId, lockoutKey: subject.key, clientKey: client.key, type, clientIp: src.clientIp, userAgent: keptUserAgent(src.userAgent), pending: true })
+    .values({
+      realmId: src.realmId,
+      userId: subject.userId,
+      lockoutKey: subject.key,
+      clientKey: client.key,
+      type,
+      clientIp: src.clientIp,
+      userAgent: keptUserAgent(src.userAgent),
+      pending: true,
+    })
     .returning({ id: accountEvents.id });
   const id = claim!.id;
   const withdraw = async (tx: Database = db) => void (await tx.delete(accountEvents).where(eq(accountEvents.id, id)));
@@ -122,7 +132,8 @@ export async function claimPasswordCheck(
   const ofClient = sql`(${accountEvents.clientKey} = ${client.key} and ${accountEvents.createdAt} > ${ago(limits.client.windowMs)})`;
   const ofUnknownClients = sql`(${accountEvents.clientKey} not like 'd:%' and ${accountEvents.createdAt} > ${ago(limits.account.windowMs)})`;
   const count = (where: SQL) => sql<number>`count(*) filter (where ${where})`.mapWith(Number);
-  const failuresOf = (scope: SQL) => and(eq(accountEvents.lockoutKey, subject.key), inArray(accountEvents.type, FAILURES), scope);
+  const failuresOf = (scope: SQL) =>
+    and(eq(accountEvents.lockoutKey, subject.key), inArray(accountEvents.type, FAILURES), scope);
 
   try {
     const deadline = Date.now() + MAX_WAIT_MS; // a local bound on waiting, not a lockout window
@@ -140,8 +151,17 @@ export async function claimPasswordCheck(
       const accountOver = capped && c!.account >= limits.account.max;
       if (clientOver || accountOver) {
         const waits = await Promise.all([
-          clientOver ? retryAfter(db, failuresOf(sql`${ofClient} and ${settled}`), limits.client.max, limits.client.windowMs) : 0,
-          accountOver ? retryAfter(db, failuresOf(sql`${ofUnknownClients} and ${settled}`), limits.account.max, limits.account.windowMs) : 0,
+          clientOver
+            ? retryAfter(db, failuresOf(sql`${ofClient} and ${settled}`), limits.client.max, limits.client.windowMs)
+            : 0,
+          accountOver
+            ? retryAfter(
+                db,
+                failuresOf(sql`${ofUnknownClients} and ${settled}`),
+                limits.account.max,
+                limits.account.windowMs,
+              )
+            : 0,
         ]);
         throw new ProblemError('too_many_attempts', { retryAfter: Math.max(1, ...waits) });
       }
@@ -158,7 +178,8 @@ export async function claimPasswordCheck(
 
   return {
     // One statement: the claim row becomes the success event.
-    passed: async (tx, outcome) => void (await tx.update(accountEvents).set({ type: outcome, pending: false }).where(eq(accountEvents.id, id))),
+    passed: async (tx, outcome) =>
+      void (await tx.update(accountEvents).set({ type: outcome, pending: false }).where(eq(accountEvents.id, id))),
     failed: async () => void (await db.update(accountEvents).set({ pending: false }).where(eq(accountEvents.id, id))),
     withdraw: () => withdraw(),
     async during(work) {

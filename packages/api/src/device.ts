@@ -12,7 +12,10 @@ export const USER_AGENT_MAX_LENGTH = 512;
 export function keptUserAgent(ua: string | null | undefined): string | null {
   if (!ua) return null;
   // eslint-disable-next-line no-control-regex
-  const clean = ua.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, USER_AGENT_MAX_LENGTH);
+  const clean = ua
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim()
+    .slice(0, USER_AGENT_MAX_LENGTH);
   return clean || null;
 }
 
@@ -31,8 +34,13 @@ export function describeDevice(ua: string | null, { program = true }: { program?
   let os: string | undefined;
   try {
     const r = UAParser(ua);
-    browser = [r.browser.name, r.browser.major && VERSION.test(r.browser.major) ? r.browser.major : undefined].filter(Boolean).join(' ') || undefined;
-    os = [r.os.name, r.os.version && VERSION.test(r.os.version) ? r.os.version : undefined].filter(Boolean).join(' ') || undefined;
+    browser =
+      [r.browser.name, r.browser.major && VERSION.test(r.browser.major) ? r.browser.major : undefined]
+        .filter(Boolean)
+        .join(' ') || undefined;
+    os =
+      [r.os.name, r.os.version && VERSION.test(r.os.version) ? r.os.version : undefined].filter(Boolean).join(' ') ||
+      undefined;
     if (!browser && !os && program) {
       // Programs: "curl/8.5.0", "python-requests/2.31" name themselves in the first product token.
       const m = /^([A-Za-z][\w.-]{0,40})\/(\d+(?:\.\d+)?)/.exec(ua);
@@ -53,7 +61,8 @@ export function displayAddress(ip: string | null): string | null {
   if (!ip) return null;
   try {
     let addr: ipaddr.IPv4 | ipaddr.IPv6 = ipaddr.parse(ip);
-    if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
+    if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress())
+      addr = (addr as ipaddr.IPv6).toIPv4Address();
     if (addr.kind() === 'ipv4') return `${addr.toString().split('.').slice(0, 3).join('.')}.x`;
     const parts = (addr as ipaddr.IPv6).parts.slice(0, 3);
     return `${new ipaddr.IPv6([...parts, 0, 0, 0, 0, 0]).toString()}/48`;

@@ -38,7 +38,10 @@ let judging;
 function passwordJudge() {
   judging ??= (async () => {
     if (import.meta.url.endsWith('/src/hash-worker.js')) (await import('tsx/esm/api')).register();
-    const [{ judgePassword }, { passwordEstimator }] = await Promise.all([import('@accounts/validators'), import('@accounts/validators/password-estimator')]);
+    const [{ judgePassword }, { passwordEstimator }] = await Promise.all([
+      import('@accounts/validators'),
+      import('@accounts/validators/password-estimator'),
+    ]);
     const estimator = passwordEstimator();
     return (password, context) => judgePassword(password, /** @type {any} */ (context), estimator);
   })();

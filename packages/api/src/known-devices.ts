@@ -12,7 +12,10 @@ export const MAX_DEVICE_TOKENS = 5;
 /** The well-formed tokens of a presented credential (anything else in it is ignored). */
 export function parseDeviceCredential(value: string | null | undefined): string[] {
   if (!value) return [];
-  const tokens = value.slice(0, (TOKEN_LENGTH + 1) * MAX_DEVICE_TOKENS).split('.').filter(isTokenShape);
+  const tokens = value
+    .slice(0, (TOKEN_LENGTH + 1) * MAX_DEVICE_TOKENS)
+    .split('.')
+    .filter(isTokenShape);
   return [...new Set(tokens)].slice(0, MAX_DEVICE_TOKENS);
 }
 
@@ -34,9 +37,17 @@ export async function knownDeviceOf(db: Database, userId: string | null, tokens:
  * credential value to hand back. A token the client brought but that is not this account's is
  * never adopted, so nobody can plant a token they know in someone else's browser.
  */
-export async function rememberDevice(db: Database, userId: string, tokens: string[], known: string | null): Promise<string> {
+export async function rememberDevice(
+  db: Database,
+  userId: string,
+  tokens: string[],
+  known: string | null,
+): Promise<string> {
   if (known) {
-    await db.update(knownDevices).set({ lastUsedAt: sql`now()` }).where(eq(knownDevices.tokenHash, known));
+    await db
+      .update(knownDevices)
+      .set({ lastUsedAt: sql`now()` })
+      .where(eq(knownDevices.tokenHash, known));
     return tokens.join('.');
   }
   const token = newToken();

@@ -7,7 +7,12 @@ import type { Context } from './trpc.js';
  * words known: their name, their email and the realm. The input schemas leave this part out
  * (estimator null), so it is estimated once, in full, on the estimating thread.
  */
-export async function checkNewPassword(ctx: Context, password: string, person: Pick<User, 'name' | 'email'>, field: string): Promise<void> {
+export async function checkNewPassword(
+  ctx: Context,
+  password: string,
+  person: Pick<User, 'name' | 'email'>,
+  field: string,
+): Promise<void> {
   const verdict = await ctx.hasher.judge(password, { name: person.name, email: person.email, realm: ctx.realm.slug });
   if (verdict !== 'ok') throw fieldProblem(field, verdict);
 }

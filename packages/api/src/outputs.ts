@@ -7,7 +7,13 @@ import { PROBLEM_STATUS, type ProblemCode } from './errors.js';
 // it (routers/*-outputs.ts); here are the parts they share, and the problem every refusal carries.
 
 /** What leaves the service about a user: never the hash. */
-export const publicUserSchema = z.object({ id: z.uuid(), name: z.string(), email: z.string(), realm: z.string(), emailVerified: z.boolean() });
+export const publicUserSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  email: z.string(),
+  realm: z.string(),
+  emailVerified: z.boolean(),
+});
 
 /** Done, and nothing more to say; results with more to say extend it. */
 export const okResult = z.object({ ok: z.literal(true) });

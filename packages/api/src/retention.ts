@@ -65,7 +65,10 @@ export async function purgeExpired(db: Database, config: AccountConfig, opts: Re
         'known_devices',
         sql`id in (select id from (select id, row_number() over (partition by user_id order by last_used_at desc, id) as n from known_devices) ranked where n > ${sql.raw(String(KNOWN_DEVICES_PER_ACCOUNT))})`,
       )),
-    tokens: await drain('account_tokens', or(older(accountTokens.expiresAt, DAY_MS), older(accountTokens.usedAt, DAY_MS))),
+    tokens: await drain(
+      'account_tokens',
+      or(older(accountTokens.expiresAt, DAY_MS), older(accountTokens.usedAt, DAY_MS)),
+    ),
     mails: await drain('mail_outbox', or(older(mailOutbox.sentAt, eventMs), older(mailOutbox.failedAt, eventMs))),
     mailSends: await drain('mail_sends', older(mailSends.createdAt, config.mailCap.windowMs)),
   };

@@ -20,7 +20,8 @@ export interface IssuedSession {
  * The one rule of a live session: before its expiry, and used within the idle limit. The session
  * check, the account's list of sessions and the purge (which deletes the rest) all read it here.
  */
-export const sessionIsLive = (idleMs: number | Placeholder): SQL => and(gt(sessions.expiresAt, sql`now()`), gt(sessions.lastSeenAt, ago(idleMs)))!;
+export const sessionIsLive = (idleMs: number | Placeholder): SQL =>
+  and(gt(sessions.expiresAt, sql`now()`), gt(sessions.lastSeenAt, ago(idleMs)))!;
 
 /** Where a session begins: shown to its owner on the security page. */
 export interface SessionOrigin {
@@ -28,7 +29,12 @@ export interface SessionOrigin {
   clientIp?: string | null;
 }
 
-export async function createSession(db: Database, userId: string, config: AccountConfig, origin: SessionOrigin = {}): Promise<IssuedSession> {
+export async function createSession(
+  db: Database,
+  userId: string,
+  config: AccountConfig,
+  origin: SessionOrigin = {},
+): Promise<IssuedSession> {
   const token = newToken();
   const [row] = await db
     .insert(sessions)
@@ -95,7 +101,11 @@ export async function findSession(
   const [row] = await lookup.execute({ tokenHash, realmId, idleMs: config.sessionIdleMs });
   if (!row) return null;
   const found = { session: row.session, user: row.user };
-  if (row.stale) await db.update(sessions).set({ lastSeenAt: sql`now()` }).where(eq(sessions.id, row.session.id));
+  if (row.stale)
+    await db
+      .update(sessions)
+      .set({ lastSeenAt: sql`now()` })
+      .where(eq(sessions.id, row.session.id));
   else cache?.put(key, found, Number(row.liveMs), generation);
   return found;
 }
@@ -123,7 +133,11 @@ export async function endSessions(db: Database, userId: string, keepSessionId: s
  * Ends the session of a presented token (none: nothing to end) if its user belongs to the realm (a
  * session stays in its realm). Returns whose session it was.
  */
-export async function deleteSessionByToken(db: Database, token: string | null, realmId: string): Promise<string | null> {
+export async function deleteSessionByToken(
+  db: Database,
+  token: string | null,
+  realmId: string,
+): Promise<string | null> {
   if (!token) return null;
   const inRealm = db.select({ id: users.id }).from(users).where(eq(users.realmId, realmId));
   const [gone] = await db

@@ -34,7 +34,12 @@ export async function presentedDevice(ctx: Context, userId: string | null): Prom
  * new sign-in never keeps an old token alive), a new one starts, and the client becomes (or
  * stays) a known device of the account.
  */
-export async function startSession(tx: Database, ctx: Context, userId: string, device: PresentedDevice): Promise<Started> {
+export async function startSession(
+  tx: Database,
+  ctx: Context,
+  userId: string,
+  device: PresentedDevice,
+): Promise<Started> {
   await deleteSessionByToken(tx, ctx.sessionToken, ctx.realm.id);
   const session = await createSession(tx, userId, ctx.config, { userAgent: ctx.userAgent, clientIp: ctx.clientIp });
   const credential = await rememberDevice(tx, userId, device.tokens, device.known);
@@ -47,7 +52,12 @@ export async function startSession(tx: Database, ctx: Context, userId: string, d
  * account is announced to the owner, and the session starts. Null when a password change
  * committed first (the verified password is stale: no session then).
  */
-export async function signInKnown(ctx: Context, user: User, check: PasswordCheck, device: PresentedDevice): Promise<Started | null> {
+export async function signInKnown(
+  ctx: Context,
+  user: User,
+  check: PasswordCheck,
+  device: PresentedDevice,
+): Promise<Started | null> {
   return ctx.db.transaction(async (tx) => {
     if (!(await lockIfHashUnchanged(tx, user.id, user.passwordHash))) return null;
     await check.passed(tx, 'signed_in');

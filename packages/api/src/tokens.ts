@@ -28,7 +28,10 @@ export function hashToken(token: string): string {
 export type TokenPurpose = 'reset_password' | 'verify_email';
 
 /** Issues a new token (inside the caller's transaction); older unused ones of the purpose stop working. */
-export async function issueToken(tx: Database, opts: { realmId: string; userId: string; purpose: TokenPurpose; ttlMs: number }): Promise<string> {
+export async function issueToken(
+  tx: Database,
+  opts: { realmId: string; userId: string; purpose: TokenPurpose; ttlMs: number },
+): Promise<string> {
   await invalidateTokens(tx, opts.userId, opts.purpose);
   const token = newToken();
   await tx.insert(accountTokens).values({
@@ -65,9 +68,18 @@ function live(token: string, realmId: string, purpose: TokenPurpose) {
 }
 
 /** The account a token would act on, without using it up (null for any token that does not work). */
-export async function peekToken(db: Database, token: string, realmId: string, purpose: TokenPurpose): Promise<string | null> {
+export async function peekToken(
+  db: Database,
+  token: string,
+  realmId: string,
+  purpose: TokenPurpose,
+): Promise<string | null> {
   if (!isTokenShape(token)) return null;
-  const [row] = await db.select({ userId: accountTokens.userId }).from(accountTokens).where(live(token, realmId, purpose)).limit(1);
+  const [row] = await db
+    .select({ userId: accountTokens.userId })
+    .from(accountTokens)
+    .where(live(token, realmId, purpose))
+    .limit(1);
   return row?.userId ?? null;
 }
 
@@ -75,9 +87,18 @@ export async function peekToken(db: Database, token: string, realmId: string, pu
  * Uses a token up, in one statement: of two concurrent uses exactly one gets the account.
  * Returns the account's id, or null for a token that does not work (whatever the reason).
  */
-export async function consumeToken(tx: Database, token: string, realmId: string, purpose: TokenPurpose): Promise<string | null> {
+export async function consumeToken(
+  tx: Database,
+  token: string,
+  realmId: string,
+  purpose: TokenPurpose,
+): Promise<string | null> {
   if (!isTokenShape(token)) return null;
-  const [row] = await tx.update(accountTokens).set({ usedAt: sql`now()` }).where(live(token, realmId, purpose)).returning({ userId: accountTokens.userId });
+  const [row] = await tx
+    .update(accountTokens)
+    .set({ usedAt: sql`now()` })
+    .where(live(token, realmId, purpose))
+    .returning({ userId: accountTokens.userId });
   return row?.userId ?? null;
 }
 
@@ -86,5 +107,9 @@ export async function consumeToken(tx: Database, token: string, realmId: string,
  * and a lookup by that digest, so the answer for an unknown email takes as long.
  */
 export async function dummyTokenWork(db: Database): Promise<void> {
-  await db.select({ id: accountTokens.id }).from(accountTokens).where(eq(accountTokens.tokenHash, hashToken(newToken()))).limit(1);
+  await db
+    .select({ id: accountTokens.id })
+    .from(accountTokens)
+    .where(eq(accountTokens.tokenHash, hashToken(newToken())))
+    .limit(1);
 }

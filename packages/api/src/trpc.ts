@@ -52,7 +52,8 @@ export interface Context extends RequestContext {
   config: AccountConfig;
 }
 
-export type RateLimitedAction = 'register' | 'signIn' | 'changePassword' | 'forgotPassword' | 'resendVerification' | 'accountWrite';
+export type RateLimitedAction =
+  'register' | 'signIn' | 'changePassword' | 'forgotPassword' | 'resendVerification' | 'accountWrite';
 
 /** What a procedure declares about itself, for the transports (the gateway's route documentation). */
 export interface ProcedureMeta {
@@ -60,23 +61,40 @@ export interface ProcedureMeta {
   authenticated?: boolean;
 }
 
-const t = initTRPC.context<RequestContext>().meta<ProcedureMeta>().create({
-  // Stack traces and internal messages never leave the process, whatever NODE_ENV says.
-  isDev: false,
-  // Every /trpc error carries the service's problem; data.code is the tRPC code of its status.
-  errorFormatter({ shape, error, ctx }) {
-    const problem = toProblem(error, ctx?.locale ?? 'en');
-    const code = trpcCodeOf(problem.status);
-    return { ...shape, code: TRPC_ERROR_CODES_BY_KEY[code], message: problem.title, data: { code, httpStatus: problem.status, problem } };
-  },
-});
+const t = initTRPC
+  .context<RequestContext>()
+  .meta<ProcedureMeta>()
+  .create({
+    // Stack traces and internal messages never leave the process, whatever NODE_ENV says.
+    isDev: false,
+    // Every /trpc error carries the service's problem; data.code is the tRPC code of its status.
+    errorFormatter({ shape, error, ctx }) {
+      const problem = toProblem(error, ctx?.locale ?? 'en');
+      const code = trpcCodeOf(problem.status);
+      return {
+        ...shape,
+        code: TRPC_ERROR_CODES_BY_KEY[code],
+        message: problem.title,
+        data: { code, httpStatus: problem.status, problem },
+      };
+    },
+  });
 
 /**
  * The tRPC error body for a refusal decided before any procedure runs (unknown realm, foreign
  * origin, body type or size): the same formatter, so clients see one shape.
  */
 export function trpcErrorBody(error: TRPCError, locale: Locale, path?: string) {
-  return { error: getTRPCErrorShape({ config: t._config, error, type: 'unknown', path, input: undefined, ctx: { locale } as RequestContext }) };
+  return {
+    error: getTRPCErrorShape({
+      config: t._config,
+      error,
+      type: 'unknown',
+      path,
+      input: undefined,
+      ctx: { locale } as RequestContext,
+    }),
+  };
 }
 
 /** A database that cannot be reached is "not ready" (503), never an internal error. */
@@ -125,9 +143,11 @@ export function proceduresFor(config: AccountConfig) {
   // One middleware before every resolver gives it its configuration (and, for authed procedures,
   // the signed-in caller): tRPC copies the context at each step, and `me` is the hottest call.
   const publicProcedure = t.procedure.use(({ next }) => settled(() => next({ ctx: { config } })));
-  const authedProcedure = t.procedure.meta({ authenticated: true }).use(({ ctx, next }) =>
-    settled(async () => next({ ctx: { config, auth: await requireSession({ ...ctx, config }) } })),
-  );
+  const authedProcedure = t.procedure
+    .meta({ authenticated: true })
+    .use(({ ctx, next }) =>
+      settled(async () => next({ ctx: { config, auth: await requireSession({ ...ctx, config }) } })),
+    );
 
   /** Per-client limit, decided before validation and hashing so refusals stay cheap. */
   const limitedProcedure = (action: RateLimitedAction) =>
@@ -146,11 +166,13 @@ export function proceduresFor(config: AccountConfig) {
    * Every signed-in write that records an event: counted per address (before the session is
    * looked up) and per account, so a flood of calls cannot bury the account's real events.
    */
-  const accountWriteProcedure = limitedProcedure('accountWrite').meta({ authenticated: true }).use(async ({ ctx, next }) => {
-    const auth = await requireSession(ctx);
-    await enforceRateLimit(ctx, 'accountWrite', accountLimitKey(auth.user.id));
-    return next({ ctx: { auth } });
-  });
+  const accountWriteProcedure = limitedProcedure('accountWrite')
+    .meta({ authenticated: true })
+    .use(async ({ ctx, next }) => {
+      const auth = await requireSession(ctx);
+      await enforceRateLimit(ctx, 'accountWrite', accountLimitKey(auth.user.id));
+      return next({ ctx: { auth } });
+    });
 
   return { publicProcedure, limitedProcedure, authedProcedure, authedLimitedProcedure, accountWriteProcedure };
 }

@@ -15,7 +15,13 @@ export const NO_USER = '00000000-0000-0000-0000-000000000000';
 export type PublicUser = z.infer<typeof publicUserSchema>;
 
 export function publicUser(user: User, realm: Realm): PublicUser {
-  return { id: user.id, name: user.name, email: user.email, realm: realm.slug, emailVerified: user.emailVerifiedAt !== null };
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    realm: realm.slug,
+    emailVerified: user.emailVerifiedAt !== null,
+  };
 }
 
 export async function findUserByEmail(db: Database, realmId: string, email: string): Promise<User | null> {

@@ -5,12 +5,21 @@ import type { Harness, TestRequest } from './harness.js';
 
 /** A caller with what the mail flows read from a request: the realm's own origin, a browser, an address. */
 export function mailCaller(h: Harness, opts: Omit<TestRequest, 'origin'> = {}) {
-  return h.caller({ ip: '192.0.2.10', userAgent: 'TestBrowser/1.0', origin: (slug) => `http://${slug}.example.test`, ...opts });
+  return h.caller({
+    ip: '192.0.2.10',
+    userAgent: 'TestBrowser/1.0',
+    origin: (slug) => `http://${slug}.example.test`,
+    ...opts,
+  });
 }
 
 /** The mails queued for an address, newest first. */
 export async function mailsTo(db: Database, recipient: string, template?: string) {
-  const rows = await db.select().from(mailOutbox).where(eq(mailOutbox.recipient, recipient)).orderBy(desc(mailOutbox.id));
+  const rows = await db
+    .select()
+    .from(mailOutbox)
+    .where(eq(mailOutbox.recipient, recipient))
+    .orderBy(desc(mailOutbox.id));
   return template ? rows.filter((r) => r.template === template) : rows;
 }
 

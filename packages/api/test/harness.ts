@@ -48,7 +48,10 @@ export interface Harness {
 }
 
 /** The one RequestContext of a test request, with a record of what its procedures hand the client. */
-export function testContext(h: Pick<Harness, 'db' | 'hasher'>, opts: TestRequest = {}): { context: () => Promise<RequestContext>; handed: Handed } {
+export function testContext(
+  h: Pick<Harness, 'db' | 'hasher'>,
+  opts: TestRequest = {},
+): { context: () => Promise<RequestContext>; handed: Handed } {
   const handed: Handed = { issued: [], cleared: 0, devices: [] };
   let realmP: ReturnType<typeof findRealm> | undefined;
   const context = async (): Promise<RequestContext> => {
@@ -66,7 +69,11 @@ export function testContext(h: Pick<Harness, 'db' | 'hasher'>, opts: TestRequest
       origin: opts.origin?.(realm.slug) ?? null,
       sessionToken: opts.token ?? null,
       deviceCredential: opts.device ?? null,
-      cookies: { issue: (s) => void handed.issued.push(s), clear: () => void handed.cleared++, rememberDevice: (d) => void handed.devices.push(d) },
+      cookies: {
+        issue: (s) => void handed.issued.push(s),
+        clear: () => void handed.cleared++,
+        rememberDevice: (d) => void handed.devices.push(d),
+      },
       rateLimit: async (action, key) => opts.limit?.(action, key) ?? null,
       log: log && { warn: (fields, message) => void log.push(JSON.stringify({ ...fields, msg: message })) },
     };
@@ -100,9 +107,11 @@ export function useHarness(driver: Driver, overrides: Partial<AccountConfig> = {
   return h;
 }
 
-
 /** Registers a user and returns a caller holding their session. */
-export async function registerUser(h: Harness, opts: { email?: string; password?: string; name?: string; realm?: string } = {}) {
+export async function registerUser(
+  h: Harness,
+  opts: { email?: string; password?: string; name?: string; realm?: string } = {},
+) {
   const email = opts.email ?? uniqueEmail();
   const password = opts.password ?? STRONG;
   const c = h.caller({ realm: opts.realm });
@@ -117,7 +126,12 @@ export async function problemOf(p: Promise<unknown>) {
     await p;
   } catch (err) {
     const problem = toProblem(err, 'en');
-    return { status: problem.status, code: problem.code, fields: Object.fromEntries((problem.errors ?? []).map((e) => [e.field, e.code])), retryAfter: problem.retryAfter };
+    return {
+      status: problem.status,
+      code: problem.code,
+      fields: Object.fromEntries((problem.errors ?? []).map((e) => [e.field, e.code])),
+      retryAfter: problem.retryAfter,
+    };
   }
   throw new Error('expected the call to fail');
 }

@@ -21,7 +21,8 @@ export interface AuthChangeFeed {
 
 export const AUTH_CHANNEL = 'accounts_auth';
 
-const parse = (payload: string): AuthChange => (payload === '*' || !payload ? { all: true } : { userIds: payload.split(',') });
+const parse = (payload: string): AuthChange =>
+  payload === '*' || !payload ? { all: true } : { userIds: payload.split(',') };
 
 class Feed implements AuthChangeFeed {
   live = false;

@@ -50,8 +50,7 @@ export interface OpenOptions {
 export const MIGRATIONS_DIR =
   [new URL('./migrations', import.meta.url), new URL('../migrations', import.meta.url)]
     .map((u) => fileURLToPath(u))
-    .find((dir) => existsSync(`${dir}/meta/_journal.json`)) ??
-  fileURLToPath(new URL('../migrations', import.meta.url));
+    .find((dir) => existsSync(`${dir}/meta/_journal.json`)) ?? fileURLToPath(new URL('../migrations', import.meta.url));
 
 export async function openDatabase(opts: OpenOptions): Promise<DatabaseHandle> {
   const hear = opts.hearChanges ?? true;
@@ -117,7 +116,13 @@ function openPostgres(url: string, max: number, hear: boolean, migrationsFolder:
   // onnotice silences "relation already exists, skipping" chatter from idempotent migrations.
   // While the server is down, a query waits for the next reconnect attempt. The driver's default
   // backoff grows to 20 s; capped at 1 s, requests fail fast (503) and recover within a second.
-  const sql = postgres(url, { max, connect_timeout: 5, idle_timeout: 30, backoff: (retries) => Math.min(0.05 * 2 ** retries, 1), onnotice: () => {} });
+  const sql = postgres(url, {
+    max,
+    connect_timeout: 5,
+    idle_timeout: 30,
+    backoff: (retries) => Math.min(0.05 * 2 ** retries, 1),
+    onnotice: () => {},
+  });
   const heard = hear ? postgresAuthChanges(url) : null;
   const authChanges = heard ?? unheardChanges();
   const client = heard ? reportingOwnWrites(sql, heard.ownWrite) : sql;
@@ -145,7 +150,12 @@ function openPostgres(url: string, max: number, hear: boolean, migrationsFolder:
   };
 }
 
-async function openPglite(dataDir: string, hear: boolean, migrationsFolder: string, lockWaitMs: number): Promise<DatabaseHandle> {
+async function openPglite(
+  dataDir: string,
+  hear: boolean,
+  migrationsFolder: string,
+  lockWaitMs: number,
+): Promise<DatabaseHandle> {
   const inMemory = dataDir.startsWith('memory://');
   let release = async () => {};
   if (!inMemory) {

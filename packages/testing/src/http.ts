@@ -12,9 +12,17 @@ export interface Response {
 }
 
 export interface Client {
-  send(method: string, path: string, opts?: { host?: string; headers?: Record<string, string | string[]>; body?: string | Buffer }): Promise<Response>;
+  send(
+    method: string,
+    path: string,
+    opts?: { host?: string; headers?: Record<string, string | string[]>; body?: string | Buffer },
+  ): Promise<Response>;
   /** POSTs a form body built from fields (or sent as given). */
-  form(path: string, fields: Record<string, string> | string, opts?: { host?: string; headers?: Record<string, string> }): Promise<Response>;
+  form(
+    path: string,
+    fields: Record<string, string> | string,
+    opts?: { host?: string; headers?: Record<string, string> },
+  ): Promise<Response>;
   close(): Promise<void>;
 }
 

@@ -31,7 +31,14 @@ export default fp(
     // The only request log: without bodies, cookies or headers.
     app.addHook('onResponse', async (req, reply) => {
       req.log.info(
-        { realm: req.realm?.slug, method: req.method, route: req.routeOptions.url, path: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+        {
+          realm: req.realm?.slug,
+          method: req.method,
+          route: req.routeOptions.url,
+          path: req.url.split('?')[0],
+          status: reply.statusCode,
+          ms: Math.round(reply.elapsedTime),
+        },
         'request',
       );
     });

@@ -33,7 +33,8 @@ export default fp<RealmOptions>(
       if (hostHeaderCount(req.raw.rawHeaders) > 1) throw new ProblemError('invalid_body');
       // So is a Host that is not host[:port]; the host a trusted proxy forwards (req.host) too.
       // No Host at all (or an empty one) names no realm, which the realm check answers.
-      if ((req.headers.host && !isValidHost(req.headers.host)) || (req.host && !isValidHost(req.host))) throw new ProblemError('invalid_host');
+      if ((req.headers.host && !isValidHost(req.headers.host)) || (req.host && !isValidHost(req.host)))
+        throw new ProblemError('invalid_host');
       assertTargetNamesHost(req);
       if (UNREALMED.test(pathOf(req))) return;
       const slug = realmSlugFromHost(req.hostname, rootDomain);

@@ -17,7 +17,10 @@ export interface CliResult {
  */
 export async function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
   try {
-    const r = await run(process.execPath, ['--import', 'tsx', CLI, ...args], { env: { ...process.env, ...env }, timeout: 120_000 });
+    const r = await run(process.execPath, ['--import', 'tsx', CLI, ...args], {
+      env: { ...process.env, ...env },
+      timeout: 120_000,
+    });
     return { code: 0, out: r.stdout, err: r.stderr };
   } catch (e) {
     const x = e as { code: number; stdout: string; stderr: string };

@@ -18,13 +18,25 @@ export async function queuedToken(db: Database, email: string, template: 'reset_
  * the sign-in refusal of an unverified account. The gateway runs with MAIL_POLL_MS=0 (mails stay
  * queued), the per-address limits of forgot_password and resend_verification at 6, change_password's at 6.
  */
-export async function exerciseEmailRoutes({ post, db, signedUp }: { post: Post; db: Database; signedUp: () => Promise<{ email: string; cookie: string }> }) {
+export async function exerciseEmailRoutes({
+  post,
+  db,
+  signedUp,
+}: {
+  post: Post;
+  db: Database;
+  signedUp: () => Promise<{ email: string; cookie: string }>;
+}) {
   const { email, cookie } = await signedUp();
   // Successes.
   expect((await post('/users/forgot_password', { email })).status).toBe(202);
   const reset = await queuedToken(db, email, 'reset_password');
-  expect((await post('/users/reset_password', { token: reset, new_password: STRONG2, confirm_password: STRONG2 })).status).toBe(200);
-  expect((await post('/users/reset_password', { token: reset, new_password: STRONG, confirm_password: STRONG })).json.code).toBe('reset_token_invalid');
+  expect(
+    (await post('/users/reset_password', { token: reset, new_password: STRONG2, confirm_password: STRONG2 })).status,
+  ).toBe(200);
+  expect(
+    (await post('/users/reset_password', { token: reset, new_password: STRONG, confirm_password: STRONG })).json.code,
+  ).toBe('reset_token_invalid');
   const other = await signedUp();
   expect((await post('/users/resend_verification', '', { cookie: other.cookie })).status).toBe(202);
   const verify = await queuedToken(db, other.email, 'verify_email');
@@ -32,7 +44,9 @@ export async function exerciseEmailRoutes({ post, db, signedUp }: { post: Post; 
   expect((await post('/users/verify_email', { token: verify })).json.code).toBe('verify_token_invalid');
   // Field errors and sign-in.
   expect((await post('/users/forgot_password', { email: 'nope' })).json.code).toBe('validation_failed');
-  expect((await post('/users/reset_password', { token: reset, new_password: 'short', confirm_password: 'x' })).json.code).toBe('validation_failed');
+  expect(
+    (await post('/users/reset_password', { token: reset, new_password: 'short', confirm_password: 'x' })).json.code,
+  ).toBe('validation_failed');
   expect((await post('/users/verify_email', {})).json.code).toBe('validation_failed');
   expect((await post('/users/resend_verification', '')).json.code).toBe('unauthenticated');
 
@@ -49,7 +63,11 @@ export async function exerciseEmailRoutes({ post, db, signedUp }: { post: Post; 
   const one = { 'x-forwarded-for': '203.0.113.120' };
   for (const [url, fields, headers] of [
     ['/users/forgot_password', () => ({ email: uniqueEmail('limit') }), async () => one],
-    ['/users/reset_password', () => ({ token: 'A'.repeat(43), new_password: STRONG2, confirm_password: STRONG2 }), async () => one],
+    [
+      '/users/reset_password',
+      () => ({ token: 'A'.repeat(43), new_password: STRONG2, confirm_password: STRONG2 }),
+      async () => one,
+    ],
     ['/users/resend_verification', () => ({}), async () => ({ ...one, cookie: (await signedUp()).cookie })],
   ] as const) {
     const answers = [];

@@ -43,7 +43,12 @@ export async function startGateway(driver: Driver, env: Record<string, string> =
     RATE_LIMIT_ACCOUNT_WRITES: '1000',
     ...env,
   });
-  const hasher = await createHasher({ cost: config.BCRYPT_COST, pepper: config.PASSWORD_PEPPER, workers: config.HASH_WORKERS, queueMax: config.HASH_QUEUE_MAX });
+  const hasher = await createHasher({
+    cost: config.BCRYPT_COST,
+    pepper: config.PASSWORD_PEPPER,
+    workers: config.HASH_WORKERS,
+    queueMax: config.HASH_QUEUE_MAX,
+  });
   const logs: string[] = [];
   const logStream = new Writable({
     write(chunk, _enc, cb) {
@@ -75,4 +80,9 @@ export async function startGateway(driver: Driver, env: Record<string, string> =
   };
 }
 
-export const registration = (email = uniqueEmail(), password = STRONG, name = 'Test User') => ({ name, email, password, password2: password });
+export const registration = (email = uniqueEmail(), password = STRONG, name = 'Test User') => ({
+  name,
+  email,
+  password,
+  password2: password,
+});

@@ -61,7 +61,10 @@ export async function screenshot(page: Page, name: string) {
 export async function errorNextTo(page: Page, inputId: string): Promise<string> {
   return page.evaluate((id) => {
     const input = document.getElementById(id);
-    const ref = input?.getAttribute('aria-describedby')?.split(' ').find((r) => r.endsWith('-error'));
+    const ref = input
+      ?.getAttribute('aria-describedby')
+      ?.split(' ')
+      .find((r) => r.endsWith('-error'));
     return (ref && document.getElementById(ref)?.textContent) || '';
   }, inputId);
 }

@@ -20,7 +20,15 @@ export interface RunningGateway {
  * `prepare` on it (the embedded database allows one process at a time, so it runs first), and
  * waits until it answers. `env` comes on top of ours and the test settings.
  */
-export async function startBuiltGateway({ dirPrefix, prepare, env: extra }: { dirPrefix: string; prepare: string[]; env: Record<string, string> }): Promise<RunningGateway> {
+export async function startBuiltGateway({
+  dirPrefix,
+  prepare,
+  env: extra,
+}: {
+  dirPrefix: string;
+  prepare: string[];
+  env: Record<string, string>;
+}): Promise<RunningGateway> {
   const dataDir = await mkdtemp(join(tmpdir(), dirPrefix));
   const port = await freePort();
   const env = {
@@ -63,7 +71,11 @@ export async function startBuiltGateway({ dirPrefix, prepare, env: extra }: { di
 
 /** The gateway every browser test shares, with realm "acme" created; its warnings are shown at the end. */
 export async function startGateway(): Promise<RunningGateway> {
-  const gateway = await startBuiltGateway({ dirPrefix: 'accounts-web-e2e-', prepare: ['realm', 'create', 'acme', 'Acme Inc'], env: { LOG_LEVEL: 'warn' } });
+  const gateway = await startBuiltGateway({
+    dirPrefix: 'accounts-web-e2e-',
+    prepare: ['realm', 'create', 'acme', 'Acme Inc'],
+    env: { LOG_LEVEL: 'warn' },
+  });
   return {
     ...gateway,
     async stop() {

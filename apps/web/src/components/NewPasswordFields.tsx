@@ -15,13 +15,31 @@ interface NewPasswordFieldsProps<F extends string> {
 }
 
 /** A new password with its strength meter (the input's description), then its confirmation. */
-export function NewPasswordFields<F extends string>({ form, names: [password, confirmation], labels, rule, context = rule.context }: NewPasswordFieldsProps<F>) {
+export function NewPasswordFields<F extends string>({
+  form,
+  names: [password, confirmation],
+  labels,
+  rule,
+  context = rule.context,
+}: NewPasswordFieldsProps<F>) {
   // Named after the field: "password-checks", "new-password-checks".
   const checksId = `${password.replace(/_/g, '-')}-checks`;
   return (
     <>
-      <PasswordField form={form} name={password} label={labels[password]} autoComplete="new-password" describedBy={[strengthLevelId(checksId), checksId]}>
-        <StrengthMeter id={checksId} password={form.values[password]} policy={rule.policy} context={context} estimator={rule.estimator} />
+      <PasswordField
+        form={form}
+        name={password}
+        label={labels[password]}
+        autoComplete="new-password"
+        describedBy={[strengthLevelId(checksId), checksId]}
+      >
+        <StrengthMeter
+          id={checksId}
+          password={form.values[password]}
+          policy={rule.policy}
+          context={context}
+          estimator={rule.estimator}
+        />
       </PasswordField>
       <PasswordField form={form} name={confirmation} label={labels[confirmation]} autoComplete="new-password" />
     </>

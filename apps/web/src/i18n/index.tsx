@@ -6,7 +6,7 @@ export type { UiKey };
 
 /** The browser's language, chosen by the same rule the server applies to Accept-Language. */
 export function browserLocale(): Locale {
-  return pickLocale(typeof navigator === 'undefined' ? [] : navigator.languages ?? [navigator.language]);
+  return pickLocale(typeof navigator === 'undefined' ? [] : (navigator.languages ?? [navigator.language]));
 }
 
 /** Values for a text's `{name}` placeholders. */

@@ -2,7 +2,15 @@ import { LOCALES } from '@accounts/validators';
 import { renderHook } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { describe, expect, it } from 'vitest';
-import { createTranslator, LocaleProvider, translate, useI18n, useTranslator, type StringTables, type Translator } from './index';
+import {
+  createTranslator,
+  LocaleProvider,
+  translate,
+  useI18n,
+  useTranslator,
+  type StringTables,
+  type Translator,
+} from './index';
 import { MAIL_PAGE_STRINGS, translateMail, useMailText } from './mail-page-strings';
 import { SECURITY_STRINGS, translateSecurity, useSecurityStrings } from './security-strings';
 import { UI_STRINGS } from './ui-strings';
@@ -30,17 +38,30 @@ describe('the translator', () => {
   });
 
   it('leaves a placeholder without a value empty, and says numbers as they are', () => {
-    const t = createTranslator({ en: { hello: 'Hello {name}, {count} new' }, de: { hello: 'Hallo {name}' }, fr: { hello: 'Bonjour {name}' } });
+    const t = createTranslator({
+      en: { hello: 'Hello {name}, {count} new' },
+      de: { hello: 'Hallo {name}' },
+      fr: { hello: 'Bonjour {name}' },
+    });
     expect(t('en', 'hello', { count: 3 })).toBe('Hello , 3 new');
     expect(t('de', 'hello', { name: 'Ada' })).toBe('Hallo Ada');
   });
 
   it("gives every table's words in the page's language through the same call", () => {
     const wrapper = ({ children }: { children: ReactNode }) => <LocaleProvider locale="de">{children}</LocaleProvider>;
-    const { result } = renderHook(() => ({ t: useI18n().t, m: useMailText(), s: useSecurityStrings().s, own: useTranslator(translateMail) }), { wrapper });
+    const { result } = renderHook(
+      () => ({ t: useI18n().t, m: useMailText(), s: useSecurityStrings().s, own: useTranslator(translateMail) }),
+      { wrapper },
+    );
     expect(result.current.t('signOut')).toBe(UI_STRINGS.de.signOut);
-    expect(result.current.m('resendDone', { email: 'ada@example.com' })).toBe(MAIL_PAGE_STRINGS.de.resendDone.replace('{email}', 'ada@example.com'));
-    expect(result.current.s('nameChanged', { name: 'Ada' })).toBe(SECURITY_STRINGS.de.nameChanged.replace('{name}', 'Ada'));
-    expect(result.current.own('resendDone', { email: 'x@example.com' })).toBe(result.current.m('resendDone', { email: 'x@example.com' }));
+    expect(result.current.m('resendDone', { email: 'ada@example.com' })).toBe(
+      MAIL_PAGE_STRINGS.de.resendDone.replace('{email}', 'ada@example.com'),
+    );
+    expect(result.current.s('nameChanged', { name: 'Ada' })).toBe(
+      SECURITY_STRINGS.de.nameChanged.replace('{name}', 'Ada'),
+    );
+    expect(result.current.own('resendDone', { email: 'x@example.com' })).toBe(
+      result.current.m('resendDone', { email: 'x@example.com' }),
+    );
   });
 });

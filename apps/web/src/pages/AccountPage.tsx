@@ -70,7 +70,8 @@ function ChangeConfirmation({ revoked }: { revoked: number }) {
   const { t } = useI18n();
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => ref.current?.focus(), []);
-  const others = revoked === 0 ? t('revokedNone') : revoked === 1 ? t('revokedOne') : t('revokedMany', { count: revoked });
+  const others =
+    revoked === 0 ? t('revokedNone') : revoked === 1 ? t('revokedOne') : t('revokedMany', { count: revoked });
   return (
     <div className="success" role="status" tabIndex={-1} ref={ref}>
       <p>{t('passwordChanged')}</p>

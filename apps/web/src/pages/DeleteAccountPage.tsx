@@ -18,7 +18,11 @@ export function DeleteAccountPage() {
   return (
     <>
       <PageHeading>{t('deleteTitle')}</PageHeading>
-      {deleted ? <Deleted /> : <RequireAuth>{(user) => <DeleteAccountForm user={user} onDeleted={() => setDeleted(true)} />}</RequireAuth>}
+      {deleted ? (
+        <Deleted />
+      ) : (
+        <RequireAuth>{(user) => <DeleteAccountForm user={user} onDeleted={() => setDeleted(true)} />}</RequireAuth>
+      )}
     </>
   );
 }
@@ -65,7 +69,12 @@ function DeleteAccountForm({ user, onDeleted }: { user: SignedInUser; onDeleted:
       <ErrorSummary report={form.report} labels={labels} />
       <form method="post" noValidate onSubmit={form.onSubmit} aria-busy={form.submitting}>
         <input type="text" name="username" autoComplete="username" value={user.email} readOnly hidden />
-        <PasswordField form={form} name="current_password" label={labels.current_password} autoComplete="current-password" />
+        <PasswordField
+          form={form}
+          name="current_password"
+          label={labels.current_password}
+          autoComplete="current-password"
+        />
         <SubmitButton busy={form.submitting} label={s('deleteSubmit')} busyLabel={s('deleteBusy')} />
       </form>
     </>

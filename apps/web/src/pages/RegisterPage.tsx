@@ -21,11 +21,19 @@ export function RegisterPage() {
   const register = trpc.account.register.useMutation();
 
   const rule = useNewPassword();
-  const schema = useMemo(() => registerSchema({ policy: rule.policy, realm: realm.slug, estimator: rule.estimator }), [rule, realm.slug]);
+  const schema = useMemo(
+    () => registerSchema({ policy: rule.policy, realm: realm.slug, estimator: rule.estimator }),
+    [rule, realm.slug],
+  );
   const form = useForm({
     initial: { name: '', email: '', password: '', password2: '' },
     schema,
-    whenEmpty: { name: 'emptyName', email: 'emptyEmail', password: 'emptyNewPassword', password2: 'emptyPasswordConfirm' },
+    whenEmpty: {
+      name: 'emptyName',
+      email: 'emptyEmail',
+      password: 'emptyNewPassword',
+      password2: 'emptyPasswordConfirm',
+    },
     keep: ['name', 'email'],
     submit: async (values) => {
       const { user } = await register.mutateAsync(values);
@@ -54,7 +62,15 @@ export function RegisterPage() {
       <ErrorSummary report={form.report} labels={labels} />
       <form method="post" noValidate onSubmit={form.onSubmit} aria-busy={form.submitting}>
         <Field form={form} name="name" label={labels.name} autoComplete="name" />
-        <Field form={form} name="email" label={labels.email} type="email" autoComplete="email" autoCapitalize="none" spellCheck={false}>
+        <Field
+          form={form}
+          name="email"
+          label={labels.email}
+          type="email"
+          autoComplete="email"
+          autoCapitalize="none"
+          spellCheck={false}
+        >
           {form.errorCodeFor('email') === 'email_taken' && (
             <p className="field-action">
               <Link to={signInWithEmail}>{t('signInInstead')}</Link>
@@ -63,7 +79,13 @@ export function RegisterPage() {
             </p>
           )}
         </Field>
-        <NewPasswordFields form={form} names={['password', 'password2']} labels={labels} rule={rule} context={{ ...rule.context, name, email }} />
+        <NewPasswordFields
+          form={form}
+          names={['password', 'password2']}
+          labels={labels}
+          rule={rule}
+          context={{ ...rule.context, name, email }}
+        />
         <SubmitButton busy={form.submitting} label={t('registerSubmit')} busyLabel={t('registerBusy')} />
       </form>
       <p className="switch">

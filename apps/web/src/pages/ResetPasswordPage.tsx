@@ -60,7 +60,11 @@ function ResetForm({ token }: { token: string }) {
     },
   });
   const invalidLink = form.report.entries.some((e) => e.field === 'token');
-  const labels = { token: m('fieldResetLink'), new_password: t('fieldNewPassword'), confirm_password: t('fieldNewPasswordConfirm') };
+  const labels = {
+    token: m('fieldResetLink'),
+    new_password: t('fieldNewPassword'),
+    confirm_password: t('fieldNewPasswordConfirm'),
+  };
 
   return (
     <>

@@ -41,7 +41,11 @@ describe('settings page (change password)', () => {
     await fill(app, CURRENT, NEXT);
     await app.user.click(screen.getByRole('button', { name: 'Change password' }));
     expect(screen.getByRole('button', { name: 'Changing password…' }).hasAttribute('disabled')).toBe(true);
-    expect(app.api.callsTo('account.changePassword')[0]!.input).toEqual({ current_password: CURRENT, new_password: NEXT, confirm_password: NEXT });
+    expect(app.api.callsTo('account.changePassword')[0]!.input).toEqual({
+      current_password: CURRENT,
+      new_password: NEXT,
+      confirm_password: NEXT,
+    });
 
     pending.resolve({ data: { ok: true, otherSessionsRevoked: 2 } });
     const status = await screen.findByRole('status');
@@ -62,25 +66,32 @@ describe('settings page (change password)', () => {
     // Words from the account's name are off limits too.
     await app.user.clear(field('New password'));
     await enter(app.user, 'New password', 'ada lovelace babbage');
-    await waitFor(() => expect(document.getElementById('new_password-error')?.textContent).toBe(message('password_too_similar', 'en')));
+    await waitFor(() =>
+      expect(document.getElementById('new_password-error')?.textContent).toBe(message('password_too_similar', 'en')),
+    );
     expect(app.api.callsTo('account.changePassword')).toHaveLength(0);
   });
 
   it('shows a wrong current password next to that field', async () => {
     const app = await openSettings({
       'account.changePassword': () =>
-        problem(422, 'validation_failed', { errors: [{ field: 'current_password', code: 'password_incorrect', message: 'x' }] }),
+        problem(422, 'validation_failed', {
+          errors: [{ field: 'current_password', code: 'password_incorrect', message: 'x' }],
+        }),
     });
     await fill(app, 'not my password at all', NEXT);
     await app.user.click(screen.getByRole('button', { name: 'Change password' }));
-    await waitFor(() => expect(document.getElementById('current_password-error')?.textContent).toBe(message('password_incorrect', 'en')));
+    await waitFor(() =>
+      expect(document.getElementById('current_password-error')?.textContent).toBe(message('password_incorrect', 'en')),
+    );
     expect(screen.queryByRole('status')).toBeNull();
   });
 
   it('sends the user to sign in again when the session ended meanwhile', async () => {
     let sessionAlive = true;
     const app = await openSettings({
-      'account.me': (): Reply<'account.me'> => (sessionAlive ? { data: { user: ADA } } : problem(401, 'unauthenticated')),
+      'account.me': (): Reply<'account.me'> =>
+        sessionAlive ? { data: { user: ADA } } : problem(401, 'unauthenticated'),
       'account.changePassword': () => {
         sessionAlive = false;
         return problem(401, 'unauthenticated');

@@ -33,7 +33,11 @@ function ChangePasswordForm({ user }: { user: SignedInUser }) {
   const form = useForm({
     initial: { current_password: '', new_password: '', confirm_password: '' },
     schema,
-    whenEmpty: { current_password: 'emptyCurrentPassword', new_password: 'emptyNewPasswordSettings', confirm_password: 'emptyNewPasswordConfirm' },
+    whenEmpty: {
+      current_password: 'emptyCurrentPassword',
+      new_password: 'emptyNewPasswordSettings',
+      confirm_password: 'emptyNewPasswordConfirm',
+    },
     submit: async (values) => {
       const result = await changePassword.mutateAsync(values);
       // A new page after the submit is also how password managers notice the change.
@@ -55,7 +59,12 @@ function ChangePasswordForm({ user }: { user: SignedInUser }) {
       <form method="post" noValidate onSubmit={form.onSubmit} aria-busy={form.submitting}>
         {/* Tells password managers which account the new password belongs to. */}
         <input type="text" name="username" autoComplete="username" value={user.email} readOnly hidden />
-        <PasswordField form={form} name="current_password" label={labels.current_password} autoComplete="current-password" />
+        <PasswordField
+          form={form}
+          name="current_password"
+          label={labels.current_password}
+          autoComplete="current-password"
+        />
         <NewPasswordFields form={form} names={['new_password', 'confirm_password']} labels={labels} rule={rule} />
         <SubmitButton busy={form.submitting} label={t('settingsSubmit')} busyLabel={t('settingsBusy')} />
       </form>

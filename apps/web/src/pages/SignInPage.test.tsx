@@ -24,7 +24,10 @@ describe('sign-in page', () => {
 
   it('says wrong credentials about the form as a whole, not about the password field', async () => {
     const app = renderApp('/login', {
-      'account.signIn': () => problem(422, 'validation_failed', { errors: [{ field: 'password', code: 'credentials_invalid', message: 'x' }] }),
+      'account.signIn': () =>
+        problem(422, 'validation_failed', {
+          errors: [{ field: 'password', code: 'credentials_invalid', message: 'x' }],
+        }),
     });
     await signIn(app);
     const summary = await findSummary();

@@ -61,7 +61,15 @@ export function SignInPage() {
       )}
       <ErrorSummary report={form.report} labels={labels} />
       <form method="post" noValidate onSubmit={form.onSubmit} aria-busy={form.submitting}>
-        <Field form={form} name="email" label={labels.email} type="email" autoComplete="username" autoCapitalize="none" spellCheck={false} />
+        <Field
+          form={form}
+          name="email"
+          label={labels.email}
+          type="email"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+        />
         <PasswordField form={form} name="password" label={labels.password} autoComplete="current-password" />
         <p>
           <Link to="/forgot-password">{t('forgotLink')}</Link>

@@ -15,4 +15,5 @@ export function passwordChangedOf(state: unknown): PasswordChanged['passwordChan
 /** The router state of the sign-in page after a password reset (never the password or the token). */
 export type PasswordReset = { passwordReset: true };
 
-export const wasPasswordReset = (state: unknown): boolean => (state as Partial<PasswordReset> | null)?.passwordReset === true;
+export const wasPasswordReset = (state: unknown): boolean =>
+  (state as Partial<PasswordReset> | null)?.passwordReset === true;

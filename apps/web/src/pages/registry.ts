@@ -22,7 +22,8 @@ const lazyPage = <K extends string, M extends Record<K, ComponentType>>(load: ()
   lazy(async () => ({ default: (await load())[name] }));
 
 // The pages behind mailed links share one chunk.
-const mailPage = (name: 'ForgotPasswordPage' | 'ResetPasswordPage' | 'VerifyEmailPage') => lazyPage(() => import('./MailPages'), name);
+const mailPage = (name: 'ForgotPasswordPage' | 'ResetPasswordPage' | 'VerifyEmailPage') =>
+  lazyPage(() => import('./MailPages'), name);
 
 export const PAGE_REGISTRY: readonly PageEntry[] = [
   { path: '/', component: HomePage },
@@ -32,10 +33,26 @@ export const PAGE_REGISTRY: readonly PageEntry[] = [
   { path: '/register', title: 'registerTitle', component: lazyPage(() => import('./RegisterPage'), 'RegisterPage') },
   { path: '/account', title: 'accountTitle', component: AccountPage },
   { path: '/settings', title: 'settingsTitle', component: lazyPage(() => import('./SettingsPage'), 'SettingsPage') },
-  { path: '/settings/sessions', title: 'sessionsTitle', component: lazyPage(() => import('./SessionsPage'), 'SessionsPage') },
-  { path: '/settings/activity', title: 'activityTitle', component: lazyPage(() => import('./ActivityPage'), 'ActivityPage') },
-  { path: '/settings/name', title: 'nameTitle', component: lazyPage(() => import('./ChangeNamePage'), 'ChangeNamePage') },
-  { path: '/settings/delete', title: 'deleteTitle', component: lazyPage(() => import('./DeleteAccountPage'), 'DeleteAccountPage') },
+  {
+    path: '/settings/sessions',
+    title: 'sessionsTitle',
+    component: lazyPage(() => import('./SessionsPage'), 'SessionsPage'),
+  },
+  {
+    path: '/settings/activity',
+    title: 'activityTitle',
+    component: lazyPage(() => import('./ActivityPage'), 'ActivityPage'),
+  },
+  {
+    path: '/settings/name',
+    title: 'nameTitle',
+    component: lazyPage(() => import('./ChangeNamePage'), 'ChangeNamePage'),
+  },
+  {
+    path: '/settings/delete',
+    title: 'deleteTitle',
+    component: lazyPage(() => import('./DeleteAccountPage'), 'DeleteAccountPage'),
+  },
   { path: '/forgot-password', component: mailPage('ForgotPasswordPage') },
   { path: '/reset-password', component: mailPage('ResetPasswordPage'), linkToken: true },
   { path: '/verify-email', component: mailPage('VerifyEmailPage'), linkToken: true },

@@ -6,7 +6,9 @@ import type { Problem, RouterOutputs } from '../trpc';
 // are typed with the router's outputs: a fixture that drifts from them does not compile.
 
 /** A procedure's address: "account.me". */
-export type ProcedurePath = { [R in keyof RouterOutputs & string]: `${R}.${keyof RouterOutputs[R] & string}` }[keyof RouterOutputs & string];
+export type ProcedurePath = {
+  [R in keyof RouterOutputs & string]: `${R}.${keyof RouterOutputs[R] & string}`;
+}[keyof RouterOutputs & string];
 type OutputOf<P extends ProcedurePath> = P extends `${infer R extends keyof RouterOutputs}.${infer N extends string}`
   ? RouterOutputs[R][N & keyof RouterOutputs[R]]
   : never;
@@ -22,8 +24,17 @@ export const ACME_SETTINGS: RouterOutputs['account']['settings'] = {
   realm: { slug: 'acme', name: 'Acme Inc', isDefault: false },
   passwordPolicy: { minLength: 15, maxLength: 256 },
 };
-export const DEFAULT_SETTINGS: RouterOutputs['account']['settings'] = { ...ACME_SETTINGS, realm: { slug: 'default', name: 'Default', isDefault: true } };
-export const ADA: SignedInUser = { id: 'u1', name: 'Ada Lovelace', email: 'ada@example.com', realm: 'acme', emailVerified: false };
+export const DEFAULT_SETTINGS: RouterOutputs['account']['settings'] = {
+  ...ACME_SETTINGS,
+  realm: { slug: 'default', name: 'Default', isDefault: true },
+};
+export const ADA: SignedInUser = {
+  id: 'u1',
+  name: 'Ada Lovelace',
+  email: 'ada@example.com',
+  realm: 'acme',
+  emailVerified: false,
+};
 export const UNAUTHENTICATED: ProblemReply = { problem: { status: 401, code: 'unauthenticated' } };
 
 export function problem(status: number, code: Problem['code'], extra: Partial<Problem> = {}): ProblemReply {
@@ -49,10 +60,16 @@ export function fakeApi(handlers: Handlers = {}) {
     const reply = await handler(input);
     if ('data' in reply) return json(200, { result: { data: reply.data } });
     const full = { type: 'about:blank', title: `server title for ${reply.problem.code}`, ...reply.problem };
-    return json(full.status, { error: { message: full.title, code: -32000, data: { code: 'X', httpStatus: full.status, problem: full } } });
+    return json(full.status, {
+      error: { message: full.title, code: -32000, data: { code: 'X', httpStatus: full.status, problem: full } },
+    });
   };
 
-  return { fetch: fetch as typeof globalThis.fetch, calls, callsTo: (path: string) => calls.filter((c) => c.path === path) };
+  return {
+    fetch: fetch as typeof globalThis.fetch,
+    calls,
+    callsTo: (path: string) => calls.filter((c) => c.path === path),
+  };
 }
 
 function json(status: number, body: unknown) {

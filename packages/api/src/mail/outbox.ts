@@ -48,7 +48,8 @@ export async function enqueueMail<T extends MailTemplate>(
   mail: Omit<QueuedMail<T>, 'payload'> & { payload: () => MailPayload[T] | Promise<MailPayload[T]> },
 ): Promise<Enqueued> {
   const key = recipientKey(mail.recipient);
-  const limit = REQUESTED.has(mail.template) && cap.requested > 0 ? Math.min(cap.requested, cap.any || cap.requested) : cap.any;
+  const limit =
+    REQUESTED.has(mail.template) && cap.requested > 0 ? Math.min(cap.requested, cap.any || cap.requested) : cap.any;
   if (limit > 0) {
     await tx.execute(sql`select pg_advisory_xact_lock(${MAIL_CAP_LOCK}, ${Number.parseInt(key.slice(0, 8), 16) | 0})`);
     // Over the cap when the limit-th newest mail in the window is still in it; it leaving is when there is room again.
@@ -81,7 +82,8 @@ export interface OutboxPolicy {
 const MAX_BACKOFF_MS = 3600_000;
 
 /** The wait before the next try after `attempts` failed ones. */
-export const backoffMs = (attempts: number, policy: OutboxPolicy) => Math.min(MAX_BACKOFF_MS, policy.retryBaseMs * 2 ** Math.max(0, attempts - 1));
+export const backoffMs = (attempts: number, policy: OutboxPolicy) =>
+  Math.min(MAX_BACKOFF_MS, policy.retryBaseMs * 2 ** Math.max(0, attempts - 1));
 
 /**
  * Claims up to `limit` due mails for this sender: locked with SKIP LOCKED (so concurrent senders
@@ -102,14 +104,22 @@ export async function claimDueMails(db: Database, limit: number, policy: OutboxP
     return tx
       .update(mailOutbox)
       .set({ attempts: sql`${mailOutbox.attempts} + 1`, nextAttemptAt: fromNow(policy.leaseMs) })
-      .where(sql`${mailOutbox.id} in (${sql.join(due.map((d) => sql`${d.id}`), sql`, `)})`)
+      .where(
+        sql`${mailOutbox.id} in (${sql.join(
+          due.map((d) => sql`${d.id}`),
+          sql`, `,
+        )})`,
+      )
       .returning();
   });
 }
 
 /** Delivered: the payload (links, addresses) is cleared, only the record that it was sent remains. */
 export async function markSent(db: Database, id: number): Promise<void> {
-  await db.update(mailOutbox).set({ sentAt: sql`now()`, payload: {}, lastError: null }).where(eq(mailOutbox.id, id));
+  await db
+    .update(mailOutbox)
+    .set({ sentAt: sql`now()`, payload: {}, lastError: null })
+    .where(eq(mailOutbox.id, id));
 }
 
 /** A failed try: retried after the back-off, or given up after the last attempt. Returns whether it was given up. */

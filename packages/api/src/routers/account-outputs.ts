@@ -6,8 +6,15 @@ import { okResult, publicUserSchema } from '../outputs.js';
 /** A new session, in the result only for a program that asked for its tokens in the body. */
 const deliveredSession = z.object({ token: z.string(), expiresAt: z.date() }).optional();
 
-export const userResult = z.object({ user: publicUserSchema, session: deliveredSession, knownDevice: z.string().optional() });
-export const passwordChangedResult = okResult.extend({ otherSessionsRevoked: z.int().min(0), session: deliveredSession });
+export const userResult = z.object({
+  user: publicUserSchema,
+  session: deliveredSession,
+  knownDevice: z.string().optional(),
+});
+export const passwordChangedResult = okResult.extend({
+  otherSessionsRevoked: z.int().min(0),
+  session: deliveredSession,
+});
 
 export const settingsResult = z.object({
   productName: z.string(),

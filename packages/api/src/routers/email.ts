@@ -31,7 +31,10 @@ async function userById(db: Database, id: string): Promise<User | null> {
  * The procedures behind mailed links: asking for a password reset, resetting with the link's
  * token, confirming the address, and asking for a new confirmation link.
  */
-export function createEmailRouter({ publicProcedure, limitedProcedure, authedLimitedProcedure }: Procedures, config: AccountConfig) {
+export function createEmailRouter(
+  { publicProcedure, limitedProcedure, authedLimitedProcedure }: Procedures,
+  config: AccountConfig,
+) {
   const policy = config.passwordPolicy;
   return router({
     /**
@@ -40,24 +43,28 @@ export function createEmailRouter({ publicProcedure, limitedProcedure, authedLim
      * a database round trip), and both answer after FORGOT_PASSWORD_MIN_MS, so neither body nor
      * timing tells them apart.
      */
-    forgotPassword: limitedProcedure('forgotPassword').input(forgotPasswordSchema).output(acceptedResult).mutation(async ({ ctx, input }) => {
-      const started = performance.now();
-      const user = await findUserByEmail(ctx.db, ctx.realm.id, input.email);
-      if (user && !user.disabledAt) {
-        // Over the address's mail cap nothing is queued (older links keep working) and the answer
-        // is the same: the cap tells nothing either.
-        await ctx.db.transaction(async (tx) => {
-          if ((await queueReset(tx, ctx, user)).queued) await recordEvent(tx, eventSource(ctx), 'password_reset_requested', user.id);
-        });
-      } else {
-        await ctx.db.transaction(async (tx) => {
-          await dummyTokenWork(tx);
-          await invalidateTokens(tx, NO_USER, 'reset_password');
-        });
-      }
-      await sleep(Math.max(0, FORGOT_PASSWORD_MIN_MS - (performance.now() - started)));
-      return { ok: true as const };
-    }),
+    forgotPassword: limitedProcedure('forgotPassword')
+      .input(forgotPasswordSchema)
+      .output(acceptedResult)
+      .mutation(async ({ ctx, input }) => {
+        const started = performance.now();
+        const user = await findUserByEmail(ctx.db, ctx.realm.id, input.email);
+        if (user && !user.disabledAt) {
+          // Over the address's mail cap nothing is queued (older links keep working) and the answer
+          // is the same: the cap tells nothing either.
+          await ctx.db.transaction(async (tx) => {
+            if ((await queueReset(tx, ctx, user)).queued)
+              await recordEvent(tx, eventSource(ctx), 'password_reset_requested', user.id);
+          });
+        } else {
+          await ctx.db.transaction(async (tx) => {
+            await dummyTokenWork(tx);
+            await invalidateTokens(tx, NO_USER, 'reset_password');
+          });
+        }
+        await sleep(Math.max(0, FORGOT_PASSWORD_MIN_MS - (performance.now() - started)));
+        return { ok: true as const };
+      }),
 
     /**
      * Sets a new password with a reset link's token: the same rules as registration, every
@@ -66,71 +73,85 @@ export function createEmailRouter({ publicProcedure, limitedProcedure, authedLim
      * device. Any token that does not work (unknown, used, expired, replaced, older than the
      * password) is one error.
      */
-    resetPassword: limitedProcedure('changePassword').input(resetPasswordSchema({ policy, estimator: null })).output(resetResult).mutation(async ({ ctx, input }) => {
-      const invalid = () => fieldProblem('token', 'reset_token_invalid', 'reset_token_invalid');
-      const userId = await peekToken(ctx.db, input.token, ctx.realm.id, 'reset_password');
-      const user = userId ? await userById(ctx.db, userId) : null;
-      if (!user || user.disabledAt) throw invalid();
-      ctx.hasher.assertCapacity();
-      await checkNewPassword(ctx, input.new_password, user, 'new_password');
-      const passwordHash = await ctx.hasher.hash(input.new_password);
-      const done = await ctx.db.transaction(async (tx) => {
-        // Used up in one statement: of two resets with one link, one wins.
-        if ((await consumeToken(tx, input.token, ctx.realm.id, 'reset_password')) !== user.id) return null;
-        // Following a link sent to the address also proves the address is the owner's.
-        const updated = await setPasswordHash(tx, user.id, passwordHash, { addressProven: true });
-        await invalidateTokens(tx, user.id, 'reset_password');
-        const revoked = await endSessions(tx, user.id);
-        // A browser that signed in with the old password is no longer trusted as the owner's.
-        await endKnownDevices(tx, user.id);
-        // The client's own session ends too, whoever's it was: a reset leaves it signed out.
-        await deleteSessionByToken(tx, ctx.sessionToken, ctx.realm.id);
-        await recordEvent(tx, eventSource(ctx), 'password_reset', user.id);
-        if (revoked > 0) await recordEvent(tx, eventSource(ctx), 'sessions_revoked', user.id);
-        await queuePasswordNotice(tx, ctx, updated!, 'reset');
-        return revoked;
-      });
-      if (done === null) throw invalid();
-      if (ctx.sessionToken) ctx.cookies.clear();
-      return { ok: true as const, sessionsRevoked: done };
-    }),
+    resetPassword: limitedProcedure('changePassword')
+      .input(resetPasswordSchema({ policy, estimator: null }))
+      .output(resetResult)
+      .mutation(async ({ ctx, input }) => {
+        const invalid = () => fieldProblem('token', 'reset_token_invalid', 'reset_token_invalid');
+        const userId = await peekToken(ctx.db, input.token, ctx.realm.id, 'reset_password');
+        const user = userId ? await userById(ctx.db, userId) : null;
+        if (!user || user.disabledAt) throw invalid();
+        ctx.hasher.assertCapacity();
+        await checkNewPassword(ctx, input.new_password, user, 'new_password');
+        const passwordHash = await ctx.hasher.hash(input.new_password);
+        const done = await ctx.db.transaction(async (tx) => {
+          // Used up in one statement: of two resets with one link, one wins.
+          if ((await consumeToken(tx, input.token, ctx.realm.id, 'reset_password')) !== user.id) return null;
+          // Following a link sent to the address also proves the address is the owner's.
+          const updated = await setPasswordHash(tx, user.id, passwordHash, { addressProven: true });
+          await invalidateTokens(tx, user.id, 'reset_password');
+          const revoked = await endSessions(tx, user.id);
+          // A browser that signed in with the old password is no longer trusted as the owner's.
+          await endKnownDevices(tx, user.id);
+          // The client's own session ends too, whoever's it was: a reset leaves it signed out.
+          await deleteSessionByToken(tx, ctx.sessionToken, ctx.realm.id);
+          await recordEvent(tx, eventSource(ctx), 'password_reset', user.id);
+          if (revoked > 0) await recordEvent(tx, eventSource(ctx), 'sessions_revoked', user.id);
+          await queuePasswordNotice(tx, ctx, updated!, 'reset');
+          return revoked;
+        });
+        if (done === null) throw invalid();
+        if (ctx.sessionToken) ctx.cookies.clear();
+        return { ok: true as const, sessionsRevoked: done };
+      }),
 
     /**
      * What a verification link would confirm (the address and the realm), without using it up:
      * the page behind the link shows it and confirms only when the person asks (a mail scanner
      * or a previewer that opens the link confirms nothing).
      */
-    verificationLink: publicProcedure.input(verifyEmailSchema).output(verificationLinkResult).query(async ({ ctx, input }) => {
-      const userId = await peekToken(ctx.db, input.token, ctx.realm.id, 'verify_email');
-      const user = userId ? await userById(ctx.db, userId) : null;
-      if (!user) throw fieldProblem('token', 'verify_token_invalid', 'verify_token_invalid');
-      return { email: user.email, realmName: ctx.realm.name };
-    }),
+    verificationLink: publicProcedure
+      .input(verifyEmailSchema)
+      .output(verificationLinkResult)
+      .query(async ({ ctx, input }) => {
+        const userId = await peekToken(ctx.db, input.token, ctx.realm.id, 'verify_email');
+        const user = userId ? await userById(ctx.db, userId) : null;
+        if (!user) throw fieldProblem('token', 'verify_token_invalid', 'verify_token_invalid');
+        return { email: user.email, realmName: ctx.realm.name };
+      }),
 
     /**
      * Confirms the address with a verification link's token (no session needed: the link may open
      * anywhere). Only this mutation uses the token: opening the link never does.
      */
-    verifyEmail: publicProcedure.input(verifyEmailSchema).output(verifiedResult).mutation(async ({ ctx, input }) => {
-      const ok = await ctx.db.transaction(async (tx) => {
-        const userId = await consumeToken(tx, input.token, ctx.realm.id, 'verify_email');
-        if (!userId) return false;
-        await tx.update(users).set({ emailVerifiedAt: sql`now()` }).where(and(eq(users.id, userId), isNull(users.emailVerifiedAt)));
-        await recordEvent(tx, eventSource(ctx), 'email_verified', userId);
-        return true;
-      });
-      if (!ok) throw fieldProblem('token', 'verify_token_invalid', 'verify_token_invalid');
-      return { ok: true as const, emailVerified: true as const };
-    }),
+    verifyEmail: publicProcedure
+      .input(verifyEmailSchema)
+      .output(verifiedResult)
+      .mutation(async ({ ctx, input }) => {
+        const ok = await ctx.db.transaction(async (tx) => {
+          const userId = await consumeToken(tx, input.token, ctx.realm.id, 'verify_email');
+          if (!userId) return false;
+          await tx
+            .update(users)
+            .set({ emailVerifiedAt: sql`now()` })
+            .where(and(eq(users.id, userId), isNull(users.emailVerifiedAt)));
+          await recordEvent(tx, eventSource(ctx), 'email_verified', userId);
+          return true;
+        });
+        if (!ok) throw fieldProblem('token', 'verify_token_invalid', 'verify_token_invalid');
+        return { ok: true as const, emailVerified: true as const };
+      }),
 
     /** Sends the signed-in account a new verification link (limited per client address, and by the mail cap of its email). */
-    resendVerification: authedLimitedProcedure('resendVerification').output(resendResult).mutation(async ({ ctx }) => {
-      const { user } = ctx.auth;
-      if (user.emailVerifiedAt) return { ok: true as const, alreadyVerified: true };
-      const sent = await ctx.db.transaction((tx) => queueVerification(tx, ctx, user));
-      // Over the address's mail cap: 429, with when the window leaves room again.
-      if (!sent.queued) throw rateLimited(sent.retryAfter);
-      return { ok: true as const, alreadyVerified: false };
-    }),
+    resendVerification: authedLimitedProcedure('resendVerification')
+      .output(resendResult)
+      .mutation(async ({ ctx }) => {
+        const { user } = ctx.auth;
+        if (user.emailVerifiedAt) return { ok: true as const, alreadyVerified: true };
+        const sent = await ctx.db.transaction((tx) => queueVerification(tx, ctx, user));
+        // Over the address's mail cap: 429, with when the window leaves room again.
+        if (!sent.queued) throw rateLimited(sent.retryAfter);
+        return { ok: true as const, alreadyVerified: false };
+      }),
   });
 }

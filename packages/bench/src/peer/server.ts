@@ -41,7 +41,8 @@ const auth = betterAuth({
 
 const handler = toNodeHandler(auth);
 const server = createServer((req, res) => {
-  if (req.url === '/healthz') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
+  if (req.url === '/healthz')
+    return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
   return void handler(req, res);
 });
 server.listen(port, '127.0.0.1');
