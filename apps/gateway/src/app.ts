@@ -85,8 +85,9 @@ function createFastify(config: Config, logStream?: NodeJS.WritableStream): Fasti
     // `GET http://host/path` is routed and judged as `/path`; the realm plugin checks its host.
     rewriteUrl: originForm,
     // Fastify answers a path it cannot decode (a stray "%") by itself; no route has such a path.
+    // (fastify ignores what this returns: the reply sendProblem hands back is not waited for.)
     frameworkErrors: (err, req, reply) =>
-      sendProblem(req, reply, err.code === 'FST_ERR_BAD_URL' ? new ProblemError('not_found') : err),
+      void sendProblem(req, reply, err.code === 'FST_ERR_BAD_URL' ? new ProblemError('not_found') : err),
     clientErrorHandler: answerClientError,
     // Slow clients: a request must have fully arrived within REQUEST_TIMEOUT_SECONDS (its headers
     // within HEADERS_TIMEOUT_SECONDS), and a connection with nothing going on is closed after

@@ -42,7 +42,9 @@ const origins = z.string().transform((v, ctx) => {
     let ok = false;
     try {
       ok = new URL(o).origin === o.replace(/\/$/, '');
-    } catch {}
+    } catch {
+      // Not a URL at all: ok stays false and the issue below names it.
+    }
     if (!ok) ctx.addIssue({ code: 'custom', message: `"${o}" is not an origin like https://app.example.com` });
   }
   return list.map((o) => o.replace(/\/$/, ''));
@@ -62,7 +64,9 @@ const publicUrl = z
         !url.username
       )
         return url.origin;
-    } catch {}
+    } catch {
+      // Not a URL at all: refused below, like a URL that is not a bare origin.
+    }
     ctx.addIssue({ code: 'custom', message: 'must be an origin such as https://example.com' });
     return z.NEVER;
   });
@@ -177,7 +181,9 @@ export function describeValue(name: string, value: string | undefined): string {
         if (url.password) url.password = '***';
         return JSON.stringify(url.href);
       }
-    } catch {}
+    } catch {
+      // Not a URL: handled below, as one without a host.
+    }
     // Without a host, where a password would be cannot be told: show nothing of it.
     return '(not a URL, not shown)';
   }

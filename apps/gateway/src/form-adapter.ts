@@ -24,7 +24,7 @@ export function pickFields(body: unknown, fields: readonly string[]): Fields {
     throw new ProblemError('duplicate_field', {
       fields: repeated.map((field) => ({ field, code: 'duplicate_field' })),
     });
-  for (const f of fields) if (typeof form[f] === 'string') input[f] = form[f] as string;
+  for (const f of fields) if (typeof form[f] === 'string') input[f] = form[f];
   return input;
 }
 
@@ -44,7 +44,7 @@ export function registerFormRoutes(app: FastifyInstance, services: Services) {
           path: route.procedure,
           type,
           ctx,
-          getRawInput: async () => input,
+          getRawInput: () => Promise.resolve(input),
           signal: undefined,
           batchIndex: 0,
         });
@@ -59,9 +59,10 @@ export function registerFormRoutes(app: FastifyInstance, services: Services) {
       url: route.url,
       config: { openapi: route },
       // Decided before the body is read: only form bodies are accepted here.
-      onRequest: async (req) => {
+      onRequest: (req, _reply, done) => {
         if (route.method === 'POST' && hasBody(req) && mediaType(req) !== FORM_TYPE)
-          throw new ProblemError('unsupported_media_type');
+          return done(new ProblemError('unsupported_media_type'));
+        done();
       },
       handler,
     });

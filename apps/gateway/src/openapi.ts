@@ -21,7 +21,7 @@ const EVERY_ROUTE: ProblemCode[] = ['invalid_host', 'realm_not_found', 'not_read
 const EVERY_POST: ProblemCode[] = ['invalid_body', 'cross_origin', 'payload_too_large', 'unsupported_media_type'];
 
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => {
-  const { $schema: _, ...rest } = z.toJSONSchema(schema, {
+  const json = z.toJSONSchema(schema, {
     io,
     target: 'draft-2020-12',
     unrepresentable: 'any',
@@ -30,13 +30,16 @@ const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => {
       if (zodSchema._zod.def.type === 'date') Object.assign(jsonSchema, { type: 'string', format: 'date-time' });
     },
   }) as Record<string, unknown>;
-  return rest;
+  delete json.$schema;
+  return json;
 };
 
 /** A success body: tokens a program asked for (`session`, `knownDevice`) only on routes that hand out a session. */
 function successSchema(output: z.ZodObject, issuesSession: boolean): z.ZodObject {
   if (issuesSession) return output;
-  const { session: _session, knownDevice: _knownDevice, ...shape } = output.shape as Record<string, z.ZodType>;
+  const shape: Record<string, z.ZodType> = { ...output.shape };
+  delete shape.session;
+  delete shape.knownDevice;
   return z.object(shape);
 }
 
@@ -181,5 +184,5 @@ export function registerOpenApi(app: FastifyInstance, router: AppRouter) {
       if (method !== 'HEAD') routes.push({ method, url: route.url, doc: route.config?.openapi });
   });
   let document: ReturnType<typeof openApiDocument> | undefined;
-  app.get('/openapi.json', async () => (document ??= openApiDocument(app, router)));
+  app.get('/openapi.json', () => (document ??= openApiDocument(app, router)));
 }

@@ -31,9 +31,10 @@ export function schedulePurge(
       });
   };
   let timer: NodeJS.Timeout | undefined;
-  app.addHook('onReady', async () => {
+  app.addHook('onReady', (done) => {
     timer = setInterval(run, config.PURGE_INTERVAL_SECONDS * 1000);
     timer.unref();
+    done();
   });
   app.addHook('onClose', async () => {
     clearInterval(timer);

@@ -10,6 +10,7 @@ import {
   STRONG2,
   uniqueEmail,
   type Gateway,
+  type Response,
 } from './support/gateway.js';
 
 const change = (current: string, next: string, confirm = next) => ({
@@ -163,55 +164,54 @@ describe.each(testDrivers())('the seed interface over HTTP on %s', (driver) => {
 
   it('answers every documented error status as problem+json with a stable code', async () => {
     const reg = await gw.form('/users/register', registration());
-    const cases: [string, Promise<{ status: number; json: any; headers: Record<string, unknown> }>, number, string][] =
+    const cases: [string, Promise<Response>, number, string][] = [
       [
-        [
-          'duplicated field',
-          gw.form('/users/register', 'name=a&name=b&email=x@example.com&password=p&password2=p'),
-          400,
-          'duplicate_field',
-        ],
-        ['stray percent', gw.form('/users/register', 'name=%ZZ&email=a@example.com'), 400, 'invalid_body'],
-        ['percent-escape that is not UTF-8', gw.form('/users/login', 'email=%C3%28&password=x'), 400, 'invalid_body'],
-        ['no session', gw.form('/users/change_password', change(STRONG, STRONG2)), 401, 'unauthenticated'],
-        [
-          'cross-origin',
-          gw.form('/users/register', registration(), { headers: { origin: 'http://evil.example' } }),
-          403,
-          'cross_origin',
-        ],
-        [
-          'sibling realm (same-site)',
-          gw.form('/users/logout', {}, { headers: { 'sec-fetch-site': 'same-site', cookie: reg.cookie! } }),
-          403,
-          'cross_origin',
-        ],
-        ['unknown route', gw.send('GET', '/users/nothing-here'), 404, 'not_found'],
-        ['email taken', gw.form('/users/register', registration(reg.json.user.email)), 409, 'email_taken'],
-        [
-          'body over 16 KiB',
-          gw.form('/users/register', { ...registration(), name: 'x'.repeat(17 * 1024) }),
-          413,
-          'payload_too_large',
-        ],
-        [
-          'JSON body',
-          gw.send('POST', '/users/register', {
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify(registration()),
-          }),
-          415,
-          'unsupported_media_type',
-        ],
-        [
-          'text body',
-          gw.send('POST', '/users/login', { headers: { 'content-type': 'text/plain' }, body: 'email=a' }),
-          415,
-          'unsupported_media_type',
-        ],
-        ['invalid fields', gw.form('/users/register', { name: '', email: 'x' }), 422, 'validation_failed'],
-        ['GET on a POST route', gw.send('GET', '/users/register'), 405, 'method_not_allowed'],
-      ];
+        'duplicated field',
+        gw.form('/users/register', 'name=a&name=b&email=x@example.com&password=p&password2=p'),
+        400,
+        'duplicate_field',
+      ],
+      ['stray percent', gw.form('/users/register', 'name=%ZZ&email=a@example.com'), 400, 'invalid_body'],
+      ['percent-escape that is not UTF-8', gw.form('/users/login', 'email=%C3%28&password=x'), 400, 'invalid_body'],
+      ['no session', gw.form('/users/change_password', change(STRONG, STRONG2)), 401, 'unauthenticated'],
+      [
+        'cross-origin',
+        gw.form('/users/register', registration(), { headers: { origin: 'http://evil.example' } }),
+        403,
+        'cross_origin',
+      ],
+      [
+        'sibling realm (same-site)',
+        gw.form('/users/logout', {}, { headers: { 'sec-fetch-site': 'same-site', cookie: reg.cookie! } }),
+        403,
+        'cross_origin',
+      ],
+      ['unknown route', gw.send('GET', '/users/nothing-here'), 404, 'not_found'],
+      ['email taken', gw.form('/users/register', registration(reg.json.user.email)), 409, 'email_taken'],
+      [
+        'body over 16 KiB',
+        gw.form('/users/register', { ...registration(), name: 'x'.repeat(17 * 1024) }),
+        413,
+        'payload_too_large',
+      ],
+      [
+        'JSON body',
+        gw.send('POST', '/users/register', {
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(registration()),
+        }),
+        415,
+        'unsupported_media_type',
+      ],
+      [
+        'text body',
+        gw.send('POST', '/users/login', { headers: { 'content-type': 'text/plain' }, body: 'email=a' }),
+        415,
+        'unsupported_media_type',
+      ],
+      ['invalid fields', gw.form('/users/register', { name: '', email: 'x' }), 422, 'validation_failed'],
+      ['GET on a POST route', gw.send('GET', '/users/register'), 405, 'method_not_allowed'],
+    ];
     for (const [what, p, status, code] of cases) {
       const res = await p;
       expect({ what, status: res.status, code: res.json?.code }).toEqual({ what, status, code });

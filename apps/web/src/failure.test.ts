@@ -5,7 +5,9 @@ import { describeFailure } from './failure';
 
 /** A client error as httpLink builds it from the gateway's JSON answer. */
 const refusal = (problem: Record<string, unknown>) =>
-  TRPCClientError.from({ error: { message: String(problem.title ?? ''), code: -32000, data: { problem } } });
+  TRPCClientError.from({
+    error: { message: typeof problem.title === 'string' ? problem.title : '', code: -32000, data: { problem } },
+  });
 
 describe('describeFailure', () => {
   it('re-renders field errors by code in the page language', () => {

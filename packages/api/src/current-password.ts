@@ -16,7 +16,7 @@ export interface CurrentPasswordCheck {
   /** The digest of the caller's known-device token for the account, if it presented one. */
   knownDevice: string | null;
   /** Settles the claim as a failure and returns the field error to throw (also for a lost race). */
-  incorrect(): Promise<ProblemError>;
+  incorrect: () => Promise<ProblemError>;
 }
 
 /**

@@ -1,3 +1,6 @@
+// The declaration must reach every program that compiles this file (the gateway's too, which takes
+// the package's source): a file declaring an untyped package's module can only be referenced.
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- see above; an import cannot load it
 /// <reference path="./ua-parser-js.d.ts" />
 import ipaddr from 'ipaddr.js';
 import UAParser from 'ua-parser-js';
@@ -11,8 +14,8 @@ export const USER_AGENT_MAX_LENGTH = 512;
 /** A User-Agent as stored: trimmed, control characters removed, cut to a sane length; null when empty. */
 export function keptUserAgent(ua: string | null | undefined): string | null {
   if (!ua) return null;
-  // eslint-disable-next-line no-control-regex
   const clean = ua
+    // eslint-disable-next-line no-control-regex -- control characters are what this removes
     .replace(/[\u0000-\u001f\u007f]/g, '')
     .trim()
     .slice(0, USER_AGENT_MAX_LENGTH);

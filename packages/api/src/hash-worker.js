@@ -13,7 +13,9 @@ import bcrypt from 'bcryptjs';
 try {
   const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
   if (tid > 0) setPriority(tid, 10);
-} catch {}
+} catch {
+  // Not Linux (no /proc/thread-self) or not allowed to renice: the thread keeps the normal priority.
+}
 
 /**
  * bcrypt reads only 72 bytes, so the NFKC form of the password is first condensed with

@@ -1,4 +1,4 @@
-import { getTRPCErrorShape, initTRPC, TRPCError } from '@trpc/server';
+import { getTRPCErrorShape, initTRPC, type TRPCError } from '@trpc/server';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import type { Database, Realm, Session, User } from '@accounts/db';
 import type { Locale } from '@accounts/validators';

@@ -74,7 +74,7 @@ export function testContext(
         clear: () => void handed.cleared++,
         rememberDevice: (d) => void handed.devices.push(d),
       },
-      rateLimit: async (action, key) => opts.limit?.(action, key) ?? null,
+      rateLimit: (action, key) => Promise.resolve(opts.limit?.(action, key) ?? null),
       log: log && { warn: (fields, message) => void log.push(JSON.stringify({ ...fields, msg: message })) },
     };
   };
@@ -121,17 +121,22 @@ export async function registerUser(
 
 /** The problem a call failed with (code, status, field codes), for compact assertions. */
 export async function problemOf(p: Promise<unknown>) {
-  const { toProblem } = await import('../src/errors.js');
   try {
     await p;
   } catch (err) {
-    const problem = toProblem(err, 'en');
-    return {
-      status: problem.status,
-      code: problem.code,
-      fields: Object.fromEntries((problem.errors ?? []).map((e) => [e.field, e.code])),
-      retryAfter: problem.retryAfter,
-    };
+    return problemFrom(err);
   }
   throw new Error('expected the call to fail');
+}
+
+/** The problem a call's error (e.g. a settled promise's rejection reason) answers with. */
+export async function problemFrom(err: unknown) {
+  const { toProblem } = await import('../src/errors.js');
+  const problem = toProblem(err, 'en');
+  return {
+    status: problem.status,
+    code: problem.code,
+    fields: Object.fromEntries((problem.errors ?? []).map((e) => [e.field, e.code])),
+    retryAfter: problem.retryAfter,
+  };
 }

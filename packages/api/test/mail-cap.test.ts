@@ -192,9 +192,7 @@ describe.each(testDrivers())('the cap on mail to one address, on %s', (driver) =
     expect((await mailsTo(h.db.db, email, 'reset_password'))[0]!.locale).toBe('de');
     // A sign-in from a known device in the same language writes nothing to the account.
     const xmin = async () =>
-      (await h.db.db.execute<{ xmin: string }>(
-        sql`select xmin::text as xmin from users where email = ${email}`,
-      )) as unknown;
+      await h.db.db.execute<{ xmin: string }>(sql`select xmin::text as xmin from users where email = ${email}`);
     const rowsOf = (r: unknown) => (Array.isArray(r) ? r : (r as { rows: unknown[] }).rows);
     const before = rowsOf(await xmin());
     await mailCaller(h, { device, locale: 'de' }).account.signIn({ email, password: STRONG });

@@ -64,24 +64,20 @@ describe.each(testDrivers())('passwords on %s', (driver) => {
 
   it('honours a configured minimum length', async () => {
     const lenient = { ...h.config, passwordPolicy: { minLength: 8 } };
-    const r = await h
-      .caller({ config: lenient })
-      .account.register({
-        name: 'Short',
-        email: uniqueEmail('min8'),
-        password: 'Zq8#vX2!pLm',
-        password2: 'Zq8#vX2!pLm',
-      });
+    const r = await h.caller({ config: lenient }).account.register({
+      name: 'Short',
+      email: uniqueEmail('min8'),
+      password: 'Zq8#vX2!pLm',
+      password2: 'Zq8#vX2!pLm',
+    });
     expect(r.user.name).toBe('Short');
     const p = await problemOf(
-      h
-        .caller()
-        .account.register({
-          name: 'Short',
-          email: uniqueEmail('min15'),
-          password: 'Zq8#vX2!pLm',
-          password2: 'Zq8#vX2!pLm',
-        }),
+      h.caller().account.register({
+        name: 'Short',
+        email: uniqueEmail('min15'),
+        password: 'Zq8#vX2!pLm',
+        password2: 'Zq8#vX2!pLm',
+      }),
     );
     expect(p.fields.password).toBe('password_too_short');
   });

@@ -2,7 +2,7 @@ import { STRONG, uniqueEmail, testDrivers } from '@accounts/testing';
 import { accountEvents, users } from '@accounts/db';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { problemOf, useHarness } from './harness.js';
+import { problemFrom, problemOf, useHarness } from './harness.js';
 
 describe.each(testDrivers())('register on %s', (driver) => {
   const h = useHarness(driver);
@@ -60,19 +60,17 @@ describe.each(testDrivers())('register on %s', (driver) => {
     const email = uniqueEmail('race');
     const results = await Promise.allSettled(
       Array.from({ length: 20 }, (_, i) =>
-        h
-          .caller()
-          .account.register({
-            name: `R${i}`,
-            email: i % 2 ? email.toUpperCase() : email,
-            password: STRONG,
-            password2: STRONG,
-          }),
+        h.caller().account.register({
+          name: `R${i}`,
+          email: i % 2 ? email.toUpperCase() : email,
+          password: STRONG,
+          password2: STRONG,
+        }),
       ),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     for (const r of results.filter((r) => r.status === 'rejected')) {
-      expect((await problemOf(Promise.reject((r as PromiseRejectedResult).reason))).code).toBe('email_taken');
+      expect((await problemFrom(r.reason)).code).toBe('email_taken');
     }
     const rows = await h.db.db
       .select({ n: sql<number>`count(*)::int` })
@@ -207,14 +205,12 @@ describe.each(testDrivers())('register on %s', (driver) => {
   });
 
   it('accepts a passphrase that merely contains a word of the name or email', async () => {
-    const r = await h
-      .caller()
-      .account.register({
-        name: 'Rosa Parks',
-        email: uniqueEmail('rosa'),
-        password: 'rosaline tractor sings at midnight',
-        password2: 'rosaline tractor sings at midnight',
-      });
+    const r = await h.caller().account.register({
+      name: 'Rosa Parks',
+      email: uniqueEmail('rosa'),
+      password: 'rosaline tractor sings at midnight',
+      password2: 'rosaline tractor sings at midnight',
+    });
     expect(r.user.name).toBe('Rosa Parks');
   });
 

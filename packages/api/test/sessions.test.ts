@@ -4,7 +4,7 @@ import { accountEvents, sessions, users } from '@accounts/db';
 import { eq, sql, type SQL } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { toProblem } from '../src/errors.js';
-import { problemOf, registerUser, useHarness } from './harness.js';
+import { problemFrom, problemOf, registerUser, useHarness } from './harness.js';
 
 const change = (current: string, next: string, confirm = next) => ({
   current_password: current,
@@ -106,7 +106,7 @@ describe.each(testDrivers())('sessions and password change on %s', (driver) => {
     ]);
     const won = results.findIndex((r) => r.status === 'fulfilled');
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    const lost = await problemOf(Promise.reject((results[1 - won] as PromiseRejectedResult).reason));
+    const lost = await problemFrom((results[1 - won] as PromiseRejectedResult).reason);
     // The loser's password check failed against the new hash; or, if it was scheduled only after
     // the winner had committed, its session was already revoked.
     if (lost.status === 401) expect(lost.code).toBe('unauthenticated');

@@ -67,7 +67,7 @@ export async function pgliteAuthChanges(client: PGlite): Promise<AuthChangeFeed>
  * by this process are also announced by `ownWrite`, when they commit: its next request may reach
  * the server before the notification does.
  */
-export function postgresAuthChanges(url: string): AuthChangeFeed & { ownWrite(): void } {
+export function postgresAuthChanges(url: string): AuthChangeFeed & { ownWrite: () => void } {
   const feed = Object.assign(new Feed(), { ownWrite: () => feed.emit({ all: true }) });
   let closing = false;
   // onnotify is an option of postgres.js (the one its own listen() uses) that its types leave out.

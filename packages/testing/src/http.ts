@@ -4,6 +4,7 @@ export interface Response {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the wire's JSON, of any shape: tests read into it and their assertions check it
   json: any;
   /** The session cookie this response set, as "name=value". */
   cookie?: string;

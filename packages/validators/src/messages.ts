@@ -149,9 +149,17 @@ export function isMessageCode(code: string): code is MessageCode {
   return Object.hasOwn(en, code);
 }
 
-/** A text with its `{name}` placeholders filled in from params; a missing one becomes empty. */
+/** A text with its `{name}` placeholders filled in from params; a missing one (or one that is no plain value) becomes empty. */
 export function fillTemplate(template: string, params: Record<string, unknown> = {}): string {
-  return template.replace(/\{(\w+)\}/g, (_, key: string) => String(params[key] ?? ''));
+  return template.replace(/\{(\w+)\}/g, (_, key: string) => {
+    const value = params[key];
+    return typeof value === 'string' ||
+      typeof value === 'number' ||
+      typeof value === 'bigint' ||
+      typeof value === 'boolean'
+      ? String(value)
+      : '';
+  });
 }
 
 export function message(

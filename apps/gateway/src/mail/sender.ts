@@ -33,12 +33,13 @@ function deliveryFor(app: FastifyInstance, config: Config): { deliver: Deliver; 
   if (!config.SMTP_URL) {
     return {
       kind: 'log',
-      deliver: async (row) => {
+      deliver: (row) => {
         const mail = render(row);
         app.log.info(
           { mail: { id: row.id, to: row.recipient, template: row.template, subject: mail.subject, link: mail.link } },
           'mail (SMTP_URL not set: logged, not sent)',
         );
+        return Promise.resolve();
       },
       close() {},
     };
@@ -124,7 +125,7 @@ export function startMailSender(app: FastifyInstance & { draining: boolean }, db
       });
   };
 
-  app.addHook('onReady', async () => {
+  app.addHook('onReady', (done) => {
     app.log.info(
       { delivery: delivery.kind, pollMs: config.MAIL_POLL_MS },
       delivery.kind === 'smtp'
@@ -132,10 +133,12 @@ export function startMailSender(app: FastifyInstance & { draining: boolean }, db
         : 'mail sender started: SMTP_URL not set, mails are written to the log',
     );
     schedule(0);
+    done();
   });
-  app.addHook('preClose', async () => {
+  app.addHook('preClose', (done) => {
     stopped = true;
     clearTimeout(timer);
+    done();
   });
   app.addHook('onClose', async () => {
     stopped = true;

@@ -4,7 +4,7 @@ import { parseFormBody } from '../form-body.js';
 
 /** Form bodies (application/x-www-form-urlencoded) read strictly: see parseFormBody. */
 export default fp(
-  async (app: FastifyInstance) => {
+  (app: FastifyInstance, _opts, done) => {
     app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (_req, body, done) => {
       try {
         done(null, parseFormBody(body as Buffer));
@@ -12,6 +12,7 @@ export default fp(
         done(err as Error);
       }
     });
+    done();
   },
   { name: 'form-parser' },
 );

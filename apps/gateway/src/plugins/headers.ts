@@ -17,7 +17,7 @@ export interface HeadersOptions {
  * about 6% of the CPU of GET /users/me in a profile).
  */
 export default fp<HeadersOptions>(
-  async (app: FastifyInstance, { hstsMaxAgeSeconds }) => {
+  (app: FastifyInstance, { hstsMaxAgeSeconds }, done) => {
     const apply = helmet({
       // The web app's styles are files of its own origin: no other style source is needed.
       contentSecurityPolicy: { directives: { 'upgrade-insecure-requests': null, 'style-src': ["'self'"] } },
@@ -37,6 +37,7 @@ export default fp<HeadersOptions>(
       // Realms are subdomains, so HSTS covers them too.
       if (hstsMaxAgeSeconds > 0 && req.protocol === 'https') reply.header('strict-transport-security', hsts);
     });
+    done();
   },
   { name: 'headers' },
 );

@@ -14,10 +14,11 @@ declare module 'fastify' {
  * (503 not_ready) and every answer closes its connection; one log line per request.
  */
 export default fp(
-  async (app: FastifyInstance) => {
+  (app: FastifyInstance, _opts, done) => {
     app.decorate('draining', false);
-    app.addHook('preClose', async () => {
+    app.addHook('preClose', (next) => {
       app.draining = true;
+      next();
     });
     // While stopping, each answer closes its connection: a keep-alive client (a load balancer's
     // pool) would otherwise hold the server open until the shutdown timeout.
@@ -25,8 +26,9 @@ export default fp(
       if (app.draining) reply.header('connection', 'close');
     });
     // A request on a connection still open while stopping: the load balancer should go elsewhere.
-    app.addHook('onRequest', async () => {
-      if (app.draining) throw notReady();
+    app.addHook('onRequest', (_req, _reply, next) => {
+      if (app.draining) return next(notReady());
+      next();
     });
     // The only request log: without bodies, cookies or headers.
     app.addHook('onResponse', async (req, reply) => {
@@ -42,6 +44,7 @@ export default fp(
         'request',
       );
     });
+    done();
   },
   { name: 'lifecycle' },
 );

@@ -26,7 +26,7 @@ function hostHeaderCount(raw: string[]): number {
  * realm (req.realm), which is then the only origin (with the trusted ones) that may post.
  */
 export default fp<RealmOptions>(
-  async (app: FastifyInstance, { db, rootDomain, trustedOrigins }) => {
+  (app: FastifyInstance, { db, rootDomain, trustedOrigins }, done) => {
     const findRealmCached = realmLookup(db);
     app.addHook('onRequest', async (req) => {
       // Two Host headers are a malformed request (RFC 9112 §3.2), not one to serve by the first.
@@ -43,6 +43,7 @@ export default fp<RealmOptions>(
       req.realm = realm;
       assertSameOrigin(req, trustedOrigins);
     });
+    done();
   },
   { name: 'realm' },
 );

@@ -43,7 +43,7 @@ if (process.env.TEST_DATABASE_URL) {
         const up = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
         expect((await up[2]!.client.form('/users/register', registration())).status).toBe(201);
       } finally {
-        await Promise.all(started.map((s) => s.status === 'fulfilled' && s.value.stop()));
+        await Promise.all(started.flatMap((s) => (s.status === 'fulfilled' ? [s.value.stop()] : [])));
         await temp.drop();
       }
     });

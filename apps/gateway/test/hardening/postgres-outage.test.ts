@@ -114,7 +114,7 @@ if (process.env.TEST_DATABASE_URL && privateClusterAvailable()) {
           const statuses = new Set(outcomes.map((o) => o.status));
           expect(
             [...statuses].every((s) => s === 201 || s === 503),
-            `statuses seen: ${[...statuses]}`,
+            `statuses seen: ${[...statuses].join(',')}`,
           ).toBe(true);
           const byPhase = (p: string) => outcomes.filter((o) => o.label === p);
           // Down: refusals, each answered quickly (no hanging on a dead connection). A registration
@@ -124,14 +124,14 @@ if (process.env.TEST_DATABASE_URL && privateClusterAvailable()) {
           expect(down.length).toBeGreaterThanOrEqual(4);
           expect(
             down.every((o) => o.status === 503),
-            `sign-in statuses while down: ${down.map((o) => o.status)}`,
+            `sign-in statuses while down: ${down.map((o) => o.status).join(',')}`,
           ).toBe(true);
           const slowest = Math.max(...down.map((o) => o.ms));
           expect(slowest, 'slowest 503 while the database was down (ms)').toBeLessThan(2000);
           const upSignIns = signIns.filter((o) => o.phase === 'up').map((o) => o.status);
           expect(
             upSignIns.every((s) => s === 422),
-            `sign-in statuses before: ${upSignIns}`,
+            `sign-in statuses before: ${upSignIns.join(',')}`,
           ).toBe(true);
           expect(recoveryMs).toBeLessThan(5000);
           console.info(

@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,7 +29,7 @@ async function storage(driver: Driver): Promise<Storage> {
     const db: TestDatabase = await createTestDatabase('postgres');
     return {
       env: { DATABASE_URL: db.url! },
-      open: async (): Promise<DatabaseHandle> => db,
+      open: (): Promise<DatabaseHandle> => Promise.resolve(db),
       cleanup: () => db.close(),
       keepOpen: true,
     };
@@ -38,10 +39,16 @@ async function storage(driver: Driver): Promise<Storage> {
     env: { DATA_DIR: dir },
     // Opening takes the directory lock, so only once no gateway runs on it.
     open: () => openDatabase({ dataDir: dir }),
-    cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+    cleanup: () => rm(dir, { recursive: true, force: true }),
     keepOpen: false,
   };
 }
+
+/** A cleanup that kills the process, in case the test ended before stopping it. */
+const killOnCleanup = (gw: GatewayProcess) => () => {
+  gw.child.kill('SIGKILL');
+  return Promise.resolve();
+};
 
 const passwordNo = (k: number) => `${STRONG} ${k}`;
 
@@ -84,10 +91,10 @@ describe.each(testDrivers())('a gateway process on %s', (driver) => {
     { timeout: 300_000 },
     async () => {
       const store = await storage(driver);
-      cleanups.push(store.cleanup);
+      cleanups.push(() => store.cleanup());
       const env = { ...store.env, ACCOUNT_MAX_FAILURES: '1000', HASH_WORKERS: '2' };
       const first = await spawnGateway(env);
-      cleanups.push(async () => void first.child.kill('SIGKILL'));
+      cleanups.push(killOnCleanup(first));
 
       const changers = [];
       for (let i = 0; i < 6; i++) {
@@ -128,7 +135,7 @@ describe.each(testDrivers())('a gateway process on %s', (driver) => {
       const t0 = Date.now();
       const second = await spawnGateway(env);
       const restartMs = Date.now() - t0;
-      cleanups.push(async () => void second.child.kill('SIGKILL'));
+      cleanups.push(killOnCleanup(second));
       console.info(`restart after SIGKILL on ${driver}: ${restartMs} ms`);
 
       for (const r of acked) expect(await canSignIn(second.client, r.email), r.email).toBe(200);
@@ -160,7 +167,7 @@ describe.each(testDrivers())('a gateway process on %s', (driver) => {
     { timeout: 180_000 },
     async () => {
       const store = await storage(driver);
-      cleanups.push(store.cleanup);
+      cleanups.push(() => store.cleanup());
       // Slow hashing on one thread keeps several registrations in flight for a while.
       const gw: GatewayProcess = await spawnGateway({
         ...store.env,
@@ -168,7 +175,7 @@ describe.each(testDrivers())('a gateway process on %s', (driver) => {
         HASH_WORKERS: '1',
         SHUTDOWN_TIMEOUT_SECONDS: '30',
       });
-      cleanups.push(async () => void gw.child.kill('SIGKILL'));
+      cleanups.push(killOnCleanup(gw));
       const emails = Array.from({ length: 8 }, (_, i) => `drain.${i}.${Date.now()}@example.com`);
       const pending = new Set(emails);
       const inFlight = emails.map((email) =>

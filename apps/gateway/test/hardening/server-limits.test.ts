@@ -102,7 +102,7 @@ describe('the connection cap', () => {
       extra.write(`GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n`);
     });
     expect(closed).toBe('');
-    held[0]!.destroy();
+    held[0].destroy();
     await sleep(100);
     const ok = await rawRequest(gw.port, `GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
     expect(ok.status).toBe(200);

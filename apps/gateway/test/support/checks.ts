@@ -14,14 +14,16 @@ const LEAK =
   /\bat [^"]*:\d+:\d+|node_modules|\.(ts|js|mjs):\d+|TypeError|ReferenceError|DrizzleQueryError|PostgresError|\bstack\b/;
 
 /** Checks a documented problem: the status line, the body's status and the registry agree. */
-export function expectProblem(problem: any, status: number, what: string) {
+export function expectProblem(problem: unknown, status: number, what: string) {
   expect(problem, what).toMatchObject({
     type: 'about:blank',
     status,
     title: expect.any(String),
     code: expect.any(String),
   });
-  expect(PROBLEM_STATUS[problem.code as keyof typeof PROBLEM_STATUS], `${what}: code ${problem.code}`).toBe(status);
+  // An object with a string code: checked just above.
+  const { code } = problem as { code: string };
+  expect(PROBLEM_STATUS[code as keyof typeof PROBLEM_STATUS], `${what}: code ${code}`).toBe(status);
 }
 
 /** A form-route answer: documented status, no leak, problem+json for every error. */

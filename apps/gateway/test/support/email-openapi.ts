@@ -62,11 +62,11 @@ export async function exerciseEmailRoutes({
   // Per-address limits: seven calls from one address where six are allowed.
   const one = { 'x-forwarded-for': '203.0.113.120' };
   for (const [url, fields, headers] of [
-    ['/users/forgot_password', () => ({ email: uniqueEmail('limit') }), async () => one],
+    ['/users/forgot_password', () => ({ email: uniqueEmail('limit') }), () => one],
     [
       '/users/reset_password',
       () => ({ token: 'A'.repeat(43), new_password: STRONG2, confirm_password: STRONG2 }),
-      async () => one,
+      () => one,
     ],
     ['/users/resend_verification', () => ({}), async () => ({ ...one, cookie: (await signedUp()).cookie })],
   ] as const) {

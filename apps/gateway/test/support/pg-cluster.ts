@@ -61,7 +61,7 @@ export async function createCluster(): Promise<Cluster> {
       process.getuid?.() === 0
         ? ['runuser', ['-u', 'postgres', '--', join(bin, cmd), ...args]]
         : [join(bin, cmd), args];
-    await promisify(execFile)(file as string, argv as string[], { cwd: dir, timeout: 60_000 });
+    await promisify(execFile)(file, argv, { cwd: dir, timeout: 60_000 });
   };
   let running = false;
   const cluster: Cluster = {

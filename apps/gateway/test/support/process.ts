@@ -60,8 +60,8 @@ export function spawnGateway(env: Record<string, string>, readyMs = 90_000): Pro
       logs.push(...lines.filter(Boolean));
     });
   };
-  collect(child.stdout!);
-  collect(child.stderr!);
+  collect(child.stdout);
+  collect(child.stderr);
 
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {

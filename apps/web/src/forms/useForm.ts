@@ -91,8 +91,9 @@ export function useForm<F extends string>({ initial, schema, submit, keep = [], 
     setEdited((prev) => (prev.has(field) ? prev : new Set(prev).add(field)));
     setServerErrors((prev) => {
       if (!(field in prev)) return prev;
-      const { [field]: _, ...rest } = prev;
-      return rest as typeof prev;
+      const rest = { ...prev };
+      delete rest[field];
+      return rest;
     });
   };
 

@@ -44,7 +44,7 @@ function ActivityList() {
 }
 
 function ActivityChunk({ cursor, last, onMore }: { cursor?: string; last: boolean; onMore: (cursor: string) => void }) {
-  const { has, locale, s, t } = useSecurityStrings();
+  const { has, locale, s } = useSecurityStrings();
   const sessionEnded = useSessionEnded();
   const page = trpc.security.activity.useQuery(cursor ? { cursor } : {});
   useEffect(() => {

@@ -13,7 +13,7 @@ import { useForgetSession, type SignedInUser } from '../session';
 import { trpc } from '../trpc';
 
 export function DeleteAccountPage() {
-  const { s, t } = useSecurityStrings();
+  const { t } = useSecurityStrings();
   const [deleted, setDeleted] = useState(false);
   return (
     <>
@@ -29,7 +29,7 @@ export function DeleteAccountPage() {
 
 /** Says it is done (taking focus so it is read out); the session is gone, so no sign-in redirect. */
 function Deleted() {
-  const { s, t } = useSecurityStrings();
+  const { s } = useSecurityStrings();
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => ref.current?.focus(), []);
   return (
@@ -67,7 +67,7 @@ function DeleteAccountForm({ user, onDeleted }: { user: SignedInUser; onDeleted:
       </ul>
       <p>{s('deleteAfter')}</p>
       <ErrorSummary report={form.report} labels={labels} />
-      <form method="post" noValidate onSubmit={form.onSubmit} aria-busy={form.submitting}>
+      <form method="post" noValidate onSubmit={(event) => void form.onSubmit(event)} aria-busy={form.submitting}>
         <input type="text" name="username" autoComplete="username" value={user.email} readOnly hidden />
         <PasswordField
           form={form}

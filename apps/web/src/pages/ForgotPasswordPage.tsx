@@ -44,7 +44,7 @@ export function ForgotPasswordPage() {
         <>
           <p className="intro">{m('forgotIntro', { realm: realm.name })}</p>
           <ErrorSummary report={form.report} labels={labels} />
-          <form method="post" noValidate onSubmit={form.onSubmit} aria-busy={form.submitting}>
+          <form method="post" noValidate onSubmit={(event) => void form.onSubmit(event)} aria-busy={form.submitting}>
             <Field
               form={form}
               name="email"

@@ -6,7 +6,7 @@ import { currentPath, findSummary, renderApp } from '../test/render-app';
 
 const NEW_PASSWORD = 'quiet harbor lanterns drifting east';
 const TOKEN = 'A'.repeat(43);
-const field = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
+const field = (label: string) => screen.getByLabelText<HTMLInputElement>(label);
 
 describe('forgotten password', () => {
   it('the sign-in page links to the request page, which always says the same after sending', async () => {

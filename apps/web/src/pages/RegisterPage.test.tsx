@@ -13,7 +13,7 @@ async function openRegister(handlers = {}) {
   return app;
 }
 
-const field = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
+const field = (label: string) => screen.getByLabelText<HTMLInputElement>(label);
 
 /** Puts a whole value into a field at once, as a password manager does (one estimate, not one per key). */
 async function enter(user: ReturnType<typeof renderApp>['user'], label: string, value: string) {

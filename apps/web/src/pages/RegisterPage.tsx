@@ -60,7 +60,7 @@ export function RegisterPage() {
       <PageHeading>{t('registerTitle')}</PageHeading>
       <p className="intro">{t('registerIntro', { realm: realm.name })}</p>
       <ErrorSummary report={form.report} labels={labels} />
-      <form method="post" noValidate onSubmit={form.onSubmit} aria-busy={form.submitting}>
+      <form method="post" noValidate onSubmit={(event) => void form.onSubmit(event)} aria-busy={form.submitting}>
         <Field form={form} name="name" label={labels.name} autoComplete="name" />
         <Field
           form={form}

@@ -19,7 +19,6 @@ import { useLinkToken } from './link-token';
  * signed out, this one too, and the sign-in page asks for the new password.
  */
 export function ResetPasswordPage() {
-  const { t } = useI18n();
   const m = useMailText();
   const token = useLinkToken('/reset-password');
   return (
@@ -75,7 +74,7 @@ function ResetForm({ token }: { token: string }) {
           <Link to="/forgot-password">{m('resetNewLink')}</Link>
         </p>
       )}
-      <form method="post" noValidate onSubmit={form.onSubmit} aria-busy={form.submitting}>
+      <form method="post" noValidate onSubmit={(event) => void form.onSubmit(event)} aria-busy={form.submitting}>
         <NewPasswordFields form={form} names={['new_password', 'confirm_password']} labels={labels} rule={rule} />
         <SubmitButton busy={form.submitting} label={m('resetSubmit')} busyLabel={m('resetBusy')} />
       </form>

@@ -196,7 +196,7 @@ describe('name and deletion', () => {
             })
           : { data: { user: { ...ADA, name: (input as { name: string }).name } } },
     });
-    const name = (await screen.findByLabelText('Name')) as HTMLInputElement;
+    const name = await screen.findByLabelText<HTMLInputElement>('Name');
     expect(name.value).toBe('Ada Lovelace');
     await app.user.clear(name);
     await app.user.type(name, 'Ada King');

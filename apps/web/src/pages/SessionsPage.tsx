@@ -16,7 +16,7 @@ import { useForgetSession, useSessionEnded, type SignedInUser } from '../session
 import { trpc } from '../trpc';
 
 export function SessionsPage() {
-  const { s, t } = useSecurityStrings();
+  const { t } = useSecurityStrings();
   return (
     <>
       <PageHeading>{t('sessionsTitle')}</PageHeading>
@@ -189,7 +189,7 @@ function ConfirmOwner({
       <form
         method="post"
         noValidate
-        onSubmit={form.onSubmit}
+        onSubmit={(event) => void form.onSubmit(event)}
         aria-busy={form.submitting}
         aria-describedby="confirm-owner-prompt"
       >

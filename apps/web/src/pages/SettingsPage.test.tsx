@@ -6,7 +6,7 @@ import { currentPath, renderApp } from '../test/render-app';
 
 const CURRENT = 'violet tractor sings at midnight';
 const NEXT = 'quiet harbor lanterns drifting east';
-const field = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
+const field = (label: string) => screen.getByLabelText<HTMLInputElement>(label);
 
 /** Puts a whole value into a field at once, as a password manager does (one estimate, not one per key). */
 async function enter(user: ReturnType<typeof renderApp>['user'], label: string, value: string) {

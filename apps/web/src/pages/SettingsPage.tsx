@@ -56,7 +56,7 @@ function ChangePasswordForm({ user }: { user: SignedInUser }) {
     <>
       <p className="intro">{t('settingsIntro')}</p>
       <ErrorSummary report={form.report} labels={labels} />
-      <form method="post" noValidate onSubmit={form.onSubmit} aria-busy={form.submitting}>
+      <form method="post" noValidate onSubmit={(event) => void form.onSubmit(event)} aria-busy={form.submitting}>
         {/* Tells password managers which account the new password belongs to. */}
         <input type="text" name="username" autoComplete="username" value={user.email} readOnly hidden />
         <PasswordField

@@ -5,7 +5,7 @@ import { ADA, problem, UNAUTHENTICATED, type Reply } from '../test/fake-api';
 import { currentPath, findSummary, renderApp } from '../test/render-app';
 
 const PASSWORD = 'violet tractor sings at midnight';
-const field = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
+const field = (label: string) => screen.getByLabelText<HTMLInputElement>(label);
 
 async function signIn(app: ReturnType<typeof renderApp>) {
   await app.user.type(await screen.findByLabelText('Email address'), ADA.email);

@@ -60,7 +60,7 @@ export function SignInPage() {
         <p className="intro">{t('signInIntro', { realm: realm.name })}</p>
       )}
       <ErrorSummary report={form.report} labels={labels} />
-      <form method="post" noValidate onSubmit={form.onSubmit} aria-busy={form.submitting}>
+      <form method="post" noValidate onSubmit={(event) => void form.onSubmit(event)} aria-busy={form.submitting}>
         <Field
           form={form}
           name="email"

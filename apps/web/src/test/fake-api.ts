@@ -7,8 +7,8 @@ import type { Problem, RouterOutputs } from '../trpc';
 
 /** A procedure's address: "account.me". */
 export type ProcedurePath = {
-  [R in keyof RouterOutputs & string]: `${R}.${keyof RouterOutputs[R] & string}`;
-}[keyof RouterOutputs & string];
+  [R in keyof RouterOutputs]: `${R}.${keyof RouterOutputs[R] & string}`;
+}[keyof RouterOutputs];
 type OutputOf<P extends ProcedurePath> = P extends `${infer R extends keyof RouterOutputs}.${infer N extends string}`
   ? RouterOutputs[R][N & keyof RouterOutputs[R]]
   : never;
@@ -50,7 +50,7 @@ export function fakeApi(handlers: Handlers = {}) {
   };
 
   const fetch = async (url: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const parsed = new URL(String(url), 'http://localhost');
+    const parsed = new URL(typeof url === 'string' ? url : url instanceof URL ? url.href : url.url, 'http://localhost');
     const path = parsed.pathname.replace(/^\/trpc\//, '');
     const raw = init?.method === 'POST' ? init.body : parsed.searchParams.get('input');
     const input = typeof raw === 'string' && raw ? JSON.parse(raw) : undefined;
@@ -66,7 +66,7 @@ export function fakeApi(handlers: Handlers = {}) {
   };
 
   return {
-    fetch: fetch as typeof globalThis.fetch,
+    fetch,
     calls,
     callsTo: (path: string) => calls.filter((c) => c.path === path),
   };

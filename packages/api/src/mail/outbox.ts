@@ -64,7 +64,7 @@ export async function enqueueMail<T extends MailTemplate>(
   }
   await tx.insert(mailSends).values({ recipientKey: key });
   const payload = await mail.payload();
-  await tx.insert(mailOutbox).values({ ...mail, payload: payload as unknown as Record<string, unknown> });
+  await tx.insert(mailOutbox).values({ ...mail, payload });
   return { queued: true };
 }
 

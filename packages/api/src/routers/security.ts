@@ -198,7 +198,7 @@ export function createSecurityRouter({ authedProcedure, authedLimitedProcedure, 
       .input(deleteAccountSchema)
       .output(accountDeletedResult)
       .mutation(async ({ ctx, input }) => {
-        const { user, session } = ctx.auth;
+        const { user } = ctx.auth;
         ctx.hasher.assertCapacity();
         const { check, incorrect } = await verifyCurrentPassword(ctx, ctx.auth, input.current_password);
         const deleted = await ctx.db.transaction(async (tx) => {
