@@ -10,11 +10,15 @@ const reportDir = join(root, 'test-results', 'reports');
 rmSync(reportDir, { recursive: true, force: true });
 mkdirSync(reportDir, { recursive: true });
 
-const run = spawnSync(join(root, 'node_modules', '.bin', 'turbo'), ['run', 'test', '--continue', '--concurrency=2', '--log-order=grouped', ...process.argv.slice(2)], {
-  cwd: root,
-  stdio: 'inherit',
-  env: { ...process.env, TEST_REPORT_DIR: reportDir, FORCE_COLOR: process.env.CI ? '0' : process.env.FORCE_COLOR },
-});
+const run = spawnSync(
+  join(root, 'node_modules', '.bin', 'turbo'),
+  ['run', 'test', '--continue', '--concurrency=2', '--log-order=grouped', ...process.argv.slice(2)],
+  {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, TEST_REPORT_DIR: reportDir, FORCE_COLOR: process.env.CI ? '0' : process.env.FORCE_COLOR },
+  },
+);
 
 let passed = 0;
 let failed = 0;

@@ -1,4 +1,4 @@
-import { cpSync } from 'node:fs';
+import { cp } from 'node:fs/promises';
 import { defineConfig } from 'tsup';
 
 // One bundle with the workspace packages inlined; npm dependencies stay external
@@ -20,7 +20,5 @@ export default defineConfig({
   esbuildOptions(options) {
     options.conditions = ['source'];
   },
-  onSuccess: async () => {
-    cpSync('../../packages/db/migrations', 'dist/migrations', { recursive: true });
-  },
+  onSuccess: () => cp('../../packages/db/migrations', 'dist/migrations', { recursive: true }),
 });

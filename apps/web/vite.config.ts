@@ -10,7 +10,14 @@ import { compression, defineAlgorithm } from 'vite-plugin-compression2';
  * build); the large password-data chunk, loaded late, keeps zlib's so the build stays quick.
  */
 async function gzipSmallest(input: string | ArrayBufferView | ArrayBuffer): Promise<Buffer> {
-  const buf = typeof input === 'string' ? Buffer.from(input) : Buffer.from(input instanceof ArrayBuffer ? input : input.buffer.slice(input.byteOffset, input.byteOffset + input.byteLength));
+  const buf =
+    typeof input === 'string'
+      ? Buffer.from(input)
+      : Buffer.from(
+          input instanceof ArrayBuffer
+            ? input
+            : input.buffer.slice(input.byteOffset, input.byteOffset + input.byteLength),
+        );
   if (buf.byteLength > 600_000) return promisify(gzip)(buf, { level: 9 });
   return Buffer.from(await gzipAsync(buf, { numiterations: 15 }));
 }

@@ -1,4 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { reporters } from '../../vitest.shared.js';
 
-export default defineConfig({ test: { reporters: reporters('db'), include: ['test/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 60_000 } });
+export default defineConfig({
+  test: { reporters: reporters('db'), include: ['test/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 60_000 },
+});

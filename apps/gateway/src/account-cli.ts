@@ -21,11 +21,15 @@ export async function runAccountCommand(db: Database, sub: string, [realm, email
     if (accounts.length === 0) console.error(`There are no accounts in realm "${realm}".`);
     for (const a of accounts) {
       const state = a.disabledAt ? `disabled ${a.disabledAt.toISOString()}` : 'active';
-      console.log(`${a.email}\t${a.name}\t${a.createdAt.toISOString()}\t${state}\t${a.sessions} session${a.sessions === 1 ? '' : 's'}`);
+      console.log(
+        `${a.email}\t${a.name}\t${a.createdAt.toISOString()}\t${state}\t${a.sessions} session${a.sessions === 1 ? '' : 's'}`,
+      );
     }
   } else if (sub === 'disable') {
     const { changed, revoked } = await disableAccount(db, realm!, email!);
-    console.log(`${email} in realm "${realm}": ${changed ? 'disabled' : 'was already disabled'}; ${revoked} session${revoked === 1 ? '' : 's'} ended`);
+    console.log(
+      `${email} in realm "${realm}": ${changed ? 'disabled' : 'was already disabled'}; ${revoked} session${revoked === 1 ? '' : 's'} ended`,
+    );
   } else if (sub === 'enable') {
     const { changed } = await enableAccount(db, realm!, email!);
     console.log(`${email} in realm "${realm}": ${changed ? 'enabled' : 'was not disabled'}`);

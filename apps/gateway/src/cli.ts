@@ -20,13 +20,25 @@ async function main(args: string[]): Promise<number> {
     console.error(USAGE);
     return 2;
   }
-  const setting = sub === 'set' && rest.length === 3 && rest[1] === 'require-verified-email' && (rest[2] === 'on' || rest[2] === 'off');
+  const setting =
+    sub === 'set' &&
+    rest.length === 3 &&
+    rest[1] === 'require-verified-email' &&
+    (rest[2] === 'on' || rest[2] === 'off');
   if (command === 'realm' && !((sub === 'create' && rest.length === 2) || sub === 'list' || setting)) {
     console.error(USAGE);
     return 2;
   }
   const config = loadConfig();
-  const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: 1, hearChanges: false });
+  // A command does not wait for a data directory the server holds (unless DATA_DIR_LOCK_WAIT_MS says so).
+  const database = await openDatabase({
+    url: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    poolSize: 1,
+    hearChanges: false,
+    migrationsDir: config.MIGRATIONS_DIR,
+    lockWaitMs: config.DATA_DIR_LOCK_WAIT_MS ?? 0,
+  });
   try {
     await database.migrate();
     if (command === 'account') {
@@ -35,7 +47,9 @@ async function main(args: string[]): Promise<number> {
       console.log('migrations applied');
     } else if (sub === 'create') {
       const realm = await createRealm(database.db, rest[0]!, rest[1]!);
-      console.log(`created realm "${realm.slug}" (${realm.name}): http://${realm.slug}.${config.ROOT_DOMAIN}${config.PORT === 80 ? '' : `:${config.PORT}`}/`);
+      console.log(
+        `created realm "${realm.slug}" (${realm.name}): http://${realm.slug}.${config.ROOT_DOMAIN}${config.PORT === 80 ? '' : `:${config.PORT}`}/`,
+      );
     } else if (setting) {
       await setRequireVerifiedEmail(database.db, rest[0]!, rest[2] === 'on');
       console.log(`realm "${rest[0]}": require-verified-email ${rest[2]}`);
@@ -51,7 +65,12 @@ async function main(args: string[]): Promise<number> {
 try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (err) {
-  if (err instanceof ConfigError || err instanceof DataDirBusyError || err instanceof RealmError || err instanceof AccountCommandError) {
+  if (
+    err instanceof ConfigError ||
+    err instanceof DataDirBusyError ||
+    err instanceof RealmError ||
+    err instanceof AccountCommandError
+  ) {
     console.error(err.message);
   } else {
     console.error('failed:', err instanceof Error ? err.message : err);

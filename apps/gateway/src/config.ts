@@ -16,29 +16,39 @@ const trustProxy = z
     if (v === 'false') return false;
     if (v === 'true') {
       // Fastify would then take the left-most X-Forwarded-For address, which the client writes.
-      ctx.addIssue({ code: 'custom', message: 'true would believe any client-forged X-Forwarded-For; give the number of proxy hops in front (e.g. 1) or the proxies\' addresses (e.g. 10.0.0.0/8)' });
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          "true would believe any client-forged X-Forwarded-For; give the number of proxy hops in front (e.g. 1) or the proxies' addresses (e.g. 10.0.0.0/8)",
+      });
       return z.NEVER;
     }
     if (/^\d+$/.test(v)) return Number(v);
-    const list = v.split(',').map((s) => s.trim()).filter(Boolean);
+    const list = v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     if (list.length && list.every((a) => isIP(a.split('/')[0] ?? '') !== 0)) return list;
     ctx.addIssue({ code: 'custom', message: 'use false, a hop count, or a comma-separated list of proxy IPs/CIDRs' });
     return z.NEVER;
   });
 
-const origins = z
-  .string()
-  .transform((v, ctx) => {
-    const list = v.split(',').map((s) => s.trim()).filter(Boolean);
-    for (const o of list) {
-      let ok = false;
-      try {
-        ok = new URL(o).origin === o.replace(/\/$/, '');
-      } catch {}
-      if (!ok) ctx.addIssue({ code: 'custom', message: `"${o}" is not an origin like https://app.example.com` });
+const origins = z.string().transform((v, ctx) => {
+  const list = v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const o of list) {
+    let ok = false;
+    try {
+      ok = new URL(o).origin === o.replace(/\/$/, '');
+    } catch {
+      // Not a URL at all: ok stays false and the issue below names it.
     }
-    return list.map((o) => o.replace(/\/$/, ''));
-  });
+    if (!ok) ctx.addIssue({ code: 'custom', message: `"${o}" is not an origin like https://app.example.com` });
+  }
+  return list.map((o) => o.replace(/\/$/, ''));
+});
 
 /** The public origin of the default realm (other realms: their slug in front of its host), for links in mails. */
 const publicUrl = z
@@ -47,79 +57,108 @@ const publicUrl = z
   .transform((v, ctx) => {
     try {
       const url = new URL(v);
-      if ((url.protocol === 'https:' || url.protocol === 'http:') && url.pathname === '/' && !url.search && !url.username) return url.origin;
-    } catch {}
+      if (
+        (url.protocol === 'https:' || url.protocol === 'http:') &&
+        url.pathname === '/' &&
+        !url.search &&
+        !url.username
+      )
+        return url.origin;
+    } catch {
+      // Not a URL at all: refused below, like a URL that is not a bare origin.
+    }
     ctx.addIssue({ code: 'custom', message: 'must be an origin such as https://example.com' });
     return z.NEVER;
   });
 
-const pgUrl = z.string().refine((v) => /^postgres(ql)?:\/\/./.test(v), { message: 'must be a postgres:// or postgresql:// URL' });
+const pgUrl = z
+  .string()
+  .refine((v) => /^postgres(ql)?:\/\/./.test(v), { message: 'must be a postgres:// or postgresql:// URL' });
 
 /** Every setting the service takes, all from the environment (documented in the README). */
-export const envSchema = z.object({
-  PORT: int(0, 65535).default(3000),
-  HOST: z.string().min(1).default('127.0.0.1'),
-  DATABASE_URL: pgUrl.optional(),
-  DATA_DIR: z.string().min(1).default('./.data'),
-  ROOT_DOMAIN: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .regex(/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/, { message: 'must be a host name such as example.com or localhost' })
-    .default('localhost'),
-  BCRYPT_COST: int(4, 16).default(11),
-  PASSWORD_MIN_LENGTH: int(PASSWORD_MIN_LENGTH_FLOOR, 64).default(PASSWORD_MIN_LENGTH_DEFAULT),
-  PASSWORD_PEPPER: z.string().min(16, { message: 'must be at least 16 characters' }).default(DEFAULT_PEPPER),
-  TRUSTED_ORIGINS: origins.default([]),
-  TRUST_PROXY: trustProxy.default(false),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  HASH_WORKERS: int(1, 256).default(defaultWorkers()),
-  HASH_QUEUE_MAX: int(0, 100_000).optional(),
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, { message: 'must be a redis:// URL' }).optional(),
-  RATE_LIMIT_WINDOW_SECONDS: int(1, 86_400).default(600),
-  RATE_LIMIT_REGISTER: int(0, 1_000_000).default(20),
-  RATE_LIMIT_SIGN_IN: int(0, 1_000_000).default(30),
-  RATE_LIMIT_CHANGE_PASSWORD: int(0, 1_000_000).default(10),
-  RATE_LIMIT_ACCOUNT_WRITES: int(0, 1_000_000).default(30),
-  ACCOUNT_MAX_FAILURES: int(1, 1000).default(5),
-  ACCOUNT_FAILURE_WINDOW_SECONDS: int(1, 86_400).default(900),
-  ACCOUNT_FAILURE_CAP: int(1, 100_000).default(100),
-  ACCOUNT_CAP_WINDOW_HOURS: int(1, 24 * 30).default(24),
-  KNOWN_DEVICE_DAYS: int(1, 3650).default(365),
-  SESSION_TTL_HOURS: int(1, 24 * 365).default(24 * 30),
-  SESSION_IDLE_HOURS: int(1, 24 * 365).default(24 * 7),
-  SESSION_CACHE: bool.default(true),
-  SHUTDOWN_TIMEOUT_SECONDS: int(1, 600).default(10),
-  SERVE_WEB: bool.default(true),
-  PRODUCT_NAME: z.string().trim().min(1).max(80).default('Accounts'),
-  HSTS_MAX_AGE_SECONDS: int(0, 2 * 31_536_000).default(31_536_000),
-  REQUEST_TIMEOUT_SECONDS: int(1, 600).default(30),
-  HEADERS_TIMEOUT_SECONDS: int(1, 600).default(10),
-  IDLE_TIMEOUT_SECONDS: int(1, 3600).default(72),
-  MAX_CONNECTIONS: int(1, 1_000_000).default(800),
-  EVENT_RETENTION_DAYS: int(1, 3650).default(90),
-  PURGE_INTERVAL_SECONDS: int(0, 86_400).default(3600),
-  SMTP_URL: z.string().regex(/^smtps?:\/\/./, { message: 'must be an smtp:// or smtps:// URL' }).optional(),
-  MAIL_FROM: z.string().trim().min(3).max(320).default('Accounts <no-reply@localhost>'),
-  PUBLIC_URL: publicUrl.optional(),
-  // Without PUBLIC_URL, links are <scheme>://<realm>.<ROOT_DOMAIN>:<port>, all from here: never from a request.
-  PUBLIC_SCHEME: z.enum(['http', 'https']).default('http'),
-  PUBLIC_PORT: int(1, 65535).optional(),
-  MAIL_POLL_MS: int(0, 600_000).default(1000),
-  MAIL_MAX_ATTEMPTS: int(1, 100).default(8),
-  MAIL_RETRY_BASE_SECONDS: int(1, 3600).default(30),
-  MAIL_RESET_LINK_MINUTES: int(5, 24 * 60).default(30),
-  MAIL_VERIFY_LINK_HOURS: int(1, 24 * 30).default(24),
-  RATE_LIMIT_FORGOT_PASSWORD: int(0, 1_000_000).default(10),
-  RATE_LIMIT_RESEND_VERIFICATION: int(0, 1_000_000).default(5),
-  RATE_LIMIT_MAIL_PER_EMAIL: int(0, 1_000_000).default(3),
-  MAIL_RECIPIENT_CAP: int(0, 1_000_000).default(10),
-}).superRefine((env, ctx) => {
-  // Notices (password changed, new sign-in) must still go when someone has used up the links' share.
-  if (env.MAIL_RECIPIENT_CAP > 0 && env.MAIL_RECIPIENT_CAP < env.RATE_LIMIT_MAIL_PER_EMAIL) {
-    ctx.addIssue({ code: 'custom', path: ['MAIL_RECIPIENT_CAP'], message: `must be at least RATE_LIMIT_MAIL_PER_EMAIL (${env.RATE_LIMIT_MAIL_PER_EMAIL}), or 0 for no ceiling` });
-  }
-});
+export const envSchema = z
+  .object({
+    PORT: int(0, 65535).default(3000),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    DATABASE_URL: pgUrl.optional(),
+    DATA_DIR: z.string().min(1).default('./.data'),
+    // How long to wait for DATA_DIR's lock (a killed predecessor's goes stale within seconds); unset:
+    // the server waits 15 s, a CLI command not at all (see server.ts and cli.ts).
+    DATA_DIR_LOCK_WAIT_MS: int(0, 600_000).optional(),
+    // Unset: the migrations shipped beside the build (or the source tree's packages/db/migrations).
+    MIGRATIONS_DIR: z.string().min(1).optional(),
+    ROOT_DOMAIN: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .regex(/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/, { message: 'must be a host name such as example.com or localhost' })
+      .default('localhost'),
+    BCRYPT_COST: int(4, 16).default(11),
+    PASSWORD_MIN_LENGTH: int(PASSWORD_MIN_LENGTH_FLOOR, 64).default(PASSWORD_MIN_LENGTH_DEFAULT),
+    PASSWORD_PEPPER: z.string().min(16, { message: 'must be at least 16 characters' }).default(DEFAULT_PEPPER),
+    TRUSTED_ORIGINS: origins.default([]),
+    TRUST_PROXY: trustProxy.default(false),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    HASH_WORKERS: int(1, 256).default(defaultWorkers()),
+    HASH_QUEUE_MAX: int(0, 100_000).optional(),
+    REDIS_URL: z
+      .string()
+      .regex(/^rediss?:\/\//, { message: 'must be a redis:// URL' })
+      .optional(),
+    RATE_LIMIT_WINDOW_SECONDS: int(1, 86_400).default(600),
+    RATE_LIMIT_REGISTER: int(0, 1_000_000).default(20),
+    RATE_LIMIT_SIGN_IN: int(0, 1_000_000).default(30),
+    RATE_LIMIT_CHANGE_PASSWORD: int(0, 1_000_000).default(10),
+    RATE_LIMIT_ACCOUNT_WRITES: int(0, 1_000_000).default(30),
+    ACCOUNT_MAX_FAILURES: int(1, 1000).default(5),
+    ACCOUNT_FAILURE_WINDOW_SECONDS: int(1, 86_400).default(900),
+    ACCOUNT_FAILURE_CAP: int(1, 100_000).default(100),
+    ACCOUNT_CAP_WINDOW_HOURS: int(1, 24 * 30).default(24),
+    KNOWN_DEVICE_DAYS: int(1, 3650).default(365),
+    SESSION_TTL_HOURS: int(1, 24 * 365).default(24 * 30),
+    SESSION_IDLE_HOURS: int(1, 24 * 365).default(24 * 7),
+    SESSION_CACHE: bool.default(true),
+    SHUTDOWN_TIMEOUT_SECONDS: int(1, 600).default(10),
+    SERVE_WEB: bool.default(true),
+    // Unset: the web app's build beside the gateway in the monorepo (apps/web/dist).
+    WEB_DIST_DIR: z.string().min(1).optional(),
+    PRODUCT_NAME: z.string().trim().min(1).max(80).default('Accounts'),
+    HSTS_MAX_AGE_SECONDS: int(0, 2 * 31_536_000).default(31_536_000),
+    REQUEST_TIMEOUT_SECONDS: int(1, 600).default(30),
+    HEADERS_TIMEOUT_SECONDS: int(1, 600).default(10),
+    IDLE_TIMEOUT_SECONDS: int(1, 3600).default(72),
+    MAX_CONNECTIONS: int(1, 1_000_000).default(800),
+    EVENT_RETENTION_DAYS: int(1, 3650).default(90),
+    PURGE_INTERVAL_SECONDS: int(0, 86_400).default(3600),
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\/./, { message: 'must be an smtp:// or smtps:// URL' })
+      .optional(),
+    MAIL_FROM: z.string().trim().min(3).max(320).default('Accounts <no-reply@localhost>'),
+    PUBLIC_URL: publicUrl.optional(),
+    // Without PUBLIC_URL, links are <scheme>://<realm>.<ROOT_DOMAIN>:<port>, all from here: never from a request.
+    PUBLIC_SCHEME: z.enum(['http', 'https']).default('http'),
+    PUBLIC_PORT: int(1, 65535).optional(),
+    MAIL_POLL_MS: int(0, 600_000).default(1000),
+    MAIL_MAX_ATTEMPTS: int(1, 100).default(8),
+    MAIL_RETRY_BASE_SECONDS: int(1, 3600).default(30),
+    MAIL_RESET_LINK_MINUTES: int(5, 24 * 60).default(30),
+    MAIL_VERIFY_LINK_HOURS: int(1, 24 * 30).default(24),
+    RATE_LIMIT_FORGOT_PASSWORD: int(0, 1_000_000).default(10),
+    RATE_LIMIT_RESEND_VERIFICATION: int(0, 1_000_000).default(5),
+    RATE_LIMIT_MAIL_PER_EMAIL: int(0, 1_000_000).default(3),
+    MAIL_RECIPIENT_CAP: int(0, 1_000_000).default(10),
+  })
+  .superRefine((env, ctx) => {
+    // Notices (password changed, new sign-in) must still go when someone has used up the links' share.
+    if (env.MAIL_RECIPIENT_CAP > 0 && env.MAIL_RECIPIENT_CAP < env.RATE_LIMIT_MAIL_PER_EMAIL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['MAIL_RECIPIENT_CAP'],
+        message: `must be at least RATE_LIMIT_MAIL_PER_EMAIL (${env.RATE_LIMIT_MAIL_PER_EMAIL}), or 0 for no ceiling`,
+      });
+    }
+  });
 
 export type Config = z.output<typeof envSchema>;
 
@@ -142,7 +181,9 @@ export function describeValue(name: string, value: string | undefined): string {
         if (url.password) url.password = '***';
         return JSON.stringify(url.href);
       }
-    } catch {}
+    } catch {
+      // Not a URL: handled below, as one without a host.
+    }
     // Without a host, where a password would be cannot be told: show nothing of it.
     return '(not a URL, not shown)';
   }

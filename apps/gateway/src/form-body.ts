@@ -17,7 +17,7 @@ export function parseFormBody(body: Uint8Array): FormBody {
   } catch {
     throw new ProblemError('invalid_body');
   }
-  const form: FormBody = Object.create(null);
+  const form = Object.create(null) as FormBody;
   for (const pair of text.split('&')) {
     if (pair === '') continue;
     const eq = pair.indexOf('=');

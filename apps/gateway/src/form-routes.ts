@@ -1,31 +1,40 @@
-import { ProblemError } from '@accounts/api';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { EMAIL_FORM_ROUTES } from './email-form-routes.js';
-import { fieldsOf, type RouteDoc } from './openapi.js';
-import { sendProblem } from './problems.js';
-import { SECURITY_FORM_ROUTES } from './security-form-routes.js';
-import { hasBody, mediaType } from './request-body.js';
-import { contextFor, type Services } from './request-context.js';
-
-type Fields = Record<string, string>;
-
-interface FormRoute extends RouteDoc {
-  method: 'GET' | 'POST';
-  url: `/users/${string}`;
-}
+import type { ProblemCode } from '@accounts/api';
+import type { ProcedurePath } from './procedures.js';
 
 /**
- * The seed's form endpoints, each a thin adapter onto the tRPC procedure it names: its fields
- * are that procedure's input, and the OpenAPI document is built from this table. A new
- * /users/* route is a new row.
+ * One /users/* form route: a thin adapter onto the tRPC procedure it names. Its fields are that
+ * procedure's input, and whether it needs a session is the procedure's own meta; the row says
+ * only what HTTP adds. The OpenAPI document is written from these rows.
  */
+export interface FormRoute {
+  method: 'GET' | 'POST';
+  url: `/users/${string}`;
+  procedure: ProcedurePath;
+  summary: string;
+  /** The status of a success. */
+  status: number;
+  /** Hands out a session: a cookie, or the body for a client that sends X-Session-Delivery: token. */
+  issuesSession?: boolean;
+  /** Problems this route answers besides those every route can. */
+  problems: ProblemCode[];
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The row a /users/* route was registered from, which the OpenAPI document describes. */
+    openapi?: FormRoute;
+  }
+}
+
+/** The seed's form endpoints. A new /users/* route is a new row. */
 export const FORM_ROUTES: readonly FormRoute[] = [
   {
     method: 'POST',
     url: '/users/register',
     procedure: 'account.register',
     status: 201,
-    summary: "Create an account in the realm of the Host, and sign it in; a verification link is mailed unless the address's mail cap is reached.",
+    summary:
+      "Create an account in the realm of the Host, and sign it in; a verification link is mailed unless the address's mail cap is reached.",
     issuesSession: true,
     problems: ['email_taken', 'rate_limited', 'server_busy'],
   },
@@ -35,9 +44,8 @@ export const FORM_ROUTES: readonly FormRoute[] = [
     procedure: 'account.changePassword',
     status: 200,
     summary: "Change the signed-in user's password; other sessions end, this one gets a new token.",
-    authenticated: true,
     issuesSession: true,
-    problems: ['unauthenticated', 'rate_limited', 'too_many_attempts', 'server_busy'],
+    problems: ['rate_limited', 'too_many_attempts', 'server_busy'],
   },
   {
     method: 'POST',
@@ -48,52 +56,111 @@ export const FORM_ROUTES: readonly FormRoute[] = [
     issuesSession: true,
     problems: ['rate_limited', 'too_many_attempts', 'server_busy', 'email_not_verified'],
   },
-  { method: 'POST', url: '/users/logout', procedure: 'account.signOut', status: 200, summary: 'Sign out: the session ends and its cookie is cleared.', problems: [] },
-  { method: 'GET', url: '/users/me', procedure: 'account.me', status: 200, summary: 'The signed-in user.', authenticated: true, problems: ['unauthenticated'] },
-  ...SECURITY_FORM_ROUTES,
-  ...EMAIL_FORM_ROUTES,
+  {
+    method: 'POST',
+    url: '/users/logout',
+    procedure: 'account.signOut',
+    status: 200,
+    summary: 'Sign out: the session ends and its cookie is cleared.',
+    problems: [],
+  },
+  {
+    method: 'GET',
+    url: '/users/me',
+    procedure: 'account.me',
+    status: 200,
+    summary: 'The signed-in user.',
+    problems: [],
+  },
+  // The account's security page. GET routes take their fields from the query.
+  {
+    method: 'GET',
+    url: '/users/sessions',
+    procedure: 'security.sessions',
+    status: 200,
+    summary:
+      "The account's live sessions: device, shortened address, created and last used; `current` marks the caller's own.",
+    problems: [],
+  },
+  {
+    method: 'POST',
+    url: '/users/revoke_session',
+    procedure: 'security.revokeSession',
+    status: 200,
+    summary:
+      "End one of the account's sessions (`session_id` from GET /users/sessions). Ending another session needs `current_password` (checked under the limits of a password change); ending the caller's own signs it out and needs none. An id that is not one of the account's sessions, malformed or another account's, is 404. Counted against the account's and the address's limit on writes.",
+    problems: ['not_found', 'rate_limited', 'too_many_attempts', 'server_busy'],
+  },
+  {
+    method: 'POST',
+    url: '/users/revoke_other_sessions',
+    procedure: 'security.revokeOtherSessions',
+    status: 200,
+    summary:
+      "End every session of the account except the caller's, after checking `current_password` (the limits of a password change apply). Counted against the account's and the address's limit on writes.",
+    problems: ['rate_limited', 'too_many_attempts', 'server_busy'],
+  },
+  {
+    method: 'GET',
+    url: '/users/activity',
+    procedure: 'security.activity',
+    status: 200,
+    summary: "The account's events, newest first, 50 a page; pass `nextCursor` as `?cursor=` for the next page.",
+    problems: [],
+  },
+  {
+    method: 'POST',
+    url: '/users/change_name',
+    procedure: 'security.changeName',
+    status: 200,
+    summary:
+      "Change the account's display name (the registration rules apply). Counted against the account's and the address's limit on writes.",
+    problems: ['rate_limited'],
+  },
+  {
+    method: 'POST',
+    url: '/users/delete_account',
+    procedure: 'security.deleteAccount',
+    status: 200,
+    summary:
+      'Delete the account after checking its password (the limits of a password change apply): its sessions end, and the email may be registered again.',
+    problems: ['rate_limited', 'too_many_attempts', 'server_busy'],
+  },
+  // The mailed-link flows.
+  {
+    method: 'POST',
+    url: '/users/forgot_password',
+    procedure: 'email.forgotPassword',
+    status: 202,
+    summary:
+      "Ask for a password-reset link by mail. The answer is the same whether or not an account has that address, and when the address's mail cap is reached (then nothing is sent).",
+    problems: ['rate_limited'],
+  },
+  {
+    method: 'POST',
+    url: '/users/reset_password',
+    procedure: 'email.resetPassword',
+    status: 200,
+    summary:
+      "Set a new password with a reset link's token: every session and every known device of the account ends, and nobody is signed in (the caller's session cookie is cleared); sign in with the new password.",
+    problems: ['reset_token_invalid', 'rate_limited', 'server_busy'],
+  },
+  {
+    method: 'POST',
+    url: '/users/verify_email',
+    procedure: 'email.verifyEmail',
+    status: 200,
+    summary:
+      "Confirm the account's email address with a verification link's token. Opening the link confirms nothing: its page shows the address and posts this when the person asks.",
+    problems: ['verify_token_invalid'],
+  },
+  {
+    method: 'POST',
+    url: '/users/resend_verification',
+    procedure: 'email.resendVerification',
+    status: 202,
+    summary:
+      "Mail the signed-in account a new verification link (nothing is sent once the address is confirmed); `429 rate_limited` with `Retry-After` when the address's mail cap is reached.",
+    problems: ['rate_limited'],
+  },
 ];
-
-const FORM_TYPE = 'application/x-www-form-urlencoded';
-
-/** Picks the known fields; unknown ones are ignored, a repeated one refuses the request. */
-function pickFields(body: unknown, fields: readonly string[]): Fields {
-  const form = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
-  const input: Fields = {};
-  const repeated = fields.filter((f) => Array.isArray(form[f]));
-  if (repeated.length) throw new ProblemError('duplicate_field', { fields: repeated.map((field) => ({ field, code: 'duplicate_field' })) });
-  for (const f of fields) if (typeof form[f] === 'string') input[f] = form[f] as string;
-  return input;
-}
-
-/** The caller's function for a procedure path such as "account.register". */
-const procedureCall = (caller: object, path: string) =>
-  path.split('.').reduce<any>((node, key) => node[key], caller) as (input?: Fields) => Promise<object>;
-
-export function registerFormRoutes(app: FastifyInstance, services: Services) {
-  for (const route of FORM_ROUTES) {
-    const fields = fieldsOf(services.router, route.procedure);
-    const handler = async (req: FastifyRequest, reply: FastifyReply) => {
-      const { ctx } = contextFor(req, reply, services);
-      try {
-        const call = procedureCall(services.createCaller(ctx), route.procedure);
-        // A POST's fields come from its form body, a GET's from its query string.
-        const result = fields.length ? await call(pickFields(route.method === 'POST' ? req.body : req.query, fields)) : await call();
-        // For a token client the procedure's result carries the session (and known-device) tokens.
-        return reply.code(route.status).header('content-language', ctx.locale).send(result);
-      } catch (err) {
-        return sendProblem(req, reply, err);
-      }
-    };
-    app.route({
-      method: route.method,
-      url: route.url,
-      config: { openapi: route },
-      // Decided before the body is read: only form bodies are accepted here.
-      onRequest: async (req) => {
-        if (route.method === 'POST' && hasBody(req) && mediaType(req) !== FORM_TYPE) throw new ProblemError('unsupported_media_type');
-      },
-      handler,
-    });
-  }
-}

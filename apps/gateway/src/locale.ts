@@ -6,5 +6,8 @@ import Negotiator from 'negotiator';
 export function localeOf(req: FastifyRequest): Locale {
   const header = req.headers['accept-language'];
   if (!header || header.length > 512) return DEFAULT_LOCALE;
-  return (new Negotiator({ headers: { 'accept-language': header } }).language([...LOCALES]) as Locale | undefined) ?? DEFAULT_LOCALE;
+  return (
+    (new Negotiator({ headers: { 'accept-language': header } }).language([...LOCALES]) as Locale | undefined) ??
+    DEFAULT_LOCALE
+  );
 }

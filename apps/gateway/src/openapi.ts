@@ -1,33 +1,14 @@
 import { PROBLEM_STATUS, problemSchema, type AppRouter, type ProblemCode } from '@accounts/api';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import type { FormRoute } from './form-routes.js';
+import { procedureDef } from './procedures.js';
 import { TOKEN_DELIVERY_HEADER } from './session-transport.js';
-
-/** What the document says about one /users/* route; routes carry it as `config.openapi`. */
-export interface RouteDoc {
-  /** The tRPC procedure the route adapts onto: its input and output schemas are the route's. */
-  procedure: string;
-  summary: string;
-  /** The status of a success. */
-  status: number;
-  /** Needs a session: the cookie or a bearer token. */
-  authenticated?: boolean;
-  /** Hands out a session: a cookie, or the body for a client that sends X-Session-Delivery: token. */
-  issuesSession?: boolean;
-  /** Problems this route answers besides those every route can. */
-  problems: ProblemCode[];
-}
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    openapi?: RouteDoc;
-  }
-}
 
 interface SeenRoute {
   method: string;
   url: string;
-  doc?: RouteDoc;
+  doc?: FormRoute;
 }
 
 const seen = new WeakMap<FastifyInstance, SeenRoute[]>();
@@ -40,7 +21,7 @@ const EVERY_ROUTE: ProblemCode[] = ['invalid_host', 'realm_not_found', 'not_read
 const EVERY_POST: ProblemCode[] = ['invalid_body', 'cross_origin', 'payload_too_large', 'unsupported_media_type'];
 
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => {
-  const { $schema: _, ...rest } = z.toJSONSchema(schema, {
+  const json = z.toJSONSchema(schema, {
     io,
     target: 'draft-2020-12',
     unrepresentable: 'any',
@@ -49,37 +30,43 @@ const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => {
       if (zodSchema._zod.def.type === 'date') Object.assign(jsonSchema, { type: 'string', format: 'date-time' });
     },
   }) as Record<string, unknown>;
-  return rest;
+  delete json.$schema;
+  return json;
 };
-
-function procedureOf(router: AppRouter, path: string) {
-  const procedure = (router._def.procedures as unknown as Record<string, { _def: { inputs: unknown[]; output?: unknown; type: string } }>)[path];
-  if (!procedure) throw new Error(`no procedure ${path}`);
-  return { input: procedure._def.inputs[0] as z.ZodObject | undefined, output: procedure._def.output as z.ZodObject | undefined };
-}
-
-/** The form fields of a procedure's input (none for a procedure without input). */
-export const fieldsOf = (router: AppRouter, path: string): string[] => Object.keys(procedureOf(router, path).input?.shape ?? {});
 
 /** A success body: tokens a program asked for (`session`, `knownDevice`) only on routes that hand out a session. */
 function successSchema(output: z.ZodObject, issuesSession: boolean): z.ZodObject {
   if (issuesSession) return output;
-  const { session: _session, knownDevice: _knownDevice, ...shape } = output.shape as Record<string, z.ZodType>;
+  const shape: Record<string, z.ZodType> = { ...output.shape };
+  delete shape.session;
+  delete shape.knownDevice;
   return z.object(shape);
 }
 
 /** A GET route's input fields, as query parameters. */
 function queryParameters(input: z.ZodObject) {
   const schema = jsonSchema(input, 'input') as { properties?: Record<string, object>; required?: string[] };
-  return Object.entries(schema.properties ?? {}).map(([name, s]) => ({ name, in: 'query', required: schema.required?.includes(name) ?? false, schema: s }));
+  return Object.entries(schema.properties ?? {}).map(([name, s]) => ({
+    name,
+    in: 'query',
+    required: schema.required?.includes(name) ?? false,
+    schema: s,
+  }));
 }
 
-function operation(router: AppRouter, method: string, doc: RouteDoc) {
-  const { input, output } = procedureOf(router, doc.procedure);
-  const codes = [...EVERY_ROUTE, ...(method === 'POST' ? EVERY_POST : []), ...doc.problems];
+function operation(router: AppRouter, method: string, doc: FormRoute) {
+  const { input, output, meta } = procedureDef(router, doc.procedure);
+  // A procedure that needs a session says so in its meta; without one it answers 401.
+  const codes = [
+    ...EVERY_ROUTE,
+    ...(method === 'POST' ? EVERY_POST : []),
+    ...(meta.authenticated ? ['unauthenticated' as const] : []),
+    ...doc.problems,
+  ];
   if (input && Object.keys(input.shape).length) codes.push('duplicate_field', 'validation_failed');
   const byStatus = new Map<number, ProblemCode[]>();
-  for (const code of new Set(codes)) byStatus.set(PROBLEM_STATUS[code], [...(byStatus.get(PROBLEM_STATUS[code]) ?? []), code]);
+  for (const code of new Set(codes))
+    byStatus.set(PROBLEM_STATUS[code], [...(byStatus.get(PROBLEM_STATUS[code]) ?? []), code]);
 
   const success = output && successSchema(output, doc.issuesSession ?? false);
   const responses: Record<string, unknown> = {
@@ -87,7 +74,17 @@ function operation(router: AppRouter, method: string, doc: RouteDoc) {
       description: doc.issuesSession
         ? 'Success. The session is set as a cookie, or, when asked for with X-Session-Delivery: token, returned as `session` in the body.'
         : 'Success.',
-      ...(doc.issuesSession ? { headers: { 'Set-Cookie': { description: 'The session cookie (`session`, or `__Host-session` over https), unless the token was asked for in the body.', schema: { type: 'string' } } } } : {}),
+      ...(doc.issuesSession
+        ? {
+            headers: {
+              'Set-Cookie': {
+                description:
+                  'The session cookie (`session`, or `__Host-session` over https), unless the token was asked for in the body.',
+                schema: { type: 'string' },
+              },
+            },
+          }
+        : {}),
       content: { 'application/json': { schema: success ? jsonSchema(success, 'output') : {} } },
     },
   };
@@ -95,21 +92,46 @@ function operation(router: AppRouter, method: string, doc: RouteDoc) {
     const waits = list.some((c) => ['rate_limited', 'too_many_attempts', 'server_busy', 'not_ready'].includes(c));
     responses[status] = {
       description: `Problem: ${list.join(', ')}.`,
-      ...(waits ? { headers: { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } } } } : {}),
-      content: { 'application/problem+json': { schema: jsonSchema(problemSchema(list).extend({ status: z.literal(status) }), 'output') } },
+      ...(waits
+        ? {
+            headers: {
+              'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } },
+            },
+          }
+        : {}),
+      content: {
+        'application/problem+json': {
+          schema: jsonSchema(problemSchema(list).extend({ status: z.literal(status) }), 'output'),
+        },
+      },
     };
   }
   return {
     operationId: doc.procedure,
     summary: doc.summary,
-    ...(doc.authenticated ? { security: [{ sessionCookie: [] }, { bearer: [] }] } : { security: [] }),
+    ...(meta.authenticated ? { security: [{ sessionCookie: [] }, { bearer: [] }] } : { security: [] }),
     parameters: doc.issuesSession
-      ? [{ name: TOKEN_DELIVERY_HEADER, in: 'header', required: false, description: 'Send `token` to get the session token in the body (and no cookie).', schema: { type: 'string', enum: ['token'] } }]
+      ? [
+          {
+            name: TOKEN_DELIVERY_HEADER,
+            in: 'header',
+            required: false,
+            description: 'Send `token` to get the session token in the body (and no cookie).',
+            schema: { type: 'string', enum: ['token'] },
+          },
+        ]
       : method === 'GET' && input
         ? queryParameters(input)
         : [],
     ...(method === 'POST'
-      ? { requestBody: { required: input !== undefined, content: { 'application/x-www-form-urlencoded': { schema: input ? jsonSchema(input, 'input') : { type: 'object' } } } } }
+      ? {
+          requestBody: {
+            required: input !== undefined,
+            content: {
+              'application/x-www-form-urlencoded': { schema: input ? jsonSchema(input, 'input') : { type: 'object' } },
+            },
+          },
+        }
       : {}),
     responses,
   };
@@ -127,13 +149,23 @@ export function openApiDocument(app: FastifyInstance, router: AppRouter) {
     info: {
       title: 'Accounts service: form routes',
       version: '1',
-      description: 'Generated from the service\'s own input and output schemas. Errors are RFC 9457 problems; see docs/http-api.md.',
+      description:
+        "Generated from the service's own input and output schemas. Errors are RFC 9457 problems; see docs/http-api.md.",
     },
     paths,
     components: {
       securitySchemes: {
-        sessionCookie: { type: 'apiKey', in: 'cookie', name: 'session', description: 'The session cookie; named `__Host-session` over https.' },
-        bearer: { type: 'http', scheme: 'bearer', description: 'A session token received with X-Session-Delivery: token.' },
+        sessionCookie: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'session',
+          description: 'The session cookie; named `__Host-session` over https.',
+        },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'A session token received with X-Session-Delivery: token.',
+        },
       },
     },
   };
@@ -148,8 +180,9 @@ export function registerOpenApi(app: FastifyInstance, router: AppRouter) {
   seen.set(app, routes);
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/users/')) return;
-    for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url, doc: route.config?.openapi });
+    for (const method of [route.method].flat())
+      if (method !== 'HEAD') routes.push({ method, url: route.url, doc: route.config?.openapi });
   });
   let document: ReturnType<typeof openApiDocument> | undefined;
-  app.get('/openapi.json', async () => (document ??= openApiDocument(app, router)));
+  app.get('/openapi.json', () => (document ??= openApiDocument(app, router)));
 }

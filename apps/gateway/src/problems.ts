@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { outageProblem, ProblemError, problemForStatus, toProblem, trpcErrorBody, type Problem } from '@accounts/api';
+import { TRPCError } from '@trpc/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { localeOf } from './locale.js';
 import { pathOf } from './request-target.js';
@@ -28,14 +29,16 @@ const trpcPath = (req: FastifyRequest) => /^\/trpc\/([^/]+)/.exec(pathOf(req))?.
 export function sendProblem(req: FastifyRequest, reply: FastifyReply, err: unknown) {
   const locale = localeOf(req);
   const error = asProblemError(err);
-  const problem: Problem = toProblem(error, locale);
+  // Under /trpc the router's formatter puts the problem in tRPC's body; it is read from there,
+  // not computed twice. (An error that is no TRPCError is an internal one.)
+  const trpcBody = isTrpcRequest(req)
+    ? trpcErrorBody(error instanceof TRPCError ? error : new ProblemError('internal'), locale, trpcPath(req))
+    : null;
+  const problem: Problem = trpcBody ? trpcBody.error.data.problem : toProblem(error, locale);
   if (problem.status >= 500 && problem.code === 'internal') req.log.error({ err }, 'request failed');
   reply.code(problem.status).header('content-language', locale);
   if (problem.retryAfter !== undefined) reply.header('retry-after', String(problem.retryAfter));
-  if (isTrpcRequest(req)) {
-    const trpcError = error instanceof ProblemError ? error : new ProblemError(problem.code);
-    return reply.type('application/json').send(trpcErrorBody(trpcError, locale, trpcPath(req)));
-  }
+  if (trpcBody) return reply.type('application/json').send(trpcBody);
   return reply.type('application/problem+json').send(problem);
 }
 
@@ -49,7 +52,10 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex) {
     socket.destroy();
     return;
   }
-  const problem = toProblem(new ProblemError(err.code === 'HPE_HEADER_OVERFLOW' ? 'headers_too_large' : 'invalid_body'), 'en');
+  const problem = toProblem(
+    new ProblemError(err.code === 'HPE_HEADER_OVERFLOW' ? 'headers_too_large' : 'invalid_body'),
+    'en',
+  );
   const body = JSON.stringify(problem);
   socket.end(
     `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}\r\nContent-Type: application/problem+json; charset=utf-8\r\n` +

@@ -16,7 +16,12 @@ export type Limiter = (req: FastifyRequest, action: RateLimitedAction, key?: str
  */
 export function createRateLimits(app: FastifyInstance, config: Config): { limit: Limiter; close(): Promise<void> } {
   const redis = config.REDIS_URL
-    ? new Redis(config.REDIS_URL, { connectTimeout: 1000, maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false })
+    ? new Redis(config.REDIS_URL, {
+        connectTimeout: 1000,
+        maxRetriesPerRequest: 1,
+        enableOfflineQueue: false,
+        lazyConnect: false,
+      })
     : undefined;
   let warned = false;
   redis?.on('error', (err) => {

@@ -1,6 +1,5 @@
 import { isIP } from 'node:net';
-import { DEFAULT_REALM_SLUG, findRealm } from '@accounts/api';
-import type { Database, Realm } from '@accounts/db';
+import { DEFAULT_REALM_SLUG, findRealm, type Database, type Realm } from '@accounts/api';
 import { realmSlugField } from '@accounts/validators';
 
 /** RFC 3986 reg-name: unreserved, percent-encoded or sub-delims characters (an IPv4 address is one too). */
@@ -23,7 +22,10 @@ export function isValidHost(value: string): boolean {
  * realm, one label under the root domain is that realm, anything else addresses no realm.
  */
 export function realmSlugFromHost(hostname: string, rootDomain: string): string | null {
-  const host = hostname.toLowerCase().replace(/\.$/, '').replace(/^\[(.*)\]$/, '$1');
+  const host = hostname
+    .toLowerCase()
+    .replace(/\.$/, '')
+    .replace(/^\[(.*)\]$/, '$1');
   if (host === rootDomain || isIP(host) !== 0) return DEFAULT_REALM_SLUG;
   if (!host.endsWith(`.${rootDomain}`)) return null;
   const label = host.slice(0, -rootDomain.length - 1);

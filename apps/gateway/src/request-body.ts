@@ -5,7 +5,8 @@ export const hasBody = (req: FastifyRequest) =>
   req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 
 /** The media type of the body, without parameters, lower-cased ('' when none is declared). */
-export const mediaType = (req: FastifyRequest) => (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+export const mediaType = (req: FastifyRequest) =>
+  (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
 
 /**
  * Writes the declared media type back lower-cased (parameters as sent), so that the parsers

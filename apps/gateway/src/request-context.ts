@@ -1,5 +1,4 @@
-import type { AppRouter, callerFor, Hasher, RequestContext } from '@accounts/api';
-import type { Database, Realm } from '@accounts/db';
+import type { AppRouter, callerFor, Database, Hasher, Realm, RequestContext } from '@accounts/api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { localeOf } from './locale.js';
 import type { Limiter } from './rate-limits.js';
@@ -26,7 +25,7 @@ export interface Services {
 
 /** The tRPC context of one HTTP request, shared by the form routes and /trpc. */
 export function contextFor(req: FastifyRequest, reply: FastifyReply, services: Services) {
-  const session = sessionSink(req, reply, wantsTokenInBody(req));
+  const cookies = sessionSink(req, reply, wantsTokenInBody(req));
   const ctx: RequestContext = {
     db: services.db,
     hasher: services.hasher,
@@ -36,10 +35,10 @@ export function contextFor(req: FastifyRequest, reply: FastifyReply, services: S
     userAgent: req.headers['user-agent'] ?? null,
     sessionToken: sessionTokenOf(req),
     deviceCredential: deviceCredentialOf(req),
-    session,
+    cookies,
     rateLimit: (action, key) => services.limit(req, action, key),
     origin: services.originOf?.(req) ?? null,
     log: req.log,
   };
-  return { ctx, session };
+  return { ctx, cookies };
 }

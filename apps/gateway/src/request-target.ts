@@ -32,7 +32,8 @@ export function assertTargetNamesHost(req: FastifyRequest) {
   const target = absoluteTargets.get(req.raw);
   if (!target) return;
   const host = (req.headers.host ?? '').toLowerCase();
-  if ((target.scheme !== 'http' && target.scheme !== 'https') || target.authority !== host) throw new ProblemError('invalid_host');
+  if ((target.scheme !== 'http' && target.scheme !== 'https') || target.authority !== host)
+    throw new ProblemError('invalid_host');
 }
 
 const paths = new WeakMap<FastifyRequest, string>();

@@ -74,7 +74,13 @@ export function sessionSink(req: FastifyRequest, reply: FastifyReply, tokenInBod
     rememberDevice(credential, expiresAt) {
       if (tokenInBody) return;
       // Strict: only the service's own pages ever need to send it.
-      reply.setCookie(deviceCookieName(req), credential, { httpOnly: true, sameSite: 'strict', path: '/', secure: isHttps(req), expires: expiresAt });
+      reply.setCookie(deviceCookieName(req), credential, {
+        httpOnly: true,
+        sameSite: 'strict',
+        path: '/',
+        secure: isHttps(req),
+        expires: expiresAt,
+      });
     },
   };
 }

@@ -1,17 +1,27 @@
-import { ProblemError, toProblem, type AppRouter } from '@accounts/api';
+import { ProblemError, type AppRouter } from '@accounts/api';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import type { FastifyInstance } from 'fastify';
+import { methodOf, procedureAt } from './procedures.js';
 import { hasBody, mediaType, normalizeMediaType } from './request-body.js';
 import { contextFor, type Services } from './request-context.js';
 
-/** The one method a procedure takes: GET for a query, POST for a mutation (null: no such procedure). */
-export function procedureMethod(router: AppRouter, path: string | undefined): 'GET' | 'POST' | null {
-  const procedures = router._def.procedures as unknown as Record<string, { _def: { type: string } }>;
-  // Own keys only: "toString" or "__proto__" is no procedure.
-  if (path === undefined || !Object.hasOwn(procedures, path)) return null;
-  const procedure = procedures[path]!;
-  return procedure._def.type === 'mutation' ? 'POST' : 'GET';
-}
+type TrpcOptions = FastifyTRPCPluginOptions<AppRouter>['trpcOptions'];
+
+/**
+ * The headers of a /trpc answer. An error's Retry-After is read from the problem the router's
+ * formatter already put in the body (`data.problem`), not computed a second time.
+ */
+export const responseHeaders: NonNullable<TrpcOptions['responseMeta']> = ({ ctx, data }) => {
+  // tRPC sends its early refusals (batch paths, content types) as text/plain; every body here is JSON.
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'content-language': ctx?.locale ?? 'en',
+  };
+  const [first] = data;
+  const retryAfter = first && 'error' in first ? first.error.data.problem.retryAfter : undefined;
+  if (retryAfter !== undefined) headers['retry-after'] = String(retryAfter);
+  return { headers };
+};
 
 /** The typed API for the web app and tRPC clients: the same procedures as the form routes. */
 export async function registerTrpc(app: FastifyInstance, services: Services) {
@@ -19,7 +29,9 @@ export async function registerTrpc(app: FastifyInstance, services: Services) {
     scope.addHook('onRequest', async (req, reply) => {
       // Any other method is refused here, with the one it takes (tRPC would answer HEAD with an
       // empty 204 on any path, and PUT with a 415): 405 and Allow (RFC 9110 §15.5.6).
-      const method = procedureMethod(services.router, (req.params as { path?: string }).path);
+      const path = (req.params as { path?: string }).path;
+      const procedure = path === undefined ? null : procedureAt(services.router, path);
+      const method = procedure && methodOf(procedure);
       if (method && req.method !== method) {
         reply.header('allow', method);
         throw new ProblemError('method_not_allowed');
@@ -27,7 +39,11 @@ export async function registerTrpc(app: FastifyInstance, services: Services) {
       // No such procedure: tRPC answers GET and POST with its 404; nothing here takes another method.
       if (!method && req.method !== 'GET' && req.method !== 'POST') throw new ProblemError('not_found');
       // A declared type counts even without a body: tRPC would take multipart/form-data for a mutation.
-      if (req.method === 'POST' && (hasBody(req) || req.headers['content-type'] !== undefined) && mediaType(req) !== 'application/json')
+      if (
+        req.method === 'POST' &&
+        (hasBody(req) || req.headers['content-type'] !== undefined) &&
+        mediaType(req) !== 'application/json'
+      )
         throw new ProblemError('unsupported_media_type_json');
       // tRPC compares the type case-sensitively; APPLICATION/JSON is application/json.
       normalizeMediaType(req);
@@ -39,17 +55,12 @@ export async function registerTrpc(app: FastifyInstance, services: Services) {
         // One procedure per request keeps per-procedure limits and statuses exact.
         allowBatching: false,
         createContext: ({ req, res }) => contextFor(req, res, services).ctx,
-        responseMeta({ ctx, errors }) {
-          // tRPC sends its early refusals (batch paths, content types) as text/plain; every body here is JSON.
-          const headers: Record<string, string> = { 'content-type': 'application/json', 'content-language': ctx?.locale ?? 'en' };
-          const retryAfter = errors[0] ? toProblem(errors[0], 'en').retryAfter : undefined;
-          if (retryAfter !== undefined) headers['retry-after'] = String(retryAfter);
-          return { headers };
-        },
+        responseMeta: responseHeaders,
         onError({ error, req }) {
-          if (error.code === 'INTERNAL_SERVER_ERROR' && !(error instanceof ProblemError)) req.log.error({ err: error.cause ?? error }, 'procedure failed');
+          if (error.code === 'INTERNAL_SERVER_ERROR' && !(error instanceof ProblemError))
+            req.log.error({ err: error.cause ?? error }, 'procedure failed');
         },
-      } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
+      } satisfies TrpcOptions,
     });
   });
 }

@@ -9,30 +9,18 @@ import Negotiator from 'negotiator';
 import { localeOf } from './locale.js';
 import { contextFor, type Services } from './request-context.js';
 import { pathOf } from './request-target.js';
+// What the web build's server entry gives the gateway, and the answers a page is rendered from:
+// the web app's own types (nothing of it runs here but its build).
+import type { PageData, ServerEntry } from '../../web/src/page-data.js';
 
-// The web app's build: beside the gateway in the monorepo (apps/web/dist), from src/ or dist/ alike.
-export const WEB_DIST_DIR = process.env.WEB_DIST_DIR ?? fileURLToPath(new URL('../../web/dist', import.meta.url));
+// The web app's build: beside the gateway in the monorepo (apps/web/dist), from src/ or dist/ alike
+// (the setting WEB_DIST_DIR names another).
+export const WEB_DIST_DIR = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 /** Where password managers send people to change a password (W3C "A Well-Known URL for Changing Passwords"). */
 export const CHANGE_PASSWORD_PAGE = '/settings';
 
 type PageSender = (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
-
-/** What the web build's server entry (apps/web/src/entry-server.tsx) gives the gateway. */
-interface PageRenderer {
-  renderPage(href: string, data: PageData): Promise<{ html: string; title: string }>;
-}
-
-/** The answers a page is rendered from (the web app's PageData). */
-interface PageData {
-  locale: Locale;
-  settings: unknown;
-  user: unknown;
-}
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-/** JSON inside a <script> block: no "<" may close it early. */
-const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
 /**
  * The page for this request, rendered: the realm's settings and the signed-in user (if the
@@ -40,7 +28,14 @@ const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u0
  * as the app would receive them. Null when there is nothing to render with (a settings call
  * that failed): the app then draws the page itself.
  */
-async function renderedPage(req: FastifyRequest, reply: FastifyReply, services: Services, renderer: PageRenderer, locale: Locale) {
+async function renderedPage(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  services: Services,
+  renderer: ServerEntry,
+  indexHtml: string,
+  locale: Locale,
+) {
   const caller = services.createCaller(contextFor(req, reply, services).ctx);
   try {
     const settings = await caller.account.settings();
@@ -50,7 +45,7 @@ async function renderedPage(req: FastifyRequest, reply: FastifyReply, services: 
       () => null,
     );
     const data = JSON.parse(JSON.stringify({ locale, settings, user })) as PageData;
-    return { ...(await renderer.renderPage(req.url, data)), data };
+    return { html: await renderer.renderDocument(indexHtml, req.url, data), data };
   } catch (err) {
     req.log.warn({ err: { message: (err as Error).message } }, 'page not rendered on the server; the app draws it');
     return null;
@@ -61,45 +56,53 @@ async function renderedPage(req: FastifyRequest, reply: FastifyReply, services: 
  * index.html in the language the request asks for: `<html lang>`, the no-JavaScript explanation
  * (the build holds all three) and, with the server build, the page itself, rendered.
  */
-function localizedPages(indexHtml: string, services: Services, renderer: PageRenderer | null): PageSender {
+function localizedPages(indexHtml: string, services: Services, renderer: ServerEntry | null): PageSender {
   const pages = new Map(
     LOCALES.map((locale) => [
       locale,
       indexHtml
         .replace(/<html lang="\w+">/, `<html lang="${locale}">`)
-        .replace(/<(h1|p) lang="(\w+)">[\s\S]*?<\/\1>\s*/g, (block, _tag, lang: string) => (lang === locale ? block.replace(` lang="${lang}"`, '') : '')),
+        .replace(/<(h1|p) lang="(\w+)">[\s\S]*?<\/\1>\s*/g, (block, _tag, lang: string) =>
+          lang === locale ? block.replace(` lang="${lang}"`, '') : '',
+        ),
     ]),
   );
   return async (req, reply) => {
     const locale: Locale = localeOf(req);
-    let html = pages.get(locale)!;
-    const page = renderer && (await renderedPage(req, reply, services, renderer, locale));
-    if (page) {
-      html = html
-        .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(page.title)}</title>`)
-        // The answers come with the page: the app does not ask for them again.
-        .replace(/\s*<link rel="preload" href="\/trpc\/account\.settings"[^>]*>/, '')
-        .replace(/\s*<link rel="preload" href="\/trpc\/account\.me"[^>]*>/, (link) => (page.data.user ? '' : link))
-        .replace('<div id="root"></div>', () => `<div id="root">${page.html}</div><script id="page-data" type="application/json">${scriptJson(page.data)}</script>`);
-    }
-    const encoding = (new Negotiator({ headers: { 'accept-encoding': req.headers['accept-encoding'] ?? '' } }).encoding(['br', 'gzip', 'identity']) ?? 'identity') as 'br' | 'gzip' | 'identity';
+    const localized = pages.get(locale)!;
+    const page = renderer && (await renderedPage(req, reply, services, renderer, localized, locale));
+    const html = page?.html ?? localized;
+    const encoding = (new Negotiator({ headers: { 'accept-encoding': req.headers['accept-encoding'] ?? '' } }).encoding(
+      ['br', 'gzip', 'identity'],
+    ) ?? 'identity') as 'br' | 'gzip' | 'identity';
     const plain = Buffer.from(html);
     // A page is a few KB: compressed per request at a fast setting (well under a millisecond).
-    const body = encoding === 'br' ? brotliCompressSync(plain, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } }) : encoding === 'gzip' ? gzipSync(plain) : plain;
+    const body =
+      encoding === 'br'
+        ? brotliCompressSync(plain, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } })
+        : encoding === 'gzip'
+          ? gzipSync(plain)
+          : plain;
     if (encoding !== 'identity') reply.header('content-encoding', encoding);
-    return reply
-      .header('content-type', 'text/html; charset=utf-8')
-      .header('content-language', locale)
-      .header('vary', 'accept-encoding, accept-language, cookie')
-      // Rendered for this person (their realm, their session): never kept by a shared cache, and
-      // with their name and email in it, by no cache at all (a shared computer's back button).
-      .header('cache-control', page?.data.user ? 'no-store' : 'private, no-cache')
-      .send(body);
+    return (
+      reply
+        .header('content-type', 'text/html; charset=utf-8')
+        .header('content-language', locale)
+        .header('vary', 'accept-encoding, accept-language, cookie')
+        // Rendered for this person (their realm, their session): never kept by a shared cache, and
+        // with their name and email in it, by no cache at all (a shared computer's back button).
+        .header('cache-control', page?.data.user ? 'no-store' : 'private, no-cache')
+        .send(body)
+    );
   };
 }
 
 /** Serves the built single-page app; returns how to answer a page address, or null without a build. */
-export async function registerWebApp(app: FastifyInstance, services: Services, dir = WEB_DIST_DIR): Promise<PageSender | null> {
+export async function registerWebApp(
+  app: FastifyInstance,
+  services: Services,
+  dir = WEB_DIST_DIR,
+): Promise<PageSender | null> {
   if (!existsSync(`${dir}/index.html`)) {
     app.log.warn({ dir }, 'no web build found; serving the API only');
     return null;
@@ -122,11 +125,14 @@ export async function registerWebApp(app: FastifyInstance, services: Services, d
   app.get('/.well-known/change-password', async (_req, reply) => reply.redirect(CHANGE_PASSWORD_PAGE, 302));
   // The server build beside the browser build (apps/web/dist-server); without it pages are sent unrendered.
   const serverEntry = join(dir, '..', 'dist-server', 'entry-server.js');
-  const renderer = existsSync(serverEntry) ? ((await import(pathToFileURL(serverEntry).href)) as PageRenderer) : null;
-  if (!renderer) app.log.warn({ serverEntry }, 'no server build of the web app found; pages are drawn by the browser alone');
+  const renderer = existsSync(serverEntry) ? ((await import(pathToFileURL(serverEntry).href)) as ServerEntry) : null;
+  if (!renderer)
+    app.log.warn({ serverEntry }, 'no server build of the web app found; pages are drawn by the browser alone');
   return localizedPages(readFileSync(`${dir}/index.html`, 'utf8'), services, renderer);
 }
 
+// The gateway's own prefixes, not a list of pages: every other address is the app's, which answers
+// one it does not know with its own "not found" page (its pages are listed once, in the web app).
 const NOT_PAGES = /^\/(trpc|users|healthz|readyz|openapi\.json)(\/|$)/;
 // Media types are case-insensitive (RFC 9110 §8.3.1).
 const wantsHtml = (req: FastifyRequest) => (req.headers.accept ?? '').toLowerCase().includes('text/html');

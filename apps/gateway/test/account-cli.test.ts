@@ -1,104 +1,115 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { createSession, DEFAULT_ACCOUNT_CONFIG, findRealm } from '@accounts/api';
 import { openDatabase, sessions, users } from '@accounts/db';
 import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from './support/cli.js';
 import { registration, startGateway, STRONG, uniqueEmail } from './support/gateway.js';
-
-const run = promisify(execFile);
-const CLI = new URL('../src/cli.ts', import.meta.url).pathname;
-
-async function cli(args: string[], env: Record<string, string>) {
-  try {
-    const r = await run(process.execPath, ['--import', 'tsx', CLI, ...args], { env: { ...process.env, ...env }, timeout: 120_000 });
-    return { code: 0, out: r.stdout, err: r.stderr };
-  } catch (e) {
-    const x = e as { code: number; stdout: string; stderr: string };
-    return { code: x.code, out: x.stdout, err: x.stderr };
-  }
-}
 
 describe('the account command on the embedded database', () => {
   const dir = mkdtempSync(join(tmpdir(), 'accounts-account-cli-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('lists, disables, enables and ends sessions; refuses unknown realms and accounts clearly', { timeout: 240_000 }, async () => {
-    const email = uniqueEmail('ops');
-    const setup = await openDatabase({ dataDir: dir });
-    try {
-      await setup.migrate();
-      const realm = (await findRealm(setup.db, 'default'))!;
-      const [user] = await setup.db.insert(users).values({ realmId: realm.id, name: 'Op Erator', email, passwordHash: 'not a real hash' }).returning();
-      await createSession(setup.db, user!.id, DEFAULT_ACCOUNT_CONFIG);
-      await createSession(setup.db, user!.id, DEFAULT_ACCOUNT_CONFIG);
-    } finally {
-      await setup.close();
-    }
-    const listed = await cli(['account', 'list', 'default'], { DATA_DIR: dir });
-    expect(listed.code).toBe(0);
-    expect(listed.out).toMatch(new RegExp(`^${email.replace(/\./g, '\\.')}\\tOp Erator\\t\\S+\\tactive\\t2 sessions$`, 'm'));
-    const disabled = await cli(['account', 'disable', 'default', email.toUpperCase()], { DATA_DIR: dir });
-    expect(disabled.out).toContain(`in realm "default": disabled; 2 sessions ended`);
-    expect((await cli(['account', 'list', 'default'], { DATA_DIR: dir })).out).toMatch(/\tdisabled \S+\t0 sessions/);
-    expect((await cli(['account', 'enable', 'default', email], { DATA_DIR: dir })).out).toContain(`${email} in realm "default": enabled`);
-    expect((await cli(['account', 'revoke-sessions', 'default', email], { DATA_DIR: dir })).out).toContain('0 sessions ended');
+  it(
+    'lists, disables, enables and ends sessions; refuses unknown realms and accounts clearly',
+    { timeout: 240_000 },
+    async () => {
+      const email = uniqueEmail('ops');
+      const setup = await openDatabase({ dataDir: dir });
+      try {
+        await setup.migrate();
+        const realm = (await findRealm(setup.db, 'default'))!;
+        const [user] = await setup.db
+          .insert(users)
+          .values({ realmId: realm.id, name: 'Op Erator', email, passwordHash: 'not a real hash' })
+          .returning();
+        await createSession(setup.db, user!.id, DEFAULT_ACCOUNT_CONFIG);
+        await createSession(setup.db, user!.id, DEFAULT_ACCOUNT_CONFIG);
+      } finally {
+        await setup.close();
+      }
+      const listed = await runCli(['account', 'list', 'default'], { DATA_DIR: dir });
+      expect(listed.code).toBe(0);
+      expect(listed.out).toMatch(
+        new RegExp(`^${email.replace(/\./g, '\\.')}\\tOp Erator\\t\\S+\\tactive\\t2 sessions$`, 'm'),
+      );
+      const disabled = await runCli(['account', 'disable', 'default', email.toUpperCase()], { DATA_DIR: dir });
+      expect(disabled.out).toContain(`in realm "default": disabled; 2 sessions ended`);
+      expect((await runCli(['account', 'list', 'default'], { DATA_DIR: dir })).out).toMatch(
+        /\tdisabled \S+\t0 sessions/,
+      );
+      expect((await runCli(['account', 'enable', 'default', email], { DATA_DIR: dir })).out).toContain(
+        `${email} in realm "default": enabled`,
+      );
+      expect((await runCli(['account', 'revoke-sessions', 'default', email], { DATA_DIR: dir })).out).toContain(
+        '0 sessions ended',
+      );
 
-    const unknown = await cli(['account', 'disable', 'default', 'nobody@example.com'], { DATA_DIR: dir });
-    expect(unknown).toMatchObject({ code: 1 });
-    expect(unknown.err).toContain('There is no account nobody@example.com in realm "default".');
-    expect((await cli(['account', 'list', 'nope'], { DATA_DIR: dir })).err).toContain('There is no realm "nope".');
-    const usage = await cli(['account', 'disable', 'default'], { DATA_DIR: dir });
-    expect(usage.code).toBe(2);
-    expect(usage.err).toContain('npm run account -- disable <realm> <email>');
-  });
+      const unknown = await runCli(['account', 'disable', 'default', 'nobody@example.com'], { DATA_DIR: dir });
+      expect(unknown).toMatchObject({ code: 1 });
+      expect(unknown.err).toContain('There is no account nobody@example.com in realm "default".');
+      expect((await runCli(['account', 'list', 'nope'], { DATA_DIR: dir })).err).toContain('There is no realm "nope".');
+      const usage = await runCli(['account', 'disable', 'default'], { DATA_DIR: dir });
+      expect(usage.code).toBe(2);
+      expect(usage.err).toContain('npm run account -- disable <realm> <email>');
+    },
+  );
 
-  it('says clearly that the server must be stopped while it holds the data directory', { timeout: 120_000 }, async () => {
-    const held = await openDatabase({ dataDir: dir });
-    try {
-      const r = await cli(['account', 'list', 'default'], { DATA_DIR: dir });
-      expect(r.code).toBe(1);
-      expect(r.err).toContain('is in use by another process (most likely the running server). Stop the server first');
-    } finally {
-      await held.close();
-    }
-  });
+  it(
+    'says clearly that the server must be stopped while it holds the data directory',
+    { timeout: 120_000 },
+    async () => {
+      const held = await openDatabase({ dataDir: dir });
+      try {
+        const r = await runCli(['account', 'list', 'default'], { DATA_DIR: dir });
+        expect(r.code).toBe(1);
+        expect(r.err).toContain('is in use by another process (most likely the running server). Stop the server first');
+      } finally {
+        await held.close();
+      }
+    },
+  );
 });
 
 if (process.env.TEST_DATABASE_URL) {
   describe('the account command on PostgreSQL, while the server runs', () => {
-    it('disables an account: its sessions end at once and sign-in answers as a wrong password; enable and revoke-sessions', { timeout: 120_000 }, async () => {
-      const gw = await startGateway('postgres');
-      try {
-        const env = { DATABASE_URL: gw.db.url! };
-        const email = uniqueEmail('pgops');
-        const reg = await gw.form('/users/register', registration(email));
-        const cookie = { cookie: reg.cookie! };
-        expect((await gw.send('GET', '/users/me', { headers: cookie })).status).toBe(200);
+    it(
+      'disables an account: its sessions end at once and sign-in answers as a wrong password; enable and revoke-sessions',
+      { timeout: 120_000 },
+      async () => {
+        const gw = await startGateway('postgres');
+        try {
+          const env = { DATABASE_URL: gw.db.url! };
+          const email = uniqueEmail('pgops');
+          const reg = await gw.form('/users/register', registration(email));
+          const cookie = { cookie: reg.cookie! };
+          expect((await gw.send('GET', '/users/me', { headers: cookie })).status).toBe(200);
 
-        const disabled = await cli(['account', 'disable', 'default', email], env);
-        expect(disabled).toMatchObject({ code: 0 });
-        expect(disabled.out).toContain('disabled; 1 session ended');
-        expect((await gw.send('GET', '/users/me', { headers: cookie })).status).toBe(401);
-        const right = await gw.form('/users/login', { email, password: STRONG });
-        const wrong = await gw.form('/users/login', { email, password: 'not the password at all' });
-        expect(right.status).toBe(422);
-        expect(right.json).toEqual(wrong.json);
+          const disabled = await runCli(['account', 'disable', 'default', email], env);
+          expect(disabled).toMatchObject({ code: 0 });
+          expect(disabled.out).toContain('disabled; 1 session ended');
+          expect((await gw.send('GET', '/users/me', { headers: cookie })).status).toBe(401);
+          const right = await gw.form('/users/login', { email, password: STRONG });
+          const wrong = await gw.form('/users/login', { email, password: 'not the password at all' });
+          expect(right.status).toBe(422);
+          expect(right.json).toEqual(wrong.json);
 
-        expect((await cli(['account', 'enable', 'default', email], env)).out).toContain('enabled');
-        const back = await gw.form('/users/login', { email, password: STRONG });
-        expect(back.status).toBe(200);
-        expect((await cli(['account', 'revoke-sessions', 'default', email], env)).out).toContain('1 session ended');
-        expect((await gw.send('GET', '/users/me', { headers: { cookie: back.cookie! } })).status).toBe(401);
-        const [user] = await gw.db.db.select().from(users).where(eq(users.email, email));
-        expect(await gw.db.db.select().from(sessions).where(eq(sessions.userId, user!.id))).toEqual([]);
-        expect((await cli(['account', 'list', 'default'], env)).out).toContain(`${email}\tTest User\t`);
-      } finally {
-        await gw.close();
-      }
-    });
+          expect((await runCli(['account', 'enable', 'default', email], env)).out).toContain('enabled');
+          const back = await gw.form('/users/login', { email, password: STRONG });
+          expect(back.status).toBe(200);
+          expect((await runCli(['account', 'revoke-sessions', 'default', email], env)).out).toContain(
+            '1 session ended',
+          );
+          expect((await gw.send('GET', '/users/me', { headers: { cookie: back.cookie! } })).status).toBe(401);
+          const [user] = await gw.db.db.select().from(users).where(eq(users.email, email));
+          expect(await gw.db.db.select().from(sessions).where(eq(sessions.userId, user!.id))).toEqual([]);
+          expect((await runCli(['account', 'list', 'default'], env)).out).toContain(`${email}\tTest User\t`);
+        } finally {
+          await gw.close();
+        }
+      },
+    );
   });
 }

@@ -7,7 +7,15 @@ import { users } from '@accounts/db';
 import { FORM_ROUTES } from '../src/form-routes.js';
 import { mintSession } from './support/accounts.js';
 import { countRows, expectProblem } from './support/checks.js';
-import { registration, startGateway, STRONG, STRONG2, uniqueEmail, type Gateway, type Response } from './support/gateway.js';
+import {
+  registration,
+  startGateway,
+  STRONG,
+  STRONG2,
+  uniqueEmail,
+  type Gateway,
+  type Response,
+} from './support/gateway.js';
 import { queuedToken } from './support/email-openapi.js';
 import { openApiOf } from './support/openapi.js';
 
@@ -48,18 +56,23 @@ describe.each(testDrivers())('stopping on %s', (driver) => {
       const login = 'email=someone%40example.com&password=not+the+password';
       // A request in flight: its body is only half sent when the stop begins.
       const inFlight = openConnection(gw.port);
-      await inFlight.write(`POST /users/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${login.length}\r\n\r\n${login.slice(0, 10)}`);
+      await inFlight.write(
+        `POST /users/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${login.length}\r\n\r\n${login.slice(0, 10)}`,
+      );
       // Requests begun on open connections (readiness, and every form route), completed during the stop.
       const begun = [{ method: 'GET', url: '/readyz' }, ...FORM_ROUTES].map(({ method, url }) => {
         const conn = openConnection(gw.port);
-        const sent = conn.write(`${method} ${url} HTTP/1.1\r\nHost: localhost\r\n${method === 'POST' ? 'Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 0\r\n' : ''}`);
+        const sent = conn.write(
+          `${method} ${url} HTTP/1.1\r\nHost: localhost\r\n${method === 'POST' ? 'Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 0\r\n' : ''}`,
+        );
         return { method, url, conn, sent };
       });
       await Promise.all(begun.map((b) => b.sent));
       // Node's own count of connections with a request under way (its internal list): once the
       // server has read the start of every request, the stop cannot mistake them for idle ones.
       const server = gw.app.server as unknown as Record<symbol, { active(): unknown[] }>;
-      const connections = server[Object.getOwnPropertySymbols(server).find((k) => k.description === 'http.server.connections')!]!;
+      const connections =
+        server[Object.getOwnPropertySymbols(server).find((k) => k.description === 'http.server.connections')!]!;
       await vi.waitFor(() => expect(connections.active()).toHaveLength(begun.length + 1));
 
       const stopped = gw.app.close();
@@ -101,12 +114,17 @@ describe.each(testDrivers())('load shedding over HTTP on %s', (driver) => {
     const api = await openApiOf(gw);
     // A signed-in account, made without hashing (the pool is about to be full).
     const realm = (await findRealm(gw.db.db, 'default'))!;
-    const [user] = await gw.db.db.insert(users).values({ realmId: realm.id, name: 'Busy', email: uniqueEmail('busy'), passwordHash: 'unused' }).returning();
+    const [user] = await gw.db.db
+      .insert(users)
+      .values({ realmId: realm.id, name: 'Busy', email: uniqueEmail('busy'), passwordHash: 'unused' })
+      .returning();
     const cookie = `session=${await mintSession(gw.db.db, user!.id)}`;
     expect((await gw.form('/users/forgot_password', { email: user!.email })).status).toBe(202);
     const token = await queuedToken(gw.db.db, user!.email, 'reset_password');
     await mintSession(gw.db.db, user!.id);
-    const otherSession = (await gw.send('GET', '/users/sessions', { headers: { cookie } })).json.sessions.find((s: { current: boolean }) => !s.current).id;
+    const otherSession = (await gw.send('GET', '/users/sessions', { headers: { cookie } })).json.sessions.find(
+      (s: { current: boolean }) => !s.current,
+    ).id;
     const before = await countRows(gw.db.db);
     const blockers = [gw.hasher.hash('one running'), gw.hasher.hash('one waiting')];
     try {
@@ -125,15 +143,25 @@ describe.each(testDrivers())('load shedding over HTTP on %s', (driver) => {
         expect(res.json).toMatchObject({ status: 503, code: 'server_busy', retryAfter: 2 });
         api.check('POST', url, res);
       }
-      const trpc = await gw.send('POST', '/trpc/account.register', { headers: { 'content-type': 'application/json' }, body: JSON.stringify(registration()) });
+      const trpc = await gw.send('POST', '/trpc/account.register', {
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(registration()),
+      });
       expect(trpc.status).toBe(503);
       expect(trpc.headers['retry-after']).toBe('2');
-      expect(trpc.json.error.data).toMatchObject({ code: 'SERVICE_UNAVAILABLE', problem: { code: 'server_busy', retryAfter: 2 } });
+      expect(trpc.json.error.data).toMatchObject({
+        code: 'SERVICE_UNAVAILABLE',
+        problem: { code: 'server_busy', retryAfter: 2 },
+      });
       // A typed client reads the same.
       const client = createTRPCClient<AppRouter>({ links: [httpLink({ url: `http://localhost:${gw.port}/trpc` })] });
       const refused = await client.account.register.mutate(registration()).catch((e: unknown) => e);
       expect(refused).toBeInstanceOf(TRPCClientError);
-      expect((refused as TRPCClientError<AppRouter>).data).toMatchObject({ code: 'SERVICE_UNAVAILABLE', httpStatus: 503, problem: { code: 'server_busy', retryAfter: 2 } });
+      expect((refused as TRPCClientError<AppRouter>).data).toMatchObject({
+        code: 'SERVICE_UNAVAILABLE',
+        httpStatus: 503,
+        problem: { code: 'server_busy', retryAfter: 2 },
+      });
     } finally {
       await Promise.all(blockers);
     }

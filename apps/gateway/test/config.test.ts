@@ -5,20 +5,47 @@ import { realmSlugFromHost } from '../src/realm-host.js';
 describe('configuration from the environment', () => {
   it('has working defaults', () => {
     const c = loadConfig({});
-    expect(c).toMatchObject({ PORT: 3000, HOST: '127.0.0.1', DATA_DIR: './.data', ROOT_DOMAIN: 'localhost', BCRYPT_COST: 11, PASSWORD_MIN_LENGTH: 15, TRUST_PROXY: false, TRUSTED_ORIGINS: [] });
+    expect(c).toMatchObject({
+      PORT: 3000,
+      HOST: '127.0.0.1',
+      DATA_DIR: './.data',
+      ROOT_DOMAIN: 'localhost',
+      BCRYPT_COST: 11,
+      PASSWORD_MIN_LENGTH: 15,
+      TRUST_PROXY: false,
+      TRUSTED_ORIGINS: [],
+    });
     expect(c.DATABASE_URL).toBeUndefined();
   });
 
   it('names every bad variable and what it must be, at once', () => {
     let error: unknown;
     try {
-      loadConfig({ PORT: 'eighty', BCRYPT_COST: '3', PASSWORD_MIN_LENGTH: '6', DATABASE_URL: 'mysql://db', TRUST_PROXY: 'maybe', TRUSTED_ORIGINS: 'not a url', LOG_LEVEL: 'loud', PASSWORD_PEPPER: 'short' });
+      loadConfig({
+        PORT: 'eighty',
+        BCRYPT_COST: '3',
+        PASSWORD_MIN_LENGTH: '6',
+        DATABASE_URL: 'mysql://db',
+        TRUST_PROXY: 'maybe',
+        TRUSTED_ORIGINS: 'not a url',
+        LOG_LEVEL: 'loud',
+        PASSWORD_PEPPER: 'short',
+      });
     } catch (e) {
       error = e;
     }
     expect(error).toBeInstanceOf(ConfigError);
     const text = (error as Error).message;
-    for (const name of ['PORT', 'BCRYPT_COST', 'PASSWORD_MIN_LENGTH', 'DATABASE_URL', 'TRUST_PROXY', 'TRUSTED_ORIGINS', 'LOG_LEVEL', 'PASSWORD_PEPPER']) {
+    for (const name of [
+      'PORT',
+      'BCRYPT_COST',
+      'PASSWORD_MIN_LENGTH',
+      'DATABASE_URL',
+      'TRUST_PROXY',
+      'TRUSTED_ORIGINS',
+      'LOG_LEVEL',
+      'PASSWORD_PEPPER',
+    ]) {
       expect(text).toContain(`${name}=`);
     }
     expect(text).toContain('postgres://');
@@ -31,7 +58,11 @@ describe('configuration from the environment', () => {
     const redisPassword = 'r3dis-pass';
     let text = '';
     try {
-      loadConfig({ PASSWORD_PEPPER: pepper, DATABASE_URL: `mysql://app:${dbPassword}@db.internal/accounts`, REDIS_URL: `http://:${redisPassword}@cache:6379` });
+      loadConfig({
+        PASSWORD_PEPPER: pepper,
+        DATABASE_URL: `mysql://app:${dbPassword}@db.internal/accounts`,
+        REDIS_URL: `http://:${redisPassword}@cache:6379`,
+      });
     } catch (e) {
       text = (e as Error).message;
     }
@@ -57,7 +88,10 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY="true": .*proxy hops.*addresses/);
     expect(loadConfig({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
     expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).TRUST_PROXY).toEqual(['10.0.0.0/8', '127.0.0.1']);
-    expect(loadConfig({ TRUSTED_ORIGINS: 'https://a.example.com, http://localhost:5173' }).TRUSTED_ORIGINS).toEqual(['https://a.example.com', 'http://localhost:5173']);
+    expect(loadConfig({ TRUSTED_ORIGINS: 'https://a.example.com, http://localhost:5173' }).TRUSTED_ORIGINS).toEqual([
+      'https://a.example.com',
+      'http://localhost:5173',
+    ]);
   });
 });
 

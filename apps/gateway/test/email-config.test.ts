@@ -4,7 +4,9 @@ import { realmOrigin } from '../src/mail/origin.js';
 
 describe('mail settings', () => {
   it('takes smtp:// and smtps:// URLs, and names a bad one without showing its password', () => {
-    expect(loadConfig({ SMTP_URL: 'smtps://user:secret@smtp.example.com:465' }).SMTP_URL).toBe('smtps://user:secret@smtp.example.com:465');
+    expect(loadConfig({ SMTP_URL: 'smtps://user:secret@smtp.example.com:465' }).SMTP_URL).toBe(
+      'smtps://user:secret@smtp.example.com:465',
+    );
     let message = '';
     try {
       loadConfig({ SMTP_URL: 'http://user:secret@smtp.example.com' });
@@ -23,7 +25,11 @@ describe('mail settings', () => {
   });
 
   it('builds links on the realm origin from configuration alone: PUBLIC_URL when set, else PUBLIC_SCHEME on ROOT_DOMAIN at PUBLIC_PORT (PORT by default)', () => {
-    const behindProxy = loadConfig({ PUBLIC_URL: 'https://example.com', ROOT_DOMAIN: 'example.com', PUBLIC_PORT: '8443' });
+    const behindProxy = loadConfig({
+      PUBLIC_URL: 'https://example.com',
+      ROOT_DOMAIN: 'example.com',
+      PUBLIC_PORT: '8443',
+    });
     expect(realmOrigin('default', behindProxy)).toBe('https://example.com');
     expect(realmOrigin('acme', behindProxy)).toBe('https://acme.example.com');
     // The defaults match `npm start`: http on PORT (3000).
@@ -34,15 +40,20 @@ describe('mail settings', () => {
     expect(realmOrigin('acme', loadConfig({ PORT: '4101' }))).toBe('http://acme.localhost:4101');
     expect(realmOrigin('acme', loadConfig({ PORT: '4101', PUBLIC_PORT: '8080' }))).toBe('http://acme.localhost:8080');
     // A scheme's own port is left out; PORT=0 (any free port) names none a link could use.
-    expect(realmOrigin('acme', loadConfig({ ROOT_DOMAIN: 'example.org', PUBLIC_SCHEME: 'https', PUBLIC_PORT: '443' }))).toBe('https://acme.example.org');
+    expect(
+      realmOrigin('acme', loadConfig({ ROOT_DOMAIN: 'example.org', PUBLIC_SCHEME: 'https', PUBLIC_PORT: '443' })),
+    ).toBe('https://acme.example.org');
     expect(realmOrigin('default', loadConfig({ PORT: '80' }))).toBe('http://localhost');
     expect(realmOrigin('default', loadConfig({ PORT: '0' }))).toBe('http://localhost');
-    expect(realmOrigin('default', loadConfig({ PUBLIC_SCHEME: 'https', PUBLIC_PORT: '80' }))).toBe('https://localhost:80');
+    expect(realmOrigin('default', loadConfig({ PUBLIC_SCHEME: 'https', PUBLIC_PORT: '80' }))).toBe(
+      'https://localhost:80',
+    );
   });
 
   it('takes PUBLIC_SCHEME as http or https and PUBLIC_PORT as a port', () => {
     expect(() => loadConfig({ PUBLIC_SCHEME: 'ftp' })).toThrow(/PUBLIC_SCHEME/);
     expect(() => loadConfig({ PUBLIC_SCHEME: 'HTTPS' })).toThrow(/PUBLIC_SCHEME/);
-    for (const port of ['0', '65536', 'abc', '80.5']) expect(() => loadConfig({ PUBLIC_PORT: port }), port).toThrow(/PUBLIC_PORT/);
+    for (const port of ['0', '65536', 'abc', '80.5'])
+      expect(() => loadConfig({ PUBLIC_PORT: port }), port).toThrow(/PUBLIC_PORT/);
   });
 });

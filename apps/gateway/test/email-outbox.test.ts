@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Driver } from '@accounts/db';
@@ -17,11 +18,15 @@ async function storage(driver: Driver): Promise<{ env: Record<string, string>; c
     return { env: { DATABASE_URL: db.url! }, cleanup: () => db.close() };
   }
   const dir = mkdtempSync(join(tmpdir(), 'accounts-outbox-'));
-  return { env: { DATA_DIR: dir }, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+  return { env: { DATA_DIR: dir }, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 
-describe.each(testDrivers())('the mail outbox across processes on %s', (driver) => {
-  let smtp: TestSmtp;
+/**
+ * An SMTP server for the calling `describe`, and the gateway processes and storage its tests
+ * start (each process with `env` under its own), all stopped and removed after them.
+ */
+function mailRig(env: Record<string, string> = {}) {
+  let smtp: TestSmtp | undefined;
   const procs: GatewayProcess[] = [];
   const cleanups: (() => Promise<void>)[] = [];
   beforeAll(async () => {
@@ -32,15 +37,33 @@ describe.each(testDrivers())('the mail outbox across processes on %s', (driver) 
     for (const c of cleanups) await c().catch(() => {});
     await smtp?.close();
   });
-  const spawn = async (env: Record<string, string>) => {
-    const p = await spawnGateway({ SMTP_URL: smtp.url, MAIL_RETRY_BASE_SECONDS: '1', ...env });
-    procs.push(p);
-    return p;
+  const started = (): TestSmtp => {
+    if (!smtp) throw new Error('the SMTP server starts in beforeAll');
+    return smtp;
   };
+  return {
+    get smtp() {
+      return started();
+    },
+    spawn: async (own: Record<string, string>) => {
+      const p = await spawnGateway({ SMTP_URL: started().url, ...env, ...own });
+      procs.push(p);
+      return p;
+    },
+    storage: async (driver: Driver) => {
+      const store = await storage(driver);
+      cleanups.push(store.cleanup);
+      return store;
+    },
+  };
+}
+
+describe.each(testDrivers())('the mail outbox across processes on %s', (driver) => {
+  const rig = mailRig({ MAIL_RETRY_BASE_SECONDS: '1' });
+  const { spawn } = rig;
 
   it('sends, once, a mail committed by a process killed before it could deliver it', { timeout: 120_000 }, async () => {
-    const store = await storage(driver);
-    cleanups.push(store.cleanup);
+    const store = await rig.storage(driver);
     // This process queues but does not send (its sender is off): the kill lands between the two.
     const first = await spawn({ ...store.env, MAIL_POLL_MS: '0' });
     const email = uniqueEmail('killed');
@@ -49,52 +72,51 @@ describe.each(testDrivers())('the mail outbox across processes on %s', (driver) 
     first.child.kill('SIGKILL');
     await first.exited;
     await first.client.close();
-    expect(smtp.mails.filter((m) => m.to.includes(email))).toHaveLength(0);
+    expect(rig.smtp.mails.filter((m) => m.to.includes(email))).toHaveLength(0);
 
     const second = await spawn({ ...store.env, MAIL_POLL_MS: '50' });
-    const reset = await smtp.waitFor((m) => m.to.includes(email) && /Reset your password/.test(m.subject));
-    await smtp.waitFor((m) => m.to.includes(email) && /Confirm your email/.test(m.subject));
-    const res = await second.client.form('/users/reset_password', { token: tokenOf(reset), new_password: STRONG2, confirm_password: STRONG2 });
+    const reset = await rig.smtp.waitFor((m) => m.to.includes(email) && /Reset your password/.test(m.subject));
+    await rig.smtp.waitFor((m) => m.to.includes(email) && /Confirm your email/.test(m.subject));
+    const res = await second.client.form('/users/reset_password', {
+      token: tokenOf(reset),
+      new_password: STRONG2,
+      confirm_password: STRONG2,
+    });
     expect(res.status).toBe(200);
     // Once the process has stopped nothing more can arrive: each queued mail went out once.
     expect((await second.stop()).code).toBe(0);
-    const queued = smtp.mails.filter((m) => m.to.includes(email) && /^(Confirm|Reset)/.test(m.subject));
-    expect(queued.map((m) => m.subject).sort()).toEqual([expect.stringMatching(/^Confirm/), expect.stringMatching(/^Reset/)]);
+    const queued = rig.smtp.mails.filter((m) => m.to.includes(email) && /^(Confirm|Reset)/.test(m.subject));
+    expect(queued.map((m) => m.subject).sort()).toEqual([
+      expect.stringMatching(/^Confirm/),
+      expect.stringMatching(/^Reset/),
+    ]);
   });
 });
 
 // Instances share a database only on PostgreSQL (PGlite belongs to one process).
 if (testDrivers().includes('postgres')) {
   describe('one outbox shared by two instances on postgres', () => {
-    let smtp: TestSmtp;
-    const procs: GatewayProcess[] = [];
-    const cleanups: (() => Promise<void>)[] = [];
-    const driver: Driver = 'postgres';
-    beforeAll(async () => {
-      smtp = await startSmtp();
-    });
-    afterAll(async () => {
-      for (const p of procs) if (p.child.exitCode === null && p.child.signalCode === null) await p.stop().catch(() => {});
-      for (const c of cleanups) await c().catch(() => {});
-      await smtp?.close();
-    });
-    const spawn = async (env: Record<string, string>) => {
-      const p = await spawnGateway({ SMTP_URL: smtp.url, ...env });
-      procs.push(p);
-      return p;
-    };
+    const rig = mailRig();
+    const { spawn } = rig;
 
     it('two instances sharing one outbox send each mail exactly once', { timeout: 120_000 }, async () => {
-      const store = await storage(driver);
-      cleanups.push(store.cleanup);
+      const store = await rig.storage('postgres');
       const env = { ...store.env, MAIL_POLL_MS: '20', HASH_WORKERS: '1' };
       const [a, b] = await Promise.all([spawn(env), spawn(env)]);
       const emails = Array.from({ length: 30 }, (_, i) => uniqueEmail(`pair${i}`));
-      await Promise.all(emails.map(async (email, i) => expect((await (i % 2 ? a : b).client.form('/users/register', registration(email))).status).toBe(201)));
-      for (const email of emails) await smtp.waitFor((m) => m.to.includes(email), 30_000);
+      await Promise.all(
+        emails.map(async (email, i) =>
+          expect((await (i % 2 ? a : b).client.form('/users/register', registration(email))).status).toBe(201),
+        ),
+      );
+      for (const email of emails) await rig.smtp.waitFor((m) => m.to.includes(email), 30_000);
       // Once both have stopped nothing more can arrive.
       await Promise.all([a.stop(), b.stop()]);
-      for (const email of emails) expect(smtp.mails.filter((m) => m.to.includes(email)), email).toHaveLength(1);
+      for (const email of emails)
+        expect(
+          rig.smtp.mails.filter((m) => m.to.includes(email)),
+          email,
+        ).toHaveLength(1);
       expect([...a.logs, ...b.logs].some((l) => l.includes('mail sent'))).toBe(true);
     });
   });

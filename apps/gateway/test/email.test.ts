@@ -32,15 +32,20 @@ describe.each(testDrivers())('mail over HTTP with a real SMTP server, on %s', (d
     await smtp?.close();
   });
 
-  const post = (url: string, body: Record<string, string>, headers: Record<string, string> = {}, host?: string) => gw.form(url, body, { headers: { ...from(), ...headers }, host });
+  const post = (url: string, body: Record<string, string>, headers: Record<string, string> = {}, host?: string) =>
+    gw.form(url, body, { headers: { ...from(), ...headers }, host });
   const signUp = async (host?: string, headers: Record<string, string> = {}) => {
     const email = uniqueEmail('smtp');
     const res = await post('/users/register', registration(email), headers, host);
     expect(res.status).toBe(201);
-    const device = [res.headers['set-cookie'] ?? []].flat().find((c) => c.startsWith('known_device='))!.split(';')[0]!;
+    const device = [res.headers['set-cookie'] ?? []]
+      .flat()
+      .find((c) => c.startsWith('known_device='))!
+      .split(';')[0]!;
     return { email, cookie: res.cookie!, device };
   };
-  const mailTo = (email: string, subject: RegExp) => smtp.waitFor((m) => m.to.includes(email) && subject.test(m.subject));
+  const mailTo = (email: string, subject: RegExp) =>
+    smtp.waitFor((m) => m.to.includes(email) && subject.test(m.subject));
 
   it("mails a reset link in the account's language (not the asker's), with text and HTML, on the realm origin; the link resets once and signs the browser out", async () => {
     const { email, cookie, device } = await signUp('acme.localhost', { 'accept-language': 'de-DE,de;q=0.9' });
@@ -58,30 +63,56 @@ describe.each(testDrivers())('mail over HTTP with a real SMTP server, on %s', (d
     const token = tokenOf(mail);
 
     // Reset in the browser that is signed in: it ends up signed out, and no browser stays known.
-    const reset = await post('/users/reset_password', { token, new_password: STRONG2, confirm_password: STRONG2 }, { cookie: `${cookie}; ${device}` }, 'acme.localhost');
+    const reset = await post(
+      '/users/reset_password',
+      { token, new_password: STRONG2, confirm_password: STRONG2 },
+      { cookie: `${cookie}; ${device}` },
+      'acme.localhost',
+    );
     expect(reset.status).toBe(200);
     expect(reset.json).toEqual({ ok: true, sessionsRevoked: 1 });
     const set = [reset.headers['set-cookie'] ?? []].flat();
     expect(set).toEqual([expect.stringMatching(/^session=; .*Expires=Thu, 01 Jan 1970/)]);
-    expect((await gw.send('GET', '/users/me', { host: 'acme.localhost', headers: { cookie } })).json.code).toBe('unauthenticated');
-    expect((await post('/users/login', { email, password: STRONG }, {}, 'acme.localhost')).json.errors[0].code).toBe('credentials_invalid');
+    expect((await gw.send('GET', '/users/me', { host: 'acme.localhost', headers: { cookie } })).json.code).toBe(
+      'unauthenticated',
+    );
+    expect((await post('/users/login', { email, password: STRONG }, {}, 'acme.localhost')).json.errors[0].code).toBe(
+      'credentials_invalid',
+    );
     // The new password signs in; the old known-device cookie is not the owner's any more: a new one is added in front.
     const login = await post('/users/login', { email, password: STRONG2 }, { cookie: device }, 'acme.localhost');
     expect(login.status).toBe(200);
     expect(login.json.user).toMatchObject({ email, realm: 'acme', emailVerified: true });
-    const remembered = [login.headers['set-cookie'] ?? []].flat().find((c) => c.startsWith('known_device='))!.split(';')[0]!;
+    const remembered = [login.headers['set-cookie'] ?? []]
+      .flat()
+      .find((c) => c.startsWith('known_device='))!
+      .split(';')[0]!;
     expect(remembered).toMatch(new RegExp(`^known_device=[A-Za-z0-9_-]{43}\\.${device.split('=')[1]}$`));
     await mailTo(email, /Neue Anmeldung|New sign-in/);
-    const again = await post('/users/reset_password', { token, new_password: STRONG3, confirm_password: STRONG3 }, {}, 'acme.localhost');
+    const again = await post(
+      '/users/reset_password',
+      { token, new_password: STRONG3, confirm_password: STRONG3 },
+      {},
+      'acme.localhost',
+    );
     expect(again.status).toBe(400);
-    expect(again.json).toMatchObject({ code: 'reset_token_invalid', errors: [{ field: 'token', code: 'reset_token_invalid' }] });
+    expect(again.json).toMatchObject({
+      code: 'reset_token_invalid',
+      errors: [{ field: 'token', code: 'reset_token_invalid' }],
+    });
     // The owner is told, with the address it came from and the way back.
     const notice = await mailTo(email, /zurückgesetzt/);
     expect(notice.text).toMatch(/from the address|von der Adresse/);
     expect(notice.text).toContain('http://acme.localhost:3000/forgot-password');
     // Delivered: the payload (the link) is gone from the outbox.
     const rows = await gw.db.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, email));
-    await expect.poll(async () => (await gw.db.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, email))).every((r) => r.sentAt !== null)).toBe(true);
+    await expect
+      .poll(async () =>
+        (await gw.db.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, email))).every(
+          (r) => r.sentAt !== null,
+        ),
+      )
+      .toBe(true);
     expect(rows.length).toBeGreaterThanOrEqual(3);
     const sent = await gw.db.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, email));
     expect(sent.every((r) => JSON.stringify(r.payload) === '{}')).toBe(true);
@@ -91,7 +122,8 @@ describe.each(testDrivers())('mail over HTTP with a real SMTP server, on %s', (d
 
   it('answers forgot_password alike for known and unknown addresses: status, body and headers', async () => {
     const { email } = await signUp();
-    const strip = (h: Record<string, unknown>) => Object.fromEntries(Object.entries(h).filter(([k]) => !['date', 'content-length'].includes(k)));
+    const strip = (h: Record<string, unknown>) =>
+      Object.fromEntries(Object.entries(h).filter(([k]) => !['date', 'content-length'].includes(k)));
     const known = await post('/users/forgot_password', { email });
     const unknown = await post('/users/forgot_password', { email: uniqueEmail('nobody') });
     expect(unknown.status).toBe(known.status);
@@ -111,17 +143,26 @@ describe.each(testDrivers())('mail over HTTP with a real SMTP server, on %s', (d
       const refused = await post('/users/login', { email, password: STRONG }, {}, 'acme.localhost');
       expect(refused.status).toBe(403);
       expect(refused.json.code).toBe('email_not_verified');
-      expect((await post('/users/login', { email, password: 'not the password at all' }, {}, 'acme.localhost')).status).toBe(422);
-      expect((await gw.send('GET', '/users/me', { host: 'acme.localhost', headers: { cookie } })).json.user.emailVerified).toBe(false);
+      expect(
+        (await post('/users/login', { email, password: 'not the password at all' }, {}, 'acme.localhost')).status,
+      ).toBe(422);
+      expect(
+        (await gw.send('GET', '/users/me', { host: 'acme.localhost', headers: { cookie } })).json.user.emailVerified,
+      ).toBe(false);
       const ok = await post('/users/verify_email', { token: tokenOf(mail) }, {}, 'acme.localhost');
       expect(ok.status).toBe(200);
       expect(ok.json).toEqual({ ok: true, emailVerified: true });
-      expect((await gw.send('GET', '/users/me', { host: 'acme.localhost', headers: { cookie } })).json.user.emailVerified).toBe(true);
+      expect(
+        (await gw.send('GET', '/users/me', { host: 'acme.localhost', headers: { cookie } })).json.user.emailVerified,
+      ).toBe(true);
       expect((await post('/users/login', { email, password: STRONG }, {}, 'acme.localhost')).status).toBe(200);
       const reused = await post('/users/verify_email', { token: tokenOf(mail) }, {}, 'acme.localhost');
       expect(reused.status).toBe(400);
       expect(reused.json.code).toBe('verify_token_invalid');
-      expect((await post('/users/verify_email', { token: '' })).json).toMatchObject({ code: 'validation_failed', errors: [{ field: 'token', code: 'required' }] });
+      expect((await post('/users/verify_email', { token: '' })).json).toMatchObject({
+        code: 'validation_failed',
+        errors: [{ field: 'token', code: 'required' }],
+      });
     } finally {
       await gw.db.db.update(realms).set({ requireVerifiedEmail: false }).where(eq(realms.slug, 'acme'));
     }
@@ -137,43 +178,85 @@ describe.each(testDrivers())('mail over HTTP with a real SMTP server, on %s', (d
     const second = await smtp.waitFor((m) => m.to.includes(email) && /Confirm/.test(m.subject) && m !== first);
     expect((await post('/users/verify_email', { token: tokenOf(first) })).status).toBe(400);
     expect((await post('/users/verify_email', { token: tokenOf(second) })).status).toBe(200);
-    expect((await post('/users/resend_verification', {}, { cookie })).json).toEqual({ ok: true, alreadyVerified: true });
+    expect((await post('/users/resend_verification', {}, { cookie })).json).toEqual({
+      ok: true,
+      alreadyVerified: true,
+    });
   });
 
   it('refuses expired, replaced and outdated reset links with one code', async () => {
     const { email, cookie } = await signUp();
-    const attempt = (token: string) => post('/users/reset_password', { token, new_password: STRONG3, confirm_password: STRONG3 });
+    const attempt = (token: string) =>
+      post('/users/reset_password', { token, new_password: STRONG3, confirm_password: STRONG3 });
     await post('/users/forgot_password', { email });
     const expired = tokenOf(await mailTo(email, /Reset your password/));
-    await gw.db.db.update(accountTokens).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(accountTokens.purpose, 'reset_password'));
+    await gw.db.db
+      .update(accountTokens)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(accountTokens.purpose, 'reset_password'));
     expect((await attempt(expired)).json.code).toBe('reset_token_invalid');
     await post('/users/forgot_password', { email });
-    const older = tokenOf(await smtp.waitFor((m) => m.to.includes(email) && /Reset your/.test(m.subject) && tokenOf(m) !== expired));
+    const older = tokenOf(
+      await smtp.waitFor((m) => m.to.includes(email) && /Reset your/.test(m.subject) && tokenOf(m) !== expired),
+    );
     await post('/users/forgot_password', { email });
-    const newer = tokenOf(await smtp.waitFor((m) => m.to.includes(email) && /Reset your/.test(m.subject) && ![expired, older].includes(tokenOf(m))));
+    const newer = tokenOf(
+      await smtp.waitFor(
+        (m) => m.to.includes(email) && /Reset your/.test(m.subject) && ![expired, older].includes(tokenOf(m)),
+      ),
+    );
     expect((await attempt(older)).json.code).toBe('reset_token_invalid');
-    expect((await post('/users/change_password', { current_password: STRONG, new_password: STRONG2, confirm_password: STRONG2 }, { cookie })).status).toBe(200);
+    expect(
+      (
+        await post(
+          '/users/change_password',
+          { current_password: STRONG, new_password: STRONG2, confirm_password: STRONG2 },
+          { cookie },
+        )
+      ).status,
+    ).toBe(200);
     const stale = await attempt(newer);
     expect(stale.status).toBe(400);
     expect(stale.json.code).toBe('reset_token_invalid');
     expect((await attempt('A'.repeat(43))).json.code).toBe('reset_token_invalid');
-    const fields = await post('/users/reset_password', { token: newer, new_password: 'short', confirm_password: 'different' });
+    const fields = await post('/users/reset_password', {
+      token: newer,
+      new_password: 'short',
+      confirm_password: 'different',
+    });
     expect(fields.status).toBe(422);
-    expect(fields.json.errors.map((e: { field: string; code: string }) => `${e.field}:${e.code}`).sort()).toEqual(['confirm_password:password_mismatch', 'new_password:password_too_short']);
+    expect(fields.json.errors.map((e: { field: string; code: string }) => `${e.field}:${e.code}`).sort()).toEqual([
+      'confirm_password:password_mismatch',
+      'new_password:password_too_short',
+    ]);
   });
 
   it('tells the owner of a sign-in from a client that is not a known device, and of a password change', async () => {
     const { email, cookie } = await signUp();
     // Notices go to a confirmed address only.
-    expect((await post('/users/verify_email', { token: tokenOf(await mailTo(email, /Confirm your email/)) })).status).toBe(200);
-    const login = await post('/users/login', { email, password: STRONG }, { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0', ...from('203.0.113.50') });
+    expect(
+      (await post('/users/verify_email', { token: tokenOf(await mailTo(email, /Confirm your email/)) })).status,
+    ).toBe(200);
+    const login = await post(
+      '/users/login',
+      { email, password: STRONG },
+      { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0', ...from('203.0.113.50') },
+    );
     expect(login.status).toBe(200);
     const mail = await mailTo(email, /New sign-in/);
     expect(mail.text).toContain('203.0.113.50');
     // The device as the parser names it, not the header's text.
     expect(mail.text).toContain('Firefox 140 on Linux');
     expect(mail.text).not.toContain('Mozilla');
-    expect((await post('/users/change_password', { current_password: STRONG, new_password: STRONG2, confirm_password: STRONG2 }, { cookie })).status).toBe(200);
+    expect(
+      (
+        await post(
+          '/users/change_password',
+          { current_password: STRONG, new_password: STRONG2, confirm_password: STRONG2 },
+          { cookie },
+        )
+      ).status,
+    ).toBe(200);
     expect((await mailTo(email, /was changed/)).text).toContain('/forgot-password');
   });
 
@@ -196,9 +279,17 @@ describe.each(testDrivers())('mail over HTTP with a real SMTP server, on %s', (d
     smtp.refuseNext(3);
     await post('/users/forgot_password', { email });
     await expect
-      .poll(async () => (await gw.db.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, email))).find((r) => r.template === 'reset_password')?.failedAt ?? null, { timeout: 20_000, interval: 200 })
+      .poll(
+        async () =>
+          (await gw.db.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, email))).find(
+            (r) => r.template === 'reset_password',
+          )?.failedAt ?? null,
+        { timeout: 20_000, interval: 200 },
+      )
       .not.toBeNull();
-    const [row] = (await gw.db.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, email))).filter((r) => r.template === 'reset_password');
+    const [row] = (await gw.db.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, email))).filter(
+      (r) => r.template === 'reset_password',
+    );
     expect(row).toMatchObject({ attempts: 3, payload: {} });
     expect(row!.lastError).toContain('451');
     expect(gw.logs.some((l) => l.includes('mail given up after the last attempt'))).toBe(true);
@@ -208,26 +299,44 @@ describe.each(testDrivers())('mail over HTTP with a real SMTP server, on %s', (d
 describe('mail limits over HTTP', () => {
   let gw: Gateway;
   beforeAll(async () => {
-    gw = await startGateway('pglite', { TRUST_PROXY: '127.0.0.1', MAIL_POLL_MS: '0', RATE_LIMIT_FORGOT_PASSWORD: '3', RATE_LIMIT_MAIL_PER_EMAIL: '2', RATE_LIMIT_RESEND_VERIFICATION: '10' });
+    gw = await startGateway('pglite', {
+      TRUST_PROXY: '127.0.0.1',
+      MAIL_POLL_MS: '0',
+      RATE_LIMIT_FORGOT_PASSWORD: '3',
+      RATE_LIMIT_MAIL_PER_EMAIL: '2',
+      RATE_LIMIT_RESEND_VERIFICATION: '10',
+    });
   });
   afterAll(() => gw?.close());
 
   it('limits reset requests per address (429) and mails per email, the registration mail included (202, nothing more queued)', async () => {
     const email = uniqueEmail('limits');
-    const reg = await gw.form('/users/register', registration(email), { headers: { 'x-forwarded-for': '198.51.100.1' } });
+    const reg = await gw.form('/users/register', registration(email), {
+      headers: { 'x-forwarded-for': '198.51.100.1' },
+    });
     const answers = [];
-    for (let i = 0; i < 4; i++) answers.push(await gw.form('/users/forgot_password', { email }, { headers: { 'x-forwarded-for': '203.0.113.1' } }));
+    for (let i = 0; i < 4; i++)
+      answers.push(
+        await gw.form('/users/forgot_password', { email }, { headers: { 'x-forwarded-for': '203.0.113.1' } }),
+      );
     expect(answers.map((a) => a.status)).toEqual([202, 202, 202, 429]);
     expect(answers[3]!.json).toMatchObject({ code: 'rate_limited' });
     expect(Number(answers[3]!.headers['retry-after'])).toBeGreaterThan(0);
     // Per email (2): the registration's verification link and the first reset link; nothing more.
-    const queued = async () => (await gw.db.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, email))).map((r) => r.template).sort();
+    const queued = async () =>
+      (await gw.db.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, email))).map((r) => r.template).sort();
     expect(await queued()).toEqual(['reset_password', 'verify_email']);
     // From another address the answer stays 202, but nothing more is queued for this email.
-    expect((await gw.form('/users/forgot_password', { email }, { headers: { 'x-forwarded-for': '203.0.113.2' } })).status).toBe(202);
+    expect(
+      (await gw.form('/users/forgot_password', { email }, { headers: { 'x-forwarded-for': '203.0.113.2' } })).status,
+    ).toBe(202);
     expect(await queued()).toEqual(['reset_password', 'verify_email']);
     // A signed-in owner asking for a new verification link is told of the per-email limit.
-    const resend = await gw.form('/users/resend_verification', {}, { headers: { cookie: reg.cookie!, 'x-forwarded-for': '203.0.113.3' } });
+    const resend = await gw.form(
+      '/users/resend_verification',
+      {},
+      { headers: { cookie: reg.cookie!, 'x-forwarded-for': '203.0.113.3' } },
+    );
     expect(resend.status).toBe(429);
     expect(resend.json.code).toBe('rate_limited');
   });
@@ -237,8 +346,14 @@ describe('mail limits over HTTP', () => {
     try {
       const email = uniqueEmail('logged');
       await dev.form('/users/register', registration(email));
-      await expect.poll(() => dev.logs.find((l) => l.includes('SMTP_URL not set: logged, not sent') && l.includes(email)), { timeout: 10_000 }).toBeTruthy();
-      const line = JSON.parse(dev.logs.find((l) => l.includes('SMTP_URL not set: logged, not sent') && l.includes(email))!);
+      await expect
+        .poll(() => dev.logs.find((l) => l.includes('SMTP_URL not set: logged, not sent') && l.includes(email)), {
+          timeout: 10_000,
+        })
+        .toBeTruthy();
+      const line = JSON.parse(
+        dev.logs.find((l) => l.includes('SMTP_URL not set: logged, not sent') && l.includes(email))!,
+      );
       expect(line.mail).toMatchObject({ to: email, template: 'verify_email' });
       expect(line.mail.link).toMatch(/^http:\/\/localhost:\d+\/verify-email\?token=/);
     } finally {

@@ -2,8 +2,8 @@ import { createHasher } from '@accounts/api';
 import { openDatabase } from '@accounts/db';
 import { httpClient, testDrivers } from '@accounts/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { createServer } from '../src/server.js';
 import { registration, startGateway, STRONG, uniqueEmail, type Gateway } from './support/gateway.js';
 
 const json = { 'content-type': 'application/json' };
@@ -18,10 +18,19 @@ describe.each(testDrivers())('protections on %s', (driver) => {
   it('limits registrations per client address across the form route and /trpc, with Retry-After', async () => {
     const statuses = [];
     statuses.push((await gw.form('/users/register', registration())).status);
-    statuses.push((await gw.form('/users/register', registration(), { headers: { 'x-forwarded-for': '198.51.100.1' } })).status);
-    statuses.push((await gw.send('POST', '/trpc/account.register', { headers: json, body: JSON.stringify(registration()) })).status);
-    const limited = await gw.form('/users/register', registration(), { headers: { 'x-forwarded-for': '198.51.100.2' } });
-    const limitedTrpc = await gw.send('POST', '/trpc/account.register', { headers: json, body: JSON.stringify(registration()) });
+    statuses.push(
+      (await gw.form('/users/register', registration(), { headers: { 'x-forwarded-for': '198.51.100.1' } })).status,
+    );
+    statuses.push(
+      (await gw.send('POST', '/trpc/account.register', { headers: json, body: JSON.stringify(registration()) })).status,
+    );
+    const limited = await gw.form('/users/register', registration(), {
+      headers: { 'x-forwarded-for': '198.51.100.2' },
+    });
+    const limitedTrpc = await gw.send('POST', '/trpc/account.register', {
+      headers: json,
+      body: JSON.stringify(registration()),
+    });
     expect(statuses).toEqual([201, 201, 200]);
     expect(limited.status).toBe(429);
     expect(limited.json).toMatchObject({ status: 429, code: 'rate_limited' });
@@ -40,9 +49,18 @@ describe.each(testDrivers())('protections on %s', (driver) => {
     });
     const acme = await gw.send('GET', '/trpc/account.settings', { host: 'acme.localhost' });
     expect(acme.json.result.data.realm).toEqual({ slug: 'acme', name: 'Acme Inc', isDefault: false });
-    const bad = await gw.send('POST', '/trpc/account.signIn', { headers: json, body: JSON.stringify({ email: 'nope', password: '' }) });
+    const bad = await gw.send('POST', '/trpc/account.signIn', {
+      headers: json,
+      body: JSON.stringify({ email: 'nope', password: '' }),
+    });
     expect(bad.status).toBe(422);
-    expect(bad.json.error.data.problem).toMatchObject({ code: 'validation_failed', errors: [{ field: 'email', code: 'invalid_email' }, { field: 'password', code: 'required' }] });
+    expect(bad.json.error.data.problem).toMatchObject({
+      code: 'validation_failed',
+      errors: [
+        { field: 'email', code: 'invalid_email' },
+        { field: 'password', code: 'required' },
+      ],
+    });
     expect(JSON.stringify(bad.json)).not.toMatch(/stack|\.ts:\d+/);
     const me = await gw.send('GET', '/trpc/account.me');
     expect(me.status).toBe(401);
@@ -52,9 +70,22 @@ describe.each(testDrivers())('protections on %s', (driver) => {
   it('refuses a mutation over GET, with text/plain, with a form body, or from another origin', async () => {
     const input = encodeURIComponent(JSON.stringify({ email: 'a@example.com', password: 'x' }));
     expect((await gw.send('GET', `/trpc/account.signIn?input=${input}`)).status).toBe(405);
-    expect((await gw.send('POST', '/trpc/account.signOut', { headers: { 'content-type': 'text/plain' }, body: '{}' })).status).toBe(415);
-    expect((await gw.send('POST', '/trpc/account.signIn', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'email=a' })).status).toBe(415);
-    const cross = await gw.send('POST', '/trpc/account.signOut', { headers: { ...json, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }, body: '{}' });
+    expect(
+      (await gw.send('POST', '/trpc/account.signOut', { headers: { 'content-type': 'text/plain' }, body: '{}' }))
+        .status,
+    ).toBe(415);
+    expect(
+      (
+        await gw.send('POST', '/trpc/account.signIn', {
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: 'email=a',
+        })
+      ).status,
+    ).toBe(415);
+    const cross = await gw.send('POST', '/trpc/account.signOut', {
+      headers: { ...json, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+      body: '{}',
+    });
     expect(cross.status).toBe(403);
     expect(cross.json.error.data.problem.code).toBe('cross_origin');
     expect((await gw.send('POST', '/trpc/account.signIn', { headers: json, body: '{"email":' })).status).toBe(400);
@@ -65,14 +96,21 @@ describe.each(testDrivers())('protections on %s', (driver) => {
 describe('behind a TLS-terminating proxy', () => {
   let gw: Gateway;
   beforeAll(async () => {
-    gw = await startGateway(testDrivers()[0]!, { TRUST_PROXY: '127.0.0.1', TRUSTED_ORIGINS: 'https://www.example.net' });
+    gw = await startGateway(testDrivers()[0]!, {
+      TRUST_PROXY: '127.0.0.1',
+      TRUSTED_ORIGINS: 'https://www.example.net',
+    });
   });
   afterAll(() => gw.close());
 
   it('sets a Secure __Host- cookie when reached over https, and accepts it back', async () => {
-    const res = await gw.form('/users/register', registration(), { headers: { 'x-forwarded-proto': 'https', origin: `https://localhost:${gw.port}` } });
+    const res = await gw.form('/users/register', registration(), {
+      headers: { 'x-forwarded-proto': 'https', origin: `https://localhost:${gw.port}` },
+    });
     expect(res.status).toBe(201);
-    expect([res.headers['set-cookie']].flat().find((c) => c?.startsWith('__Host-session='))).toMatch(/^__Host-session=[^;]+; Path=\/; Expires=[^;]+; HttpOnly; Secure; SameSite=Lax$/);
+    expect([res.headers['set-cookie']].flat().find((c) => c?.startsWith('__Host-session='))).toMatch(
+      /^__Host-session=[^;]+; Path=\/; Expires=[^;]+; HttpOnly; Secure; SameSite=Lax$/,
+    );
     const me = await gw.send('GET', '/users/me', { headers: { cookie: res.cookie!, 'x-forwarded-proto': 'https' } });
     expect(me.status).toBe(200);
   });
@@ -80,7 +118,10 @@ describe('behind a TLS-terminating proxy', () => {
   it('delivers tokens in the body on /trpc too when asked, with no cookie', async () => {
     const viaTrpc = await gw.send('POST', '/trpc/account.signIn', {
       headers: { ...json, 'x-session-delivery': 'token' },
-      body: JSON.stringify({ email: (await gw.form('/users/register', registration(), { host: 'acme.localhost' })).json.user.email, password: STRONG }),
+      body: JSON.stringify({
+        email: (await gw.form('/users/register', registration(), { host: 'acme.localhost' })).json.user.email,
+        password: STRONG,
+      }),
       host: 'acme.localhost',
     });
     expect(viaTrpc.status).toBe(200);
@@ -90,7 +131,9 @@ describe('behind a TLS-terminating proxy', () => {
   });
 
   it('accepts a POST from an origin in TRUSTED_ORIGINS', async () => {
-    const res = await gw.form('/users/register', registration(), { headers: { origin: 'https://www.example.net', 'sec-fetch-site': 'cross-site' } });
+    const res = await gw.form('/users/register', registration(), {
+      headers: { origin: 'https://www.example.net', 'sec-fetch-site': 'cross-site' },
+    });
     expect(res.status).toBe(201);
   });
 
@@ -98,14 +141,15 @@ describe('behind a TLS-terminating proxy', () => {
     const email = uniqueEmail('guess');
     await gw.form('/users/register', registration(email), { host: 'acme.localhost' });
     for (let i = 0; i < 5; i++) {
-      expect((await gw.form('/users/login', { email, password: `wrong password ${i}` }, { host: 'acme.localhost' })).status).toBe(422);
+      expect(
+        (await gw.form('/users/login', { email, password: `wrong password ${i}` }, { host: 'acme.localhost' })).status,
+      ).toBe(422);
     }
     const locked = await gw.form('/users/login', { email, password: STRONG }, { host: 'acme.localhost' });
     expect(locked.status).toBe(429);
     expect(locked.json.code).toBe('too_many_attempts');
     expect(Number(locked.headers['retry-after'])).toBeGreaterThan(800);
   });
-
 });
 
 // The proxy named by its address, or by the number of hops in front (Express's meaning).
@@ -118,7 +162,11 @@ describe.each(['127.0.0.1', '1'])('rate limits behind a trusted proxy (TRUST_PRO
 
   it('counts sign-ins by the forwarded client address, not by the proxy address', async () => {
     const login = (forwardedFor?: string) =>
-      gw.form('/users/login', { email: uniqueEmail(), password: 'nope nope nope' }, { headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {} });
+      gw.form(
+        '/users/login',
+        { email: uniqueEmail(), password: 'nope nope nope' },
+        { headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {} },
+      );
     expect([(await login('203.0.113.9')).status, (await login('203.0.113.9')).status]).toEqual([422, 422]);
     const third = await login('203.0.113.9');
     expect(third.status).toBe(429);
@@ -133,12 +181,12 @@ describe.each(['127.0.0.1', '1'])('rate limits behind a trusted proxy (TRUST_PRO
 
 describe('when the database is unreachable', () => {
   it('answers 503 not_ready on /readyz and on the routes, and stays up', async () => {
-    const config = loadConfig({ BCRYPT_COST: '4', LOG_LEVEL: 'silent', SERVE_WEB: 'false' });
+    const config = loadConfig({ PORT: '0', BCRYPT_COST: '4', LOG_LEVEL: 'silent', SERVE_WEB: 'false' });
     const database = await openDatabase({ url: 'postgres://postgres@127.0.0.1:1/none' });
     const hasher = await createHasher({ cost: 4, pepper: config.PASSWORD_PEPPER, workers: 1 });
-    const app = await buildApp({ config, database, hasher });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const client = httpClient((app.server.address() as { port: number }).port);
+    const server = await createServer(config, { database, hasher });
+    await server.start();
+    const client = httpClient((server.app.server.address() as { port: number }).port);
     try {
       const ready = await client.send('GET', '/readyz');
       expect(ready.status).toBe(503);
@@ -150,7 +198,7 @@ describe('when the database is unreachable', () => {
       expect((await client.send('GET', '/healthz')).status).toBe(200);
     } finally {
       await client.close();
-      await app.close();
+      await server.stop();
       await hasher.close();
       await database.close();
     }

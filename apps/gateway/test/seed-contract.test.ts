@@ -2,9 +2,22 @@ import { testDrivers } from '@accounts/testing';
 import { users } from '@accounts/db';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registration, SEED_HEADERS, startGateway, STRONG, STRONG2, uniqueEmail, type Gateway } from './support/gateway.js';
+import {
+  registration,
+  SEED_HEADERS,
+  startGateway,
+  STRONG,
+  STRONG2,
+  uniqueEmail,
+  type Gateway,
+  type Response,
+} from './support/gateway.js';
 
-const change = (current: string, next: string, confirm = next) => ({ current_password: current, new_password: next, confirm_password: confirm });
+const change = (current: string, next: string, confirm = next) => ({
+  current_password: current,
+  new_password: next,
+  confirm_password: confirm,
+});
 
 describe.each(testDrivers())('the seed interface over HTTP on %s', (driver) => {
   let gw: Gateway;
@@ -18,17 +31,33 @@ describe.each(testDrivers())('the seed interface over HTTP on %s', (driver) => {
     const res = await gw.form('/users/register', registration(email));
     expect(res.status).toBe(201);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
-    expect(res.json).toEqual({ user: { id: expect.any(String), name: 'Test User', email: email.toLowerCase(), realm: 'default', emailVerified: false } });
+    expect(res.json).toEqual({
+      user: {
+        id: expect.any(String),
+        name: 'Test User',
+        email: email.toLowerCase(),
+        realm: 'default',
+        emailVerified: false,
+      },
+    });
     expect(res.text).not.toMatch(/hash|\$2b\$|session/i);
     const cookies = [res.headers['set-cookie']].flat();
-    expect(cookies.find((c) => c?.startsWith('session='))).toMatch(/^session=[A-Za-z0-9_-]{43}; Path=\/; Expires=[^;]+; HttpOnly; SameSite=Lax$/);
-    expect(cookies.find((c) => c?.startsWith('known_device='))).toMatch(/^known_device=[A-Za-z0-9_-]{43}; Path=\/; Expires=[^;]+; HttpOnly; SameSite=Strict$/);
+    expect(cookies.find((c) => c?.startsWith('session='))).toMatch(
+      /^session=[A-Za-z0-9_-]{43}; Path=\/; Expires=[^;]+; HttpOnly; SameSite=Lax$/,
+    );
+    expect(cookies.find((c) => c?.startsWith('known_device='))).toMatch(
+      /^known_device=[A-Za-z0-9_-]{43}; Path=\/; Expires=[^;]+; HttpOnly; SameSite=Strict$/,
+    );
     expect(String(cookies)).not.toMatch(/Domain/i);
     expect(res.headers['cache-control']).toBe('no-store');
   });
 
   it('accepts the content type without a charset, and ignores unknown fields', async () => {
-    const res = await gw.form('/users/register', { ...registration(), extra: 'ignored', role: 'admin' }, { headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const res = await gw.form(
+      '/users/register',
+      { ...registration(), extra: 'ignored', role: 'admin' },
+      { headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+    );
     expect(res.status).toBe(201);
     expect(Object.keys(res.json.user).sort()).toEqual(['email', 'emailVerified', 'id', 'name', 'realm']);
   });
@@ -60,10 +89,16 @@ describe.each(testDrivers())('the seed interface over HTTP on %s', (driver) => {
 
   it('answers a wrong current password with 422 password_incorrect, never 401', async () => {
     const reg = await gw.form('/users/register', registration());
-    const res = await gw.form('/users/change_password', change('this is not my password', STRONG2), { headers: { cookie: reg.cookie! } });
+    const res = await gw.form('/users/change_password', change('this is not my password', STRONG2), {
+      headers: { cookie: reg.cookie! },
+    });
     expect(res.status).toBe(422);
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(res.json).toMatchObject({ status: 422, code: 'validation_failed', errors: [{ field: 'current_password', code: 'password_incorrect' }] });
+    expect(res.json).toMatchObject({
+      status: 422,
+      code: 'validation_failed',
+      errors: [{ field: 'current_password', code: 'password_incorrect' }],
+    });
   });
 
   it('signs out: the cookie is cleared and the session no longer works', async () => {
@@ -79,10 +114,15 @@ describe.each(testDrivers())('the seed interface over HTTP on %s', (driver) => {
     const res = await gw.form('/users/register', registration(email), { headers: { 'x-session-delivery': 'token' } });
     expect(res.status).toBe(201);
     expect(res.headers['set-cookie']).toBeUndefined();
-    expect(res.json.session).toEqual({ token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), expiresAt: expect.any(String) });
+    expect(res.json.session).toEqual({
+      token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      expiresAt: expect.any(String),
+    });
     const auth = { authorization: `Bearer ${res.json.session.token}` };
     expect((await gw.send('GET', '/users/me', { headers: auth })).json.user.email).toBe(email);
-    const changed = await gw.form('/users/change_password', change(STRONG, STRONG2), { headers: { ...auth, 'x-session-delivery': 'token' } });
+    const changed = await gw.form('/users/change_password', change(STRONG, STRONG2), {
+      headers: { ...auth, 'x-session-delivery': 'token' },
+    });
     expect(changed.status).toBe(200);
     expect(changed.json.session.token).not.toBe(res.json.session.token);
     expect((await gw.send('GET', '/users/me', { headers: auth })).status).toBe(401);
@@ -97,10 +137,18 @@ describe.each(testDrivers())('the seed interface over HTTP on %s', (driver) => {
     const b = await gw.form('/users/register', registration(email), { host: 'acme.localhost' });
     expect([a.status, b.status]).toEqual([201, 201]);
     expect(b.json.user.realm).toBe('acme');
-    expect((await gw.form('/users/register', registration(email.toUpperCase()), { host: 'ACME.localhost' })).status).toBe(409);
-    expect((await gw.send('GET', '/users/me', { host: 'acme.localhost', headers: { cookie: a.cookie! } })).status).toBe(401);
-    expect((await gw.send('GET', '/users/me', { host: 'acme.localhost', headers: { cookie: b.cookie! } })).json.user.realm).toBe('acme');
-    expect((await gw.send('GET', '/users/me', { host: '127.0.0.1', headers: { cookie: a.cookie! } })).json.user.realm).toBe('default');
+    expect(
+      (await gw.form('/users/register', registration(email.toUpperCase()), { host: 'ACME.localhost' })).status,
+    ).toBe(409);
+    expect((await gw.send('GET', '/users/me', { host: 'acme.localhost', headers: { cookie: a.cookie! } })).status).toBe(
+      401,
+    );
+    expect(
+      (await gw.send('GET', '/users/me', { host: 'acme.localhost', headers: { cookie: b.cookie! } })).json.user.realm,
+    ).toBe('acme');
+    expect(
+      (await gw.send('GET', '/users/me', { host: '127.0.0.1', headers: { cookie: a.cookie! } })).json.user.realm,
+    ).toBe('default');
   });
 
   it('answers an unknown realm with 404 and creates nothing', async () => {
@@ -116,18 +164,51 @@ describe.each(testDrivers())('the seed interface over HTTP on %s', (driver) => {
 
   it('answers every documented error status as problem+json with a stable code', async () => {
     const reg = await gw.form('/users/register', registration());
-    const cases: [string, Promise<{ status: number; json: any; headers: Record<string, unknown> }>, number, string][] = [
-      ['duplicated field', gw.form('/users/register', 'name=a&name=b&email=x@example.com&password=p&password2=p'), 400, 'duplicate_field'],
+    const cases: [string, Promise<Response>, number, string][] = [
+      [
+        'duplicated field',
+        gw.form('/users/register', 'name=a&name=b&email=x@example.com&password=p&password2=p'),
+        400,
+        'duplicate_field',
+      ],
       ['stray percent', gw.form('/users/register', 'name=%ZZ&email=a@example.com'), 400, 'invalid_body'],
       ['percent-escape that is not UTF-8', gw.form('/users/login', 'email=%C3%28&password=x'), 400, 'invalid_body'],
       ['no session', gw.form('/users/change_password', change(STRONG, STRONG2)), 401, 'unauthenticated'],
-      ['cross-origin', gw.form('/users/register', registration(), { headers: { origin: 'http://evil.example' } }), 403, 'cross_origin'],
-      ['sibling realm (same-site)', gw.form('/users/logout', {}, { headers: { 'sec-fetch-site': 'same-site', cookie: reg.cookie! } }), 403, 'cross_origin'],
+      [
+        'cross-origin',
+        gw.form('/users/register', registration(), { headers: { origin: 'http://evil.example' } }),
+        403,
+        'cross_origin',
+      ],
+      [
+        'sibling realm (same-site)',
+        gw.form('/users/logout', {}, { headers: { 'sec-fetch-site': 'same-site', cookie: reg.cookie! } }),
+        403,
+        'cross_origin',
+      ],
       ['unknown route', gw.send('GET', '/users/nothing-here'), 404, 'not_found'],
       ['email taken', gw.form('/users/register', registration(reg.json.user.email)), 409, 'email_taken'],
-      ['body over 16 KiB', gw.form('/users/register', { ...registration(), name: 'x'.repeat(17 * 1024) }), 413, 'payload_too_large'],
-      ['JSON body', gw.send('POST', '/users/register', { headers: { 'content-type': 'application/json' }, body: JSON.stringify(registration()) }), 415, 'unsupported_media_type'],
-      ['text body', gw.send('POST', '/users/login', { headers: { 'content-type': 'text/plain' }, body: 'email=a' }), 415, 'unsupported_media_type'],
+      [
+        'body over 16 KiB',
+        gw.form('/users/register', { ...registration(), name: 'x'.repeat(17 * 1024) }),
+        413,
+        'payload_too_large',
+      ],
+      [
+        'JSON body',
+        gw.send('POST', '/users/register', {
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(registration()),
+        }),
+        415,
+        'unsupported_media_type',
+      ],
+      [
+        'text body',
+        gw.send('POST', '/users/login', { headers: { 'content-type': 'text/plain' }, body: 'email=a' }),
+        415,
+        'unsupported_media_type',
+      ],
       ['invalid fields', gw.form('/users/register', { name: '', email: 'x' }), 422, 'validation_failed'],
       ['GET on a POST route', gw.send('GET', '/users/register'), 405, 'method_not_allowed'],
     ];
@@ -141,7 +222,12 @@ describe.each(testDrivers())('the seed interface over HTTP on %s', (driver) => {
   });
 
   it('returns every field error at once', async () => {
-    const res = await gw.form('/users/register', { name: '', email: 'nope', password: 'short', password2: 'different' });
+    const res = await gw.form('/users/register', {
+      name: '',
+      email: 'nope',
+      password: 'short',
+      password2: 'different',
+    });
     expect(res.json.errors.map((e: { field: string; code: string }) => `${e.field}:${e.code}`)).toEqual([
       'name:required',
       'email:invalid_email',
@@ -152,8 +238,20 @@ describe.each(testDrivers())('the seed interface over HTTP on %s', (driver) => {
 
   it('speaks the Accept-Language of the request, with Content-Language, and never changes the code', async () => {
     const ask = (lang: string) => gw.form('/users/register', { name: '' }, { headers: { 'accept-language': lang } });
-    const [en, de, fr, other, weighted] = await Promise.all([ask('en'), ask('de-CH, de;q=0.9'), ask('fr-FR'), ask('ja'), ask('ja, fr;q=0.5, de;q=0.8')]);
-    expect([en, de, fr, other, weighted].map((r) => r.headers['content-language'])).toEqual(['en', 'de', 'fr', 'en', 'de']);
+    const [en, de, fr, other, weighted] = await Promise.all([
+      ask('en'),
+      ask('de-CH, de;q=0.9'),
+      ask('fr-FR'),
+      ask('ja'),
+      ask('ja, fr;q=0.5, de;q=0.8'),
+    ]);
+    expect([en, de, fr, other, weighted].map((r) => r.headers['content-language'])).toEqual([
+      'en',
+      'de',
+      'fr',
+      'en',
+      'de',
+    ]);
     expect(new Set([en, de, fr, other].map((r) => r.json.code))).toEqual(new Set(['validation_failed']));
     expect(de.json.errors[0]).toEqual({ field: 'name', code: 'required', message: 'Dieses Feld ist erforderlich.' });
     expect(fr.json.errors[0].message).toBe('Ce champ est obligatoire.');
@@ -162,7 +260,10 @@ describe.each(testDrivers())('the seed interface over HTTP on %s', (driver) => {
 
   it('passes a same-origin browser POST and one with no origin headers', async () => {
     const origin = `http://localhost:${gw.port}`;
-    expect((await gw.form('/users/register', registration(), { headers: { origin, 'sec-fetch-site': 'same-origin' } })).status).toBe(201);
+    expect(
+      (await gw.form('/users/register', registration(), { headers: { origin, 'sec-fetch-site': 'same-origin' } }))
+        .status,
+    ).toBe(201);
     expect((await gw.form('/users/register', registration())).status).toBe(201);
   });
 

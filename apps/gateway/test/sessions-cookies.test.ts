@@ -1,6 +1,14 @@
 import { testDrivers } from '@accounts/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registration, startGateway, STRONG, STRONG2, uniqueEmail, type Gateway, type Response } from './support/gateway.js';
+import {
+  registration,
+  startGateway,
+  STRONG,
+  STRONG2,
+  uniqueEmail,
+  type Gateway,
+  type Response,
+} from './support/gateway.js';
 
 const json = { 'content-type': 'application/json' };
 const setCookies = (res: Response) => [res.headers['set-cookie'] ?? []].flat();
@@ -23,7 +31,11 @@ describe.each(testDrivers())('sessions and cookies on %s', (driver) => {
     expect((await gw.send('GET', '/users/me', { headers: { cookie: regB.cookie! } })).status).toBe(401);
     expect((await gw.send('GET', '/users/me', { headers: { cookie: again.cookie! } })).json.user.email).toBe(a);
     // A bearer token presented to a sign-in ends too.
-    const program = await gw.form('/users/login', { email: a, password: STRONG }, { headers: { 'x-session-delivery': 'token' } });
+    const program = await gw.form(
+      '/users/login',
+      { email: a, password: STRONG },
+      { headers: { 'x-session-delivery': 'token' } },
+    );
     const bearer = { authorization: `Bearer ${program.json.session.token}` };
     expect((await gw.form('/users/login', { email: a, password: STRONG }, { headers: bearer })).status).toBe(200);
     expect((await gw.send('GET', '/users/me', { headers: bearer })).status).toBe(401);
@@ -52,32 +64,45 @@ describe.each(testDrivers())('sessions and cookies on %s', (driver) => {
 
   it('signs out server-side, clears the session cookie and site data, and keeps the known-device cookie', async () => {
     const reg = await gw.form('/users/register', registration());
-    const device = setCookies(reg).find((c) => c.startsWith('known_device='))!.split(';')[0]!;
+    const device = setCookies(reg)
+      .find((c) => c.startsWith('known_device='))!
+      .split(';')[0]!;
     const out = await gw.form('/users/logout', {}, { headers: { cookie: `${reg.cookie}; ${device}` } });
     expect(out.status).toBe(200);
     expect(out.headers['clear-site-data']).toBe('"cache", "storage"');
     expect(out.headers['cache-control']).toBe('no-store');
     const cleared = setCookies(out);
     expect(cleared).toHaveLength(1);
-    expect(cleared[0]).toMatch(/^session=; Max-Age=0; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax$/);
+    expect(cleared[0]).toMatch(
+      /^session=; Max-Age=0; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax$/,
+    );
     // The old token is dead even when a client keeps sending it.
     expect((await gw.send('GET', '/users/me', { headers: { cookie: reg.cookie! } })).status).toBe(401);
   });
 
   it("keeps the changing browser's known-device cookie through a password change and ends the other browsers'", async () => {
     const email = uniqueEmail('known');
-    const deviceOf = (res: Response) => setCookies(res).find((c) => c.startsWith('known_device='))!.split(';')[0]!;
+    const deviceOf = (res: Response) =>
+      setCookies(res)
+        .find((c) => c.startsWith('known_device='))!
+        .split(';')[0]!;
     const from = (ip: string, cookie: string) => ({ headers: { 'x-forwarded-for': ip, cookie } });
     const reg = await gw.form('/users/register', registration(email), from('198.51.100.31', ''));
     const mine = deviceOf(reg);
     const theirs = deviceOf(await gw.form('/users/login', { email, password: STRONG }, from('198.51.100.32', '')));
-    const changed = await gw.form('/users/change_password', { current_password: STRONG, new_password: STRONG2, confirm_password: STRONG2 }, from('198.51.100.31', `${reg.cookie}; ${mine}`));
+    const changed = await gw.form(
+      '/users/change_password',
+      { current_password: STRONG, new_password: STRONG2, confirm_password: STRONG2 },
+      from('198.51.100.31', `${reg.cookie}; ${mine}`),
+    );
     expect(changed.status).toBe(200);
     // Still known: the credential comes back as it was. No longer known: a new token goes in front of it.
-    expect(deviceOf(await gw.form('/users/login', { email, password: STRONG2 }, from('198.51.100.31', mine)))).toBe(mine);
-    expect(deviceOf(await gw.form('/users/login', { email, password: STRONG2 }, from('198.51.100.32', theirs)))).toMatch(
-      new RegExp(`^known_device=[A-Za-z0-9_-]{43}\\.${theirs.split('=')[1]}$`),
+    expect(deviceOf(await gw.form('/users/login', { email, password: STRONG2 }, from('198.51.100.31', mine)))).toBe(
+      mine,
     );
+    expect(
+      deviceOf(await gw.form('/users/login', { email, password: STRONG2 }, from('198.51.100.32', theirs))),
+    ).toMatch(new RegExp(`^known_device=[A-Za-z0-9_-]{43}\\.${theirs.split('=')[1]}$`));
   });
 
   it('hands a bearer client its rotated token in the body when it changes its password over /trpc', async () => {

@@ -11,18 +11,29 @@ import { registration, startGateway, uniqueEmail, type Gateway } from './support
 
 // Every host name resolves to the test server, so a client can address any realm by its URL.
 const lookup = ((_host, opts, cb) =>
-  opts?.all ? (cb as (e: null, a: LookupAddress[]) => void)(null, [{ address: '127.0.0.1', family: 4 }]) : cb(null, '127.0.0.1', 4)) as LookupFunction;
+  opts?.all
+    ? (cb as (e: null, a: LookupAddress[]) => void)(null, [{ address: '127.0.0.1', family: 4 }])
+    : cb(null, '127.0.0.1', 4)) as LookupFunction;
 const anyHostToLocal = new Agent({ connect: { lookup } });
 
 type Rewrite = (init: RequestInit) => RequestInit;
 
 /** A real tRPC client on the running gateway; `rewrite` alters the request the way a broken or hostile client would. */
-function clientFor(gw: Gateway, opts: { host?: string; headers?: Record<string, string>; rewrite?: Rewrite; batch?: boolean } = {}) {
+function clientFor(
+  gw: Gateway,
+  opts: { host?: string; headers?: Record<string, string>; rewrite?: Rewrite; batch?: boolean } = {},
+) {
   const url = `http://${opts.host ?? 'localhost'}:${gw.port}/trpc`;
   const fetch = ((input: string, init: RequestInit = {}) =>
-    undiciFetch(input, { ...(opts.rewrite ? opts.rewrite(init) : init), dispatcher: anyHostToLocal } as never)) as unknown as typeof globalThis.fetch;
+    undiciFetch(input, {
+      ...(opts.rewrite ? opts.rewrite(init) : init),
+      dispatcher: anyHostToLocal,
+    } as never)) as unknown as typeof globalThis.fetch;
   const link = (opts.batch ? httpBatchLink : httpLink)({ url, fetch, headers: opts.headers });
-  return { typed: createTRPCClient<AppRouter>({ links: [link] }), untyped: createTRPCUntypedClient<AppRouter>({ links: [link] }) };
+  return {
+    typed: createTRPCClient<AppRouter>({ links: [link] }),
+    untyped: createTRPCUntypedClient<AppRouter>({ links: [link] }),
+  };
 }
 
 /** The TRPCClientError a call failed with. */
@@ -39,7 +50,11 @@ async function failure(call: Promise<unknown>): Promise<TRPCClientError<AppRoute
 function expectProblem(err: TRPCClientError<AppRouter>, code: ProblemCode) {
   const status = PROBLEM_STATUS[code];
   const trpcCode = trpcCodeOf(status);
-  expect(err.data).toMatchObject({ code: trpcCode, httpStatus: status, problem: { type: 'about:blank', status, code, title: expect.any(String) } });
+  expect(err.data).toMatchObject({
+    code: trpcCode,
+    httpStatus: status,
+    problem: { type: 'about:blank', status, code, title: expect.any(String) },
+  });
   expect(err.shape?.code).toBe(TRPC_ERROR_CODES_BY_KEY[trpcCode]);
   expect(err.message).toBe(err.data!.problem.title);
   return err.data!.problem;
@@ -66,7 +81,10 @@ describe.each(testDrivers())('a tRPC client reads every /trpc error in one shape
 
   it('a body that is not JSON by its declared type', async () => {
     const { typed } = clientFor(gw, { rewrite: (init) => ({ ...init, headers: { 'content-type': 'text/plain' } }) });
-    expectProblem(await failure(typed.account.signIn.mutate({ email: 'a@example.com', password: 'x' })), 'unsupported_media_type_json');
+    expectProblem(
+      await failure(typed.account.signIn.mutate({ email: 'a@example.com', password: 'x' })),
+      'unsupported_media_type_json',
+    );
   });
 
   it('a body over the size limit', async () => {
@@ -77,7 +95,10 @@ describe.each(testDrivers())('a tRPC client reads every /trpc error in one shape
 
   it('a body that does not parse', async () => {
     const { typed } = clientFor(gw, { rewrite: (init) => ({ ...init, body: '{"email":' }) });
-    expectProblem(await failure(typed.account.signIn.mutate({ email: 'a@example.com', password: 'x' })), 'invalid_body');
+    expectProblem(
+      await failure(typed.account.signIn.mutate({ email: 'a@example.com', password: 'x' })),
+      'invalid_body',
+    );
   });
 
   it('a batch (batching is off) and an unknown procedure', async () => {
@@ -93,7 +114,10 @@ describe.each(testDrivers())('a tRPC client reads every /trpc error in one shape
   });
 
   it('a mutation called as a query', async () => {
-    expectProblem(await failure(clientFor(gw).untyped.query('account.signIn', { email: 'a@example.com', password: 'x' })), 'method_not_allowed');
+    expectProblem(
+      await failure(clientFor(gw).untyped.query('account.signIn', { email: 'a@example.com', password: 'x' })),
+      'method_not_allowed',
+    );
   });
 
   it('HEAD: 405 with the problem in the headers it may carry, no body', async () => {
@@ -105,11 +129,19 @@ describe.each(testDrivers())('a tRPC client reads every /trpc error in one shape
 
   it('field errors keep their codes and parameters', async () => {
     const { typed } = clientFor(gw);
-    const problem = expectProblem(await failure(typed.account.register.mutate({ name: '', email: 'nope', password: 'short', password2: 'other' })), 'validation_failed');
+    const problem = expectProblem(
+      await failure(typed.account.register.mutate({ name: '', email: 'nope', password: 'short', password2: 'other' })),
+      'validation_failed',
+    );
     expect(problem.errors).toEqual([
       { field: 'name', code: 'required', message: message('required', 'en') },
       { field: 'email', code: 'invalid_email', message: message('invalid_email', 'en') },
-      { field: 'password', code: 'password_too_short', message: message('password_too_short', 'en', { min: 15 }), params: { min: 15 } },
+      {
+        field: 'password',
+        code: 'password_too_short',
+        message: message('password_too_short', 'en', { min: 15 }),
+        params: { min: 15 },
+      },
       { field: 'password2', code: 'password_mismatch', message: message('password_mismatch', 'en') },
     ]);
   });
@@ -118,8 +150,13 @@ describe.each(testDrivers())('a tRPC client reads every /trpc error in one shape
     const { typed } = clientFor(gw, { host: 'acme.localhost' });
     // Hard to guess (10^11.6) until the realm's own word is known (10^9.8).
     const password = 'acme inc forever';
-    const problem = expectProblem(await failure(typed.account.register.mutate({ ...registration(), password, password2: password })), 'validation_failed');
-    expect(problem.errors).toEqual([{ field: 'password', code: 'password_too_similar', message: message('password_too_similar', 'en') }]);
+    const problem = expectProblem(
+      await failure(typed.account.register.mutate({ ...registration(), password, password2: password })),
+      'validation_failed',
+    );
+    expect(problem.errors).toEqual([
+      { field: 'password', code: 'password_too_similar', message: message('password_too_similar', 'en') },
+    ]);
   });
 
   // The field-error tests above made two registration calls: the limit of 4 is reached here.

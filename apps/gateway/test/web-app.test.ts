@@ -23,7 +23,9 @@ describe('the web app as served by the gateway', () => {
 
   /** The raw bytes and headers, without undici decoding anything. */
   async function raw(path: string, headers: Record<string, string> = {}) {
-    const res = await request(`http://127.0.0.1:${gw.port}${path}`, { headers: { host: `localhost:${gw.port}`, ...headers } });
+    const res = await request(`http://127.0.0.1:${gw.port}${path}`, {
+      headers: { host: `localhost:${gw.port}`, ...headers },
+    });
     return { status: res.statusCode, headers: res.headers, body: Buffer.from(await res.body.arrayBuffer()) };
   }
 
@@ -76,9 +78,10 @@ describe('the web app as served by the gateway', () => {
     const res = await raw(path, { ...html, 'accept-encoding': 'br', ...headers });
     return { res, text: brotliDecompressSync(res.body).toString() };
   };
-  const pageData = (text: string) => JSON.parse(/<script id="page-data" type="application\/json">(.*?)<\/script>/.exec(text)![1]!);
+  const pageData = (text: string) =>
+    JSON.parse(/<script id="page-data" type="application\/json">(.*?)<\/script>/.exec(text)![1]!);
 
-  it('sends each page rendered, in the request\'s language, with the answers it was rendered from', async () => {
+  it("sends each page rendered, in the request's language, with the answers it was rendered from", async () => {
     const { text: signIn } = await page('/login', { 'accept-language': 'de' });
     expect(signIn).toContain('<title>Anmelden · Example ID</title>');
     expect(signIn).toContain('<a href="/" class="product-name">Example ID</a>');
@@ -86,27 +89,38 @@ describe('the web app as served by the gateway', () => {
     expect(signIn).toContain('<nav aria-label="Hauptmenü" aria-busy="true"></nav>');
     expect(signIn).toContain('<h1 tabindex="-1">Anmelden</h1>');
     // The form itself, posted (never a GET that would put a password in the address) if sent before the app runs.
-    expect(signIn).toMatch(/<form [^>]*method="post"[^>]*>.*<input type="email" autoComplete="username"[^>]*id="email"/);
+    expect(signIn).toMatch(
+      /<form [^>]*method="post"[^>]*>.*<input type="email" autoComplete="username"[^>]*id="email"/,
+    );
     expect(signIn).not.toContain('class="realm"');
     expect(pageData(signIn)).toEqual({
       locale: 'de',
-      settings: { productName: 'Example ID', realm: { slug: 'default', name: 'Default', isDefault: true }, passwordPolicy: expect.any(Object) },
+      settings: {
+        productName: 'Example ID',
+        realm: { slug: 'default', name: 'Default', isDefault: true },
+        passwordPolicy: expect.any(Object),
+      },
       user: null,
     });
     // The settings come with the page; who is signed in is still asked (the preload stays).
     expect(signIn).not.toContain('href="/trpc/account.settings"');
     expect(signIn).toContain('<link rel="preload" href="/trpc/account.me"');
     // A realm of its own is named; a trailing slash and a query do not change the page.
-    const { text: acme } = await page('/settings/sessions/?x=1', { host: `acme.localhost:${gw.port}`, 'accept-language': 'fr' });
+    const { text: acme } = await page('/settings/sessions/?x=1', {
+      host: `acme.localhost:${gw.port}`,
+      'accept-language': 'fr',
+    });
     expect(acme).toContain('<title>Où vous êtes connecté · Acme Inc · Example ID</title>');
-    expect(acme).toContain('<span class="visually-hidden">Domaine\u00a0: </span><span class="realm-name">Acme Inc</span>');
+    expect(acme).toContain(
+      '<span class="visually-hidden">Domaine\u00a0: </span><span class="realm-name">Acme Inc</span>',
+    );
     expect(acme).toContain('<h1 tabindex="-1">Où vous êtes connecté</h1>');
     // An address that is no page gets the app's own "not found" page.
     const { text: unknown } = await page('/no/such/page');
     expect(unknown).toContain('<title>Page not found · Example ID</title>');
   });
 
-  it('renders a signed-in person\'s page with their account, never for anyone else, escaped', async () => {
+  it("renders a signed-in person's page with their account, never for anyone else, escaped", async () => {
     const name = '</script><script>alert(1)</script> & "Jo"';
     const email = uniqueEmail('page');
     const reg = await gw.form('/users/register', { name, email, password: STRONG, password2: STRONG });
@@ -115,7 +129,9 @@ describe('the web app as served by the gateway', () => {
     // Their name and email are in it: no cache keeps it (signed-out pages are only revalidated).
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.headers.vary).toMatch(/cookie/i);
-    expect(text).toContain(`<dd class="account-name">&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;Jo&quot;</dd>`);
+    expect(text).toContain(
+      `<dd class="account-name">&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;Jo&quot;</dd>`,
+    );
     expect(text).toContain(`<span class="account-email">${email}</span>`);
     expect(text).not.toContain('<script>alert(1)');
     expect(pageData(text).user).toMatchObject({ name, email, realm: 'default' });
@@ -153,18 +169,28 @@ describe('the web app as served by the gateway', () => {
       expect(link.status).toBe(200);
       expect(link.json.result.data).toEqual({ email, realmName: 'Default' });
     }
-    expect((await gw.send('GET', '/users/me', { headers: { cookie: reg.cookie! } })).json.user.emailVerified).toBe(false);
+    expect((await gw.send('GET', '/users/me', { headers: { cookie: reg.cookie! } })).json.user.emailVerified).toBe(
+      false,
+    );
     // Both links still work, once.
     expect((await gw.form('/users/verify_email', { token: verify })).json).toEqual({ ok: true, emailVerified: true });
-    expect((await gw.send('GET', '/users/me', { headers: { cookie: reg.cookie! } })).json.user.emailVerified).toBe(true);
-    expect((await gw.send('GET', `/trpc/email.verificationLink?input=${input}`)).json.error.data.problem.code).toBe('verify_token_invalid');
-    expect((await gw.form('/users/reset_password', { token: reset, new_password: STRONG2, confirm_password: STRONG2 })).json).toEqual({ ok: true, sessionsRevoked: 1 });
+    expect((await gw.send('GET', '/users/me', { headers: { cookie: reg.cookie! } })).json.user.emailVerified).toBe(
+      true,
+    );
+    expect((await gw.send('GET', `/trpc/email.verificationLink?input=${input}`)).json.error.data.problem.code).toBe(
+      'verify_token_invalid',
+    );
+    expect(
+      (await gw.form('/users/reset_password', { token: reset, new_password: STRONG2, confirm_password: STRONG2 })).json,
+    ).toEqual({ ok: true, sessionsRevoked: 1 });
   });
 
   it('escapes what the page takes from the configuration and the realm', async () => {
     const odd = await startGateway('pglite', { SERVE_WEB: 'true', PRODUCT_NAME: '<b>Ben & "Jerry"$&' });
     try {
-      const res = await request(`http://127.0.0.1:${odd.port}/login`, { headers: { host: `localhost:${odd.port}`, ...html } });
+      const res = await request(`http://127.0.0.1:${odd.port}/login`, {
+        headers: { host: `localhost:${odd.port}`, ...html },
+      });
       const text = await res.body.text();
       expect(text).toContain('<a href="/" class="product-name">&lt;b&gt;Ben &amp; &quot;Jerry&quot;$&amp;</a>');
       expect(text).toContain('<title>Sign in · &#60;b&#62;Ben &#38; &#34;Jerry&#34;$&#38;</title>');
@@ -182,7 +208,11 @@ describe('the web app as served by the gateway', () => {
       ['/\\evil.example', '/evil.example'],
     ]) {
       const res = await gw.send('POST', path!, {
-        headers: { accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded', origin: `http://localhost:${gw.port}` },
+        headers: {
+          accept: 'text/html',
+          'content-type': 'application/x-www-form-urlencoded',
+          origin: `http://localhost:${gw.port}`,
+        },
         body: `email=a%40example.com&password=${encodeURIComponent(STRONG)}`,
       });
       expect(res.status, path).toBe(303);
@@ -190,7 +220,10 @@ describe('the web app as served by the gateway', () => {
     }
     // An absolute-form target is the path it names on this host, and refused when it names another.
     const post = (target: string) =>
-      rawRequest(gw.port, `POST ${target} HTTP/1.1\r\nHost: localhost:${gw.port}\r\nAccept: text/html\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+      rawRequest(
+        gw.port,
+        `POST ${target} HTTP/1.1\r\nHost: localhost:${gw.port}\r\nAccept: text/html\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`,
+      );
     const own = await post(`http://localhost:${gw.port}//evil.example/login`);
     expect(own.status).toBe(303);
     expect(own.head).toMatch(/^location: \/evil\.example\/login$/im);

@@ -1,7 +1,7 @@
 import { message } from '@accounts/validators';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, errorNextTo, heading, launchBrowser, newContext, PHONE, screenshot } from './support/browser';
+import type { Page } from 'playwright-core';
+import { describe, expect, inject, it } from 'vitest';
+import { DESKTOP, errorNextTo, heading, PHONE, screenshot, useBrowser } from './support/browser';
 import {
   appRunning,
   FIRST_PASSWORD,
@@ -26,22 +26,7 @@ async function waitForErrorNextTo(page: Page, inputId: string) {
 }
 
 describe.skipIf(port === null)('accounts web app in Chromium', () => {
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-  const context = async (options?: Parameters<typeof newContext>[1]) => {
-    const ctx = await newContext(browser, options);
-    contexts.push(ctx);
-    return ctx;
-  };
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    for (const ctx of contexts) await ctx.close();
-    await browser?.close();
-  });
+  const { context } = useBrowser();
 
   it('registers, changes the password (signing out the other device), signs out, and signs in with the new password only', async () => {
     const ada = person('ada');
@@ -74,7 +59,9 @@ describe.skipIf(port === null)('accounts web app in Chromium', () => {
     const confirmation = laptop.locator('.success');
     await confirmation.waitFor();
     expect(await confirmation.getAttribute('role')).toBe('status');
-    expect(await confirmation.textContent()).toContain('Your password has been changed. You are still signed in on this device.');
+    expect(await confirmation.textContent()).toContain(
+      'Your password has been changed. You are still signed in on this device.',
+    );
     expect(await confirmation.textContent()).toContain('1 other device was signed out.');
     expect(await laptop.evaluate(() => document.activeElement?.classList.contains('success'))).toBe(true);
 
@@ -134,7 +121,12 @@ describe.skipIf(port === null)('accounts web app in Chromium', () => {
       '#password',
       '#password2',
     ]);
-    const empty = { name: 'Enter your name.', email: 'Enter your email address.', password: 'Enter a password.', password2: 'Confirm your password.' };
+    const empty = {
+      name: 'Enter your name.',
+      email: 'Enter your email address.',
+      password: 'Enter a password.',
+      password2: 'Confirm your password.',
+    };
     for (const [id, text] of Object.entries(empty)) {
       expect(await page.locator(`#${id}`).getAttribute('aria-invalid')).toBe('true');
       expect(await page.locator(`#${id}`).getAttribute('required')).not.toBeNull();
@@ -232,7 +224,8 @@ describe.skipIf(port === null)('accounts web app in Chromium', () => {
     await page.goto(`${DEFAULT_REALM}/register`);
     await page.locator('#name').waitFor();
     await appRunning(page);
-    for (let i = 0; i < 10 && (await page.evaluate(() => document.activeElement?.id)) !== 'name'; i++) await page.keyboard.press('Tab');
+    for (let i = 0; i < 10 && (await page.evaluate(() => document.activeElement?.id)) !== 'name'; i++)
+      await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('name');
     // Keyboard focus is visible.
     expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).not.toBe('none');
@@ -254,7 +247,7 @@ describe.skipIf(port === null)('accounts web app in Chromium', () => {
     expect(await noSideScroll(page)).toBe(true);
   });
 
-  it('loads the password dictionaries only where a new password is typed, and meters with the server\'s rule', async () => {
+  it("loads the password dictionaries only where a new password is typed, and meters with the server's rule", async () => {
     const page = await (await context()).newPage();
     const estimatorRequests: string[] = [];
     page.on('request', (req) => {
@@ -270,7 +263,9 @@ describe.skipIf(port === null)('accounts web app in Chromium', () => {
     await field(page, 'Name').fill('Rosa Parks');
     for (const weak of ['qwertyuiopasdfgh', 'password123456789', 'RosaParks19131955']) {
       await field(page, 'Password').fill(weak);
-      await page.waitForFunction(() => !document.querySelector('.strength')?.getAttribute('aria-busy')?.startsWith('t'));
+      await page.waitForFunction(
+        () => !document.querySelector('.strength')?.getAttribute('aria-busy')?.startsWith('t'),
+      );
       expect(await level.textContent()).toBe('Strength: too weak');
     }
     expect(estimatorRequests.length).toBeGreaterThan(0);

@@ -1,7 +1,6 @@
-import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startSmtp, type TestSmtp } from '../../gateway/test/support/smtp';
-import { launchBrowser, newContext, PHONE } from './support/browser';
+import { PHONE, useBrowser } from './support/browser';
 import { FIRST_PASSWORD, SECOND_PASSWORD, appRunning, field, person, register, submitSignIn } from './support/flows';
 import { axeViolations } from './support/audit';
 import { startMailGateway } from './support/mail-gateway';
@@ -9,29 +8,21 @@ import { startMailGateway } from './support/mail-gateway';
 // The mailed-link flows in Chromium, against a gateway of their own that sends to a real SMTP
 // server started here.
 describe.skipIf(inject('port') === null)('mailed links in Chromium', () => {
-  let browser: Browser;
   let smtp: TestSmtp;
   let gateway: Awaited<ReturnType<typeof startMailGateway>>;
   let base: string;
-  const contexts: BrowserContext[] = [];
-  const context = async (options?: Parameters<typeof newContext>[1]) => {
-    const ctx = await newContext(browser, options);
-    contexts.push(ctx);
-    return ctx;
-  };
 
   beforeAll(async () => {
     smtp = await startSmtp();
     gateway = await startMailGateway(smtp.url);
     base = `http://localhost:${gateway.port}`;
-    browser = await launchBrowser();
   });
   afterAll(async () => {
-    for (const ctx of contexts) await ctx.close();
-    await browser?.close();
     await gateway?.stop();
     await smtp?.close();
   });
+  // After the gateway's hooks: the browser starts once it is up and closes before it stops.
+  const { context } = useBrowser();
 
   it('forgot password on the sign-in page → the mail arrives → its link sets a new password and asks to sign in; the old password, every session and every known device stop working', async () => {
     const ada = person('reset');
@@ -51,7 +42,9 @@ describe.skipIf(inject('port') === null)('mailed links in Chromium', () => {
     expect(await axeViolations(page)).toEqual([]);
     await field(page, 'Email address').fill(ada.email);
     await page.getByRole('button', { name: 'Send the link' }).click();
-    expect(await page.locator('.forgot-sent').textContent()).toContain(`If an account exists for ${ada.email}, we have sent a link to it.`);
+    expect(await page.locator('.forgot-sent').textContent()).toContain(
+      `If an account exists for ${ada.email}, we have sent a link to it.`,
+    );
 
     const mail = await smtp.waitFor((m) => m.to.includes(ada.email) && /Reset your password/.test(m.subject));
     expect(mail.link).toMatch(new RegExp(`^${base}/reset-password\\?token=`));
@@ -71,7 +64,9 @@ describe.skipIf(inject('port') === null)('mailed links in Chromium', () => {
     await page.getByRole('button', { name: 'Set new password' }).click();
     // Not signed in: the sign-in page asks for the new password.
     await page.waitForURL(`${base}/login`);
-    expect(await page.locator('.password-reset').textContent()).toBe('Your password has been reset and every device was signed out. Sign in with your new password.');
+    expect(await page.locator('.password-reset').textContent()).toBe(
+      'Your password has been reset and every device was signed out. Sign in with your new password.',
+    );
     expect(await axeViolations(page)).toEqual([]);
     await page.goto(`${base}/account`);
     await page.waitForURL(/\/login/);
@@ -82,7 +77,8 @@ describe.skipIf(inject('port') === null)('mailed links in Chromium', () => {
       await other.waitForURL(/\/login/);
     }
     // The laptop is no longer a known device: signing in there again is announced (the reset confirmed the address).
-    const signInNotices = () => smtp.mails.filter((m) => m.to.includes(ada.email) && /New sign-in/.test(m.subject)).length;
+    const signInNotices = () =>
+      smtp.mails.filter((m) => m.to.includes(ada.email) && /New sign-in/.test(m.subject)).length;
     const noticesBefore = signInNotices();
     await submitSignIn(laptop, ada.email, SECOND_PASSWORD);
     await laptop.waitForURL(/\/account/);
@@ -113,10 +109,14 @@ describe.skipIf(inject('port') === null)('mailed links in Chromium', () => {
     expect(await page.locator('.email-unverified').textContent()).toContain('Not confirmed yet');
     await page.getByRole('button', { name: 'Send the link again' }).click();
     await page.locator('.resend-done').waitFor();
-    const mails = async () => smtp.mails.filter((m) => m.to.includes(grace.email) && /Confirm your email/.test(m.subject));
-    await expect.poll(async () => (await mails()).length, { timeout: 20_000 }).toBe(2);
-    const newest = (await mails()).at(-1)!;
-    const emailVerified = async () => (await page.evaluate(async () => (await (await fetch('/trpc/account.me')).json()).result.data.user.emailVerified)) as boolean;
+    const mails = () => smtp.mails.filter((m) => m.to.includes(grace.email) && /Confirm your email/.test(m.subject));
+    await expect.poll(() => mails().length, { timeout: 20_000 }).toBe(2);
+    const newest = mails().at(-1)!;
+    type Me = { result: { data: { user: { emailVerified: boolean } } } };
+    const emailVerified = () =>
+      page.evaluate(
+        async () => ((await (await fetch('/trpc/account.me')).json()) as Me).result.data.user.emailVerified,
+      );
     // Opened by a scanner, and by the person: what it would confirm is shown, nothing is confirmed.
     const scanner = await (await context()).newPage();
     for (const opened of [scanner, page]) {

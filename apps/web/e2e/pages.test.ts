@@ -1,8 +1,16 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { auditBothSizes, axeViolations } from './support/audit';
-import { DESKTOP, launchBrowser, newContext, screenshot } from './support/browser';
-import { FIRST_PASSWORD, SECOND_PASSWORD, field, fillRegistration, person, register, submitSignIn, summaryAfterSubmit } from './support/flows';
+import { DESKTOP, screenshot, useBrowser } from './support/browser';
+import {
+  FIRST_PASSWORD,
+  SECOND_PASSWORD,
+  field,
+  fillRegistration,
+  person,
+  register,
+  submitSignIn,
+  summaryAfterSubmit,
+} from './support/flows';
 
 // Every page in each of its states, checked with axe-core in the light and the dark theme at
 // desktop and phone widths; the screenshots of these checks are the app's picture book.
@@ -12,22 +20,7 @@ const BASE = `http://localhost:${port}`;
 const ACME = `http://acme.localhost:${port}`;
 
 describe.skipIf(port === null)('every page and state, in both themes, at both sizes', () => {
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-  const fresh = async (options?: Parameters<typeof newContext>[1]): Promise<Page> => {
-    const ctx = await newContext(browser, options);
-    contexts.push(ctx);
-    return ctx.newPage();
-  };
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    for (const ctx of contexts) await ctx.close();
-    await browser?.close();
-  });
+  const { page: fresh } = useBrowser();
 
   it('sign-in: empty, with errors, wrong credentials, after the session ended', async () => {
     const page = await fresh();
@@ -104,8 +97,12 @@ describe.skipIf(port === null)('every page and state, in both themes, at both si
     await auditBothSizes(acme, 'login-acme', DESKTOP);
   });
 
-  it('without JavaScript: a styled explanation in the browser\'s language', async () => {
-    const expected = { 'en-US': 'This page needs JavaScript', 'de-DE': 'Diese Seite braucht JavaScript', 'fr-FR': 'Cette page a besoin de JavaScript' };
+  it("without JavaScript: a styled explanation in the browser's language", async () => {
+    const expected = {
+      'en-US': 'This page needs JavaScript',
+      'de-DE': 'Diese Seite braucht JavaScript',
+      'fr-FR': 'Cette page a besoin de JavaScript',
+    };
     for (const [locale, words] of Object.entries(expected)) {
       const other = await fresh({ javaScriptEnabled: false, locale });
       await other.goto(`${BASE}/login`);

@@ -1,27 +1,14 @@
-import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { heading, launchBrowser, newContext, PHONE, screenshot } from './support/browser';
+import { describe, expect, inject, it } from 'vitest';
+import { heading, PHONE, screenshot, useBrowser } from './support/browser';
 import { field, person, register, submitSignIn } from './support/flows';
 
 const port = inject('port');
 const BASE = `http://localhost:${port}`;
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
 describe.skipIf(port === null)('the security pages in Chromium', () => {
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-  const context = async (options?: Parameters<typeof newContext>[1]) => {
-    const ctx = await newContext(browser, options);
-    contexts.push(ctx);
-    return ctx;
-  };
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    for (const ctx of contexts) await ctx.close();
-    await browser?.close();
-  });
+  const { context } = useBrowser();
 
   it('two browsers see each other on the devices page; one ends the other, which finds itself signed out', async () => {
     const ada = person('devices');
@@ -42,7 +29,9 @@ describe.skipIf(port === null)('the security pages in Chromium', () => {
     const other = laptop.locator('.session:not([data-current])');
     expect(await other.locator('h2').textContent()).toBe('Mobile Safari 17 on iOS 17.5');
     expect(await other.locator('.session-address').textContent()).toMatch(/^127\.0\.0\.x$/);
-    expect(await other.locator('.session-times').textContent()).toMatch(/Last active (now|\d+ seconds? ago).*Signed in/);
+    expect(await other.locator('.session-times').textContent()).toMatch(
+      /Last active (now|\d+ seconds? ago).*Signed in/,
+    );
 
     await phone.goto(`${BASE}/settings/sessions`);
     await phone.locator('.session').nth(1).waitFor();
@@ -76,11 +65,16 @@ describe.skipIf(port === null)('the security pages in Chromium', () => {
     await laptop.waitForURL(`${BASE}/settings/activity`);
     await laptop.locator('.event').nth(2).waitFor();
     const events = await laptop.locator('.event .event-what strong').allTextContents();
-    expect(events.slice(0, 4)).toEqual(['A device was signed out', 'Wrong current password entered', 'Signed in', 'Account created']);
+    expect(events.slice(0, 4)).toEqual([
+      'A device was signed out',
+      'Wrong current password entered',
+      'Signed in',
+      'Account created',
+    ]);
     expect(await laptop.locator('.event time').first().textContent()).toMatch(/now|seconds? ago|minute ago/);
   });
 
-  it('marks failed sign-ins in the activity, in the person\'s language', async () => {
+  it("marks failed sign-ins in the activity, in the person's language", async () => {
     const bea = person('activity-de', 'Bea Schmidt');
     const own = await (await context({ locale: 'de-DE' })).newPage();
     await own.goto(`${BASE}/register`);

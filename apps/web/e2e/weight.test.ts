@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, launchBrowser, newContext } from './support/browser';
+import { DESKTOP, useBrowser } from './support/browser';
 import { person } from './support/flows';
 import { WEB_DIR } from './support/paths';
 
@@ -58,7 +58,12 @@ async function coldLoad(context: BrowserContext, path: string): Promise<Load> {
   const responses = new Map<string, { url: string; type: string; status: number; encoding: string }>();
   const sizes = new Map<string, number>();
   cdp.on('Network.responseReceived', (e) =>
-    responses.set(e.requestId, { url: e.response.url, type: e.type, status: e.response.status, encoding: String(e.response.headers['content-encoding'] ?? e.response.headers['Content-Encoding'] ?? 'identity') }),
+    responses.set(e.requestId, {
+      url: e.response.url,
+      type: e.type,
+      status: e.response.status,
+      encoding: String(e.response.headers['content-encoding'] ?? e.response.headers['Content-Encoding'] ?? 'identity'),
+    }),
   );
   cdp.on('Network.loadingFinished', (e) => sizes.set(e.requestId, e.encodedDataLength));
   const consoleErrors: string[] = [];
@@ -72,12 +77,15 @@ async function coldLoad(context: BrowserContext, path: string): Promise<Load> {
       for (const entry of list.getEntries() as (PerformanceEntry & { element?: Element })[]) {
         const w = window as unknown as { lcp: number; lcpElement: string };
         w.lcp = entry.startTime;
-        w.lcpElement = entry.element ? `${entry.element.tagName.toLowerCase()} "${(entry.element.textContent ?? '').slice(0, 40)}"` : '(removed)';
+        w.lcpElement = entry.element
+          ? `${entry.element.tagName.toLowerCase()} "${(entry.element.textContent ?? '').slice(0, 40)}"`
+          : '(removed)';
       }
     }).observe({ type: 'largest-contentful-paint', buffered: true });
     new PerformanceObserver((list) => {
       const w = window as unknown as { cls?: number };
-      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!entry.hadRecentInput) w.cls = (w.cls ?? 0) + entry.value;
+      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
+        if (!entry.hadRecentInput) w.cls = (w.cls ?? 0) + entry.value;
     }).observe({ type: 'layout-shift', buffered: true });
   });
 
@@ -115,34 +123,40 @@ async function coldLoad(context: BrowserContext, path: string): Promise<Load> {
 }
 
 describe.skipIf(port === null)('weight and speed of a first visit on a slow connection', () => {
-  let browser: Browser;
+  const browser = useBrowser();
   const loads: Load[] = [];
 
   beforeAll(async () => {
-    browser = await launchBrowser();
     // A first visit to a running service from a running browser: one unthrottled, unmeasured
     // load first, so neither the gateway's first render nor the browser's own start-up is
     // counted as the page's.
-    const warm = await newContext(browser);
+    const warm = await browser.context();
     await (await warm.newPage()).goto(`${BASE}/login`, { waitUntil: 'networkidle' });
     await warm.close();
   });
 
-  afterAll(async () => {
-    await browser?.close();
+  afterAll(() => {
     if (loads.length === 0) return;
     const dir = join(WEB_DIR, 'test-results');
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'weight.json'), `${JSON.stringify({ profile: { ...SLOW, cpuSlowdown: 4 }, loads }, null, 2)}\n`);
+    writeFileSync(
+      join(dir, 'weight.json'),
+      `${JSON.stringify({ profile: { ...SLOW, cpuSlowdown: 4 }, loads }, null, 2)}\n`,
+    );
     console.log(
       ['page        JS gzip   JS sent   all sent  requests  FCP / LCP (slow profile)  largest element']
-        .concat(loads.map((l) => `${l.page.padEnd(10)} ${kb(l.jsGzipBytes)} ${kb(l.jsTransferredBytes)} ${kb(l.totalTransferredBytes)}  ${String(l.requests).padStart(8)}  ${`${l.firstContentfulPaintMs} / ${l.largestContentfulPaintMs} ms`.padEnd(24)}  CLS ${l.layoutShift}  ${l.largestContentfulPaintElement}`))
+        .concat(
+          loads.map(
+            (l) =>
+              `${l.page.padEnd(10)} ${kb(l.jsGzipBytes)} ${kb(l.jsTransferredBytes)} ${kb(l.totalTransferredBytes)}  ${String(l.requests).padStart(8)}  ${`${l.firstContentfulPaintMs} / ${l.largestContentfulPaintMs} ms`.padEnd(24)}  CLS ${l.layoutShift}  ${l.largestContentfulPaintElement}`,
+          ),
+        )
         .join('\n'),
     );
   });
 
   it('loads no page it does not show, compressed scripts, one settings call and no 404 for the sign-in page', async () => {
-    const ctx = await newContext(browser, { viewport: DESKTOP });
+    const ctx = await browser.context({ viewport: DESKTOP });
     const load = await coldLoad(ctx, '/login');
     await ctx.close();
     loads.push(load);
@@ -165,11 +179,11 @@ describe.skipIf(port === null)('weight and speed of a first visit on a slow conn
   });
 
   it('measures the registration, account and settings pages the same way', async () => {
-    const visitor = await newContext(browser, { viewport: DESKTOP });
+    const visitor = await browser.context({ viewport: DESKTOP });
     loads.push(await coldLoad(visitor, '/register'));
     await visitor.close();
 
-    const member = await newContext(browser, { viewport: DESKTOP });
+    const member = await browser.context({ viewport: DESKTOP });
     const who = person('weight');
     const res = await member.request.post(`${BASE}/users/register`, {
       form: { name: who.name, email: who.email, password: who.password, password2: who.password },

@@ -33,8 +33,8 @@ describe('app shell', () => {
   });
 
   it('draws the frame and the heading before the realm settings arrive, and no navigation until the session is known', async () => {
-    const settings = deferred<Reply>();
-    const me = deferred<Reply>();
+    const settings = deferred<Reply<'account.settings'>>();
+    const me = deferred<Reply<'account.me'>>();
     renderApp('/login', { 'account.settings': () => settings.promise, 'account.me': () => me.promise });
     expect(await screen.findByRole('heading', { level: 1, name: 'Sign in' })).toBeTruthy();
     expect(screen.getByRole('banner').textContent).toContain('Accounts');
@@ -49,7 +49,7 @@ describe('app shell', () => {
   it('signs out from the header and lands on sign-in', async () => {
     let signedIn = true;
     const { user, api } = renderApp('/account', {
-      'account.me': (): Reply => (signedIn ? { data: { user: ADA } } : UNAUTHENTICATED),
+      'account.me': (): Reply<'account.me'> => (signedIn ? { data: { user: ADA } } : UNAUTHENTICATED),
       'account.signOut': () => {
         signedIn = false;
         return { data: { ok: true } };
@@ -65,7 +65,8 @@ describe('app shell', () => {
   it('explains when the service is not ready, and loads once it is', async () => {
     let ready = false;
     const { user } = renderApp('/login', {
-      'account.settings': (): Reply => (ready ? { data: DEFAULT_SETTINGS } : problem(503, 'not_ready', { retryAfter: 5 })),
+      'account.settings': (): Reply<'account.settings'> =>
+        ready ? { data: DEFAULT_SETTINGS } : problem(503, 'not_ready', { retryAfter: 5 }),
     });
     expect((await screen.findByRole('alert')).textContent).toContain(message('not_ready', 'en'));
     ready = true;

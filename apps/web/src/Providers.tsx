@@ -1,26 +1,12 @@
-import type { AppRouter } from '@accounts/api';
 import type { Locale } from '@accounts/validators';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { getQueryKey } from '@trpc/react-query';
-import type { inferRouterOutputs } from '@trpc/server';
 import { useState, type ReactNode } from 'react';
 import { ServerTitleContext } from './components/PageHeading';
 import { LocaleProvider } from './i18n';
+import type { PageData } from './page-data';
 import { ServerHrefContext } from './router';
 import { createApiClient, problemOf, trpc } from './trpc';
-
-type Outputs = inferRouterOutputs<AppRouter>;
-
-/**
- * What the gateway already knows when it sends a page: the realm's settings and, when the
- * request carries a valid session, its user. It renders the page with them and sends them
- * along, so the app starts from the same answers instead of asking again.
- */
-export interface PageData {
-  locale: Locale;
-  settings: Outputs['account']['settings'];
-  user: Outputs['account']['me']['user'] | null;
-}
 
 function createQueryClient(data?: PageData) {
   const queryClient = new QueryClient({

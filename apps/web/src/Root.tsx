@@ -2,7 +2,8 @@ import type { Locale } from '@accounts/validators';
 import { StrictMode } from 'react';
 import { App } from './App';
 import { ErrorBoundary } from './components/ErrorBoundary';
-import { Providers, type PageData } from './Providers';
+import type { PageData } from './page-data';
+import { Providers } from './Providers';
 
 interface RootProps {
   locale: Locale;

@@ -5,11 +5,18 @@ import { describeFailure } from './failure';
 
 /** A client error as httpLink builds it from the gateway's JSON answer. */
 const refusal = (problem: Record<string, unknown>) =>
-  TRPCClientError.from({ error: { message: String(problem.title ?? ''), code: -32000, data: { problem } } });
+  TRPCClientError.from({
+    error: { message: typeof problem.title === 'string' ? problem.title : '', code: -32000, data: { problem } },
+  });
 
 describe('describeFailure', () => {
   it('re-renders field errors by code in the page language', () => {
-    const error = refusal({ status: 422, code: 'validation_failed', title: 'x', errors: [{ field: 'email', code: 'invalid_email', message: 'Saisissez…' }] });
+    const error = refusal({
+      status: 422,
+      code: 'validation_failed',
+      title: 'x',
+      errors: [{ field: 'email', code: 'invalid_email', message: 'Saisissez…' }],
+    });
     expect(describeFailure(error, 'de')).toEqual({
       fieldErrors: [{ field: 'email', code: 'invalid_email', message: message('invalid_email', 'de') }],
       message: null,
@@ -39,11 +46,18 @@ describe('describeFailure', () => {
 
   it('words an answer that is not ours (a proxy error page) as a fault of the service', () => {
     const proxyPage = TRPCClientError.from(new SyntaxError('Unexpected token < in JSON at position 0'));
-    expect(describeFailure(proxyPage, 'en').message).toBe('The service is having a problem on its side. Please try again in a few minutes.');
+    expect(describeFailure(proxyPage, 'en').message).toBe(
+      'The service is having a problem on its side. Please try again in a few minutes.',
+    );
   });
 
   it('makes wrong credentials a message about the form, not about the password field', () => {
-    const error = refusal({ status: 422, code: 'validation_failed', title: 'x', errors: [{ field: 'password', code: 'credentials_invalid', message: 'x' }] });
+    const error = refusal({
+      status: 422,
+      code: 'validation_failed',
+      title: 'x',
+      errors: [{ field: 'password', code: 'credentials_invalid', message: 'x' }],
+    });
     expect(describeFailure(error, 'de')).toEqual({ fieldErrors: [], message: message('credentials_invalid', 'de') });
   });
 });

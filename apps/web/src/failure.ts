@@ -25,7 +25,8 @@ function neverAnswered(error: unknown): boolean {
 
 export function describeFailure(error: unknown, locale: Locale): Failure {
   const problem = problemOf(error);
-  if (!problem) return { fieldErrors: [], message: translate(locale, neverAnswered(error) ? 'unreachable' : 'serverTrouble') };
+  if (!problem)
+    return { fieldErrors: [], message: translate(locale, neverAnswered(error) ? 'unreachable' : 'serverTrouble') };
 
   // Field errors are re-rendered from their codes, in this page's language.
   const all = localizeFieldErrors(problem.errors ?? [], locale);
@@ -36,7 +37,10 @@ export function describeFailure(error: unknown, locale: Locale): Failure {
   const code = isMessageCode(problem.code) ? problem.code : 'internal';
   // A title that needs a wait time it was not given keeps the server's own wording.
   const needsWait = code === 'rate_limited' || code === 'too_many_attempts';
-  let text = needsWait && problem.retryAfter === undefined ? problem.title : message(code, locale, { retryAfter: problem.retryAfter });
+  let text =
+    needsWait && problem.retryAfter === undefined
+      ? problem.title
+      : message(code, locale, { retryAfter: problem.retryAfter });
   if (problem.status >= 500 && problem.status !== 503) text += ` ${translate(locale, 'tryAgainLater')}`;
   return { fieldErrors: [], message: text };
 }

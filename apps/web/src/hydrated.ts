@@ -8,4 +8,9 @@ const never = () => () => {};
  * its controls at once but keeps them from acting until then: a submit would otherwise be the
  * browser's own (the page reloads, the fields are lost) and a button would do nothing.
  */
-export const useHydrated = () => useSyncExternalStore(never, () => true, () => false);
+export const useHydrated = () =>
+  useSyncExternalStore(
+    never,
+    () => true,
+    () => false,
+  );

@@ -17,14 +17,21 @@ async function hydrate(href: string, data: PageData) {
   container.innerHTML = html;
   document.body.append(container);
   const mismatches: unknown[] = [];
-  const api = fakeApi({ 'account.me': () => (data.user ? { data: { user: data.user } } : { problem: { status: 401, code: 'unauthenticated' } }) });
-  const root = await act(async () =>
-    hydrateRoot(container, <Root locale={data.locale} data={data} fetchImpl={api.fetch} />, {
-      onRecoverableError: (error) => mismatches.push(error),
-    }),
+  const api = fakeApi({
+    'account.me': () =>
+      data.user ? { data: { user: data.user } } : { problem: { status: 401, code: 'unauthenticated' } },
+  });
+  // The callbacks return a promise so that act takes its async form, which lets the work React
+  // queues (the page's data, lazy pages) settle before it resolves.
+  const root = await act(() =>
+    Promise.resolve(
+      hydrateRoot(container, <Root locale={data.locale} data={data} fetchImpl={api.fetch} />, {
+        onRecoverableError: (error) => mismatches.push(error),
+      }),
+    ),
   );
   const unmount = async () => {
-    await act(async () => root.unmount());
+    await act(() => Promise.resolve(root.unmount()));
     container.remove();
   };
   return { container, mismatches, unmount };

@@ -1,6 +1,6 @@
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { browserLocale } from './i18n';
-import type { PageData } from './Providers';
+import { PAGE_DATA_ID, type PageData } from './page-data';
 import { Root } from './Root';
 import './styles.css';
 import './mail.css';
@@ -8,7 +8,7 @@ import './mail.css';
 // The gateway sends each page rendered, with the answers it was rendered from; the app takes
 // over that HTML (hydration) instead of drawing it again. Without them (no server render) it
 // draws the page itself.
-const dataElement = document.getElementById('page-data');
+const dataElement = document.getElementById(PAGE_DATA_ID);
 const data = dataElement ? (JSON.parse(dataElement.textContent ?? 'null') as PageData | null) : null;
 const locale = data?.locale ?? browserLocale();
 document.documentElement.lang = locale;

@@ -20,7 +20,8 @@ export function relativeTime(at: Date | string, locale: Locale, now = Date.now()
 }
 
 /** The full date and time, for a tooltip and the <time> element's reader. */
-export const absoluteTime = (at: Date | string, locale: Locale) => new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short' }).format(new Date(at));
+export const absoluteTime = (at: Date | string, locale: Locale) =>
+  new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short' }).format(new Date(at));
 
 /** A <time> showing the relative time, with the exact one in its title. */
 export function TimeAgo({ at, locale }: { at: Date | string; locale: Locale }) {

@@ -1,12 +1,10 @@
-import type { AppRouter } from '@accounts/api';
-import type { inferRouterOutputs } from '@trpc/server';
 import { isUnauthenticated } from './failure';
 import { useI18n } from './i18n';
 import { loginPathFor, navigate } from './router';
-import { trpc } from './trpc';
+import { trpc, type RouterOutputs } from './trpc';
 
 /** The user as the server describes it (account.me), never a copy kept by hand. */
-export type SignedInUser = inferRouterOutputs<AppRouter>['account']['me']['user'];
+export type SignedInUser = RouterOutputs['account']['me']['user'];
 
 export type Session =
   | { status: 'loading' }

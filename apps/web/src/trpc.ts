@@ -1,8 +1,12 @@
 import type { AppRouter } from '@accounts/api';
 import { httpLink, TRPCClientError, type TRPCClientErrorLike } from '@trpc/client';
 import { createTRPCReact } from '@trpc/react-query';
+import type { inferRouterOutputs } from '@trpc/server';
 
 export const trpc = createTRPCReact<AppRouter>();
+
+/** What each procedure answers, as the app receives it: `RouterOutputs['account']['me']`. */
+export type RouterOutputs = inferRouterOutputs<AppRouter>;
 
 export type ApiError = TRPCClientErrorLike<AppRouter>;
 /** The RFC 9457-style body the server attaches to every refusal (inferred from the router's error formatter). */

@@ -1,13 +1,17 @@
 import { and, count, eq, isNull } from 'drizzle-orm';
 import { sessions, users, type Database, type Realm } from '@accounts/db';
-import { recordEvent } from './events.js';
+import { recordEvent, type EventSource } from './events.js';
 import { findRealm } from './realms.js';
+import { endSessions } from './sessions.js';
 import { findUserByEmail } from './users.js';
 
 // What an operator does to accounts from the command line: list them, disable and enable one,
 // end all its sessions. Each action is an account event (from no address: the operator's).
 
 export class AccountCommandError extends Error {}
+
+/** The source of an operator's events: the realm, from no address. */
+const operator = (realm: Realm): EventSource => ({ realmId: realm.id, clientIp: null });
 
 async function realmOf(db: Database, slug: string): Promise<Realm> {
   const realm = await findRealm(db, slug);
@@ -33,7 +37,13 @@ export interface AccountListing {
 export async function listAccounts(db: Database, realmSlug: string): Promise<AccountListing[]> {
   const realm = await realmOf(db, realmSlug);
   return db
-    .select({ email: users.email, name: users.name, createdAt: users.createdAt, disabledAt: users.disabledAt, sessions: count(sessions.id) })
+    .select({
+      email: users.email,
+      name: users.name,
+      createdAt: users.createdAt,
+      disabledAt: users.disabledAt,
+      sessions: count(sessions.id),
+    })
     .from(users)
     .leftJoin(sessions, eq(sessions.userId, users.id))
     .where(eq(users.realmId, realm.id))
@@ -42,22 +52,34 @@ export async function listAccounts(db: Database, realmSlug: string): Promise<Acc
 }
 
 /** Disables an account: it can no longer sign in, and its sessions end now. Returns how many ended. */
-export async function disableAccount(db: Database, realmSlug: string, email: string): Promise<{ changed: boolean; revoked: number }> {
+export async function disableAccount(
+  db: Database,
+  realmSlug: string,
+  email: string,
+): Promise<{ changed: boolean; revoked: number }> {
   const { realm, user } = await accountOf(db, realmSlug, email);
   return db.transaction(async (tx) => {
-    const changed = await tx.update(users).set({ disabledAt: new Date() }).where(and(eq(users.id, user.id), isNull(users.disabledAt))).returning({ id: users.id });
-    const revoked = await tx.delete(sessions).where(eq(sessions.userId, user.id)).returning({ id: sessions.id });
-    if (changed.length) await recordEvent(tx, { realmId: realm.id, clientIp: null }, 'account_disabled', user.id);
-    return { changed: changed.length === 1, revoked: revoked.length };
+    const changed = await tx
+      .update(users)
+      .set({ disabledAt: new Date() })
+      .where(and(eq(users.id, user.id), isNull(users.disabledAt)))
+      .returning({ id: users.id });
+    const revoked = await endSessions(tx, user.id);
+    if (changed.length) await recordEvent(tx, operator(realm), 'account_disabled', user.id);
+    return { changed: changed.length === 1, revoked };
   });
 }
 
 export async function enableAccount(db: Database, realmSlug: string, email: string): Promise<{ changed: boolean }> {
   const { realm, user } = await accountOf(db, realmSlug, email);
   return db.transaction(async (tx) => {
-    const changed = await tx.update(users).set({ disabledAt: null }).where(eq(users.id, user.id)).returning({ was: users.disabledAt });
+    const changed = await tx
+      .update(users)
+      .set({ disabledAt: null })
+      .where(eq(users.id, user.id))
+      .returning({ was: users.disabledAt });
     const wasDisabled = user.disabledAt !== null;
-    if (wasDisabled) await recordEvent(tx, { realmId: realm.id, clientIp: null }, 'account_enabled', user.id);
+    if (wasDisabled) await recordEvent(tx, operator(realm), 'account_enabled', user.id);
     return { changed: changed.length === 1 && wasDisabled };
   });
 }
@@ -66,8 +88,8 @@ export async function enableAccount(db: Database, realmSlug: string, email: stri
 export async function revokeAccountSessions(db: Database, realmSlug: string, email: string): Promise<number> {
   const { realm, user } = await accountOf(db, realmSlug, email);
   return db.transaction(async (tx) => {
-    const revoked = await tx.delete(sessions).where(eq(sessions.userId, user.id)).returning({ id: sessions.id });
-    await recordEvent(tx, { realmId: realm.id, clientIp: null }, 'sessions_revoked', user.id);
-    return revoked.length;
+    const revoked = await endSessions(tx, user.id);
+    await recordEvent(tx, operator(realm), 'sessions_revoked', user.id);
+    return revoked;
   });
 }

@@ -4,6 +4,7 @@ import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import ipaddr from 'ipaddr.js';
 import { accountEvents, type Database } from '@accounts/db';
 import type { AccountConfig } from './config.js';
+import { ago, secondsUntilOut } from './db-time.js';
 import { keptUserAgent } from './device.js';
 import { ProblemError } from './errors.js';
 import type { AccountEventType, EventSource } from './events.js';
@@ -17,7 +18,7 @@ import type { AccountEventType, EventSource } from './events.js';
 const FAILURES = ['sign_in_failed', 'password_change_failed'] as const;
 
 /** A claim still pending after this long belongs to a process that died mid-check: it counts as a failure. */
-const STALE_CLAIM_SECONDS = 60;
+const STALE_CLAIM_MS = 60_000;
 /** How long a check may wait for earlier checks in flight to settle before it is refused. */
 const MAX_WAIT_MS = 15_000;
 const POLL_MS = 25;
@@ -59,7 +60,8 @@ export function addressGroup(ip: string | null): string {
   if (!ip) return 'unknown';
   try {
     let addr: ipaddr.IPv4 | ipaddr.IPv6 = ipaddr.parse(ip);
-    if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
+    if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress())
+      addr = (addr as ipaddr.IPv6).toIPv4Address();
     if (addr.kind() === 'ipv4') return addr.toString();
     const prefix = (addr as ipaddr.IPv6).parts.slice(0, 4);
     return `${new ipaddr.IPv6([...prefix, 0, 0, 0, 0]).toString()}/64`;
@@ -87,9 +89,6 @@ export interface ClaimOptions {
   accountCap: boolean;
 }
 
-const secs = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
-const since = (seconds: number) => sql`now() - ${seconds}::integer * interval '1 second'`;
-
 /**
  * Claims one password check before any hashing. The claim is written first, pending; then the
  * failures in the windows are counted. A check goes ahead when the settled failures plus the
@@ -108,23 +107,33 @@ export async function claimPasswordCheck(
 ): Promise<PasswordCheck> {
   const [claim] = await db
     .insert(accountEvents)
-    .values({ realmId: src.realmId, userId: subject.userId, lockoutKey: subject.key, clientKey: client.key, type, clientIp: src.clientIp, userAgent: keptUserAgent(src.userAgent), pending: true })
+    .values({
+      realmId: src.realmId,
+      userId: subject.userId,
+      lockoutKey: subject.key,
+      clientKey: client.key,
+      type,
+      clientIp: src.clientIp,
+      userAgent: keptUserAgent(src.userAgent),
+      pending: true,
+    })
     .returning({ id: accountEvents.id });
   const id = claim!.id;
   const withdraw = async (tx: Database = db) => void (await tx.delete(accountEvents).where(eq(accountEvents.id, id)));
   const capped = accountCap && !client.knownDevice;
   const limits = {
-    client: { max: config.maxPasswordFailures, window: secs(config.failureWindowMs) },
-    account: { max: config.accountFailureCap, window: secs(config.accountCapWindowMs) },
+    client: { max: config.maxPasswordFailures, windowMs: config.failureWindowMs },
+    account: { max: config.accountFailureCap, windowMs: config.accountCapWindowMs },
   };
 
-  const stale = sql`${accountEvents.createdAt} < ${since(STALE_CLAIM_SECONDS)}`;
+  const stale = sql`${accountEvents.createdAt} < ${ago(STALE_CLAIM_MS)}`;
   const settled = sql`(not ${accountEvents.pending} or ${stale})`;
   const inFlightBefore = sql`(${accountEvents.pending} and not ${stale} and ${accountEvents.id} < ${id})`;
-  const ofClient = sql`(${accountEvents.clientKey} = ${client.key} and ${accountEvents.createdAt} > ${since(limits.client.window)})`;
-  const ofUnknownClients = sql`(${accountEvents.clientKey} not like 'd:%' and ${accountEvents.createdAt} > ${since(limits.account.window)})`;
+  const ofClient = sql`(${accountEvents.clientKey} = ${client.key} and ${accountEvents.createdAt} > ${ago(limits.client.windowMs)})`;
+  const ofUnknownClients = sql`(${accountEvents.clientKey} not like 'd:%' and ${accountEvents.createdAt} > ${ago(limits.account.windowMs)})`;
   const count = (where: SQL) => sql<number>`count(*) filter (where ${where})`.mapWith(Number);
-  const failuresOf = (scope: SQL) => and(eq(accountEvents.lockoutKey, subject.key), inArray(accountEvents.type, FAILURES), scope);
+  const failuresOf = (scope: SQL) =>
+    and(eq(accountEvents.lockoutKey, subject.key), inArray(accountEvents.type, FAILURES), scope);
 
   try {
     const deadline = Date.now() + MAX_WAIT_MS; // a local bound on waiting, not a lockout window
@@ -142,8 +151,17 @@ export async function claimPasswordCheck(
       const accountOver = capped && c!.account >= limits.account.max;
       if (clientOver || accountOver) {
         const waits = await Promise.all([
-          clientOver ? retryAfter(db, failuresOf(sql`${ofClient} and ${settled}`), limits.client.max, limits.client.window) : 0,
-          accountOver ? retryAfter(db, failuresOf(sql`${ofUnknownClients} and ${settled}`), limits.account.max, limits.account.window) : 0,
+          clientOver
+            ? retryAfter(db, failuresOf(sql`${ofClient} and ${settled}`), limits.client.max, limits.client.windowMs)
+            : 0,
+          accountOver
+            ? retryAfter(
+                db,
+                failuresOf(sql`${ofUnknownClients} and ${settled}`),
+                limits.account.max,
+                limits.account.windowMs,
+              )
+            : 0,
         ]);
         throw new ProblemError('too_many_attempts', { retryAfter: Math.max(1, ...waits) });
       }
@@ -160,7 +178,8 @@ export async function claimPasswordCheck(
 
   return {
     // One statement: the claim row becomes the success event.
-    passed: async (tx, outcome) => void (await tx.update(accountEvents).set({ type: outcome, pending: false }).where(eq(accountEvents.id, id))),
+    passed: async (tx, outcome) =>
+      void (await tx.update(accountEvents).set({ type: outcome, pending: false }).where(eq(accountEvents.id, id))),
     failed: async () => void (await db.update(accountEvents).set({ pending: false }).where(eq(accountEvents.id, id))),
     withdraw: () => withdraw(),
     async during(work) {
@@ -175,9 +194,9 @@ export async function claimPasswordCheck(
 }
 
 /** Seconds, by the database's clock, until the failure that keeps the count at `max` leaves the window. */
-async function retryAfter(db: Database, where: SQL | undefined, max: number, windowSeconds: number): Promise<number> {
+async function retryAfter(db: Database, where: SQL | undefined, max: number, windowMs: number): Promise<number> {
   const [row] = await db
-    .select({ s: sql<number>`ceil(extract(epoch from (${accountEvents.createdAt} + ${windowSeconds}::integer * interval '1 second' - now())))::integer`.mapWith(Number) })
+    .select({ s: secondsUntilOut(accountEvents.createdAt, windowMs) })
     .from(accountEvents)
     .where(where)
     .orderBy(desc(accountEvents.createdAt))

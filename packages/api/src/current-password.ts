@@ -1,6 +1,13 @@
 import type { Session, User } from '@accounts/db';
-import { claimPasswordCheck, deviceClient, lockoutSubject, sessionClient, type PasswordCheck } from './account-lockout.js';
+import {
+  claimPasswordCheck,
+  deviceClient,
+  lockoutSubject,
+  sessionClient,
+  type PasswordCheck,
+} from './account-lockout.js';
 import { fieldProblem, type ProblemError } from './errors.js';
+import { eventSource } from './events.js';
 import { knownDeviceOf, parseDeviceCredential } from './known-devices.js';
 import { enforceRateLimit, type Context } from './trpc.js';
 
@@ -9,7 +16,7 @@ export interface CurrentPasswordCheck {
   /** The digest of the caller's known-device token for the account, if it presented one. */
   knownDevice: string | null;
   /** Settles the claim as a failure and returns the field error to throw (also for a lost race). */
-  incorrect(): Promise<ProblemError>;
+  incorrect: () => Promise<ProblemError>;
 }
 
 /**
@@ -18,13 +25,22 @@ export interface CurrentPasswordCheck {
  * account-wide cap does not apply; its own wrong passwords count as `password_change_failed`.
  * A wrong password throws 422 `password_incorrect` on `current_password`.
  */
-export async function verifyCurrentPassword(ctx: Context, auth: { user: User; session: Session }, password: string): Promise<CurrentPasswordCheck> {
+export async function verifyCurrentPassword(
+  ctx: Context,
+  auth: { user: User; session: Session },
+  password: string,
+): Promise<CurrentPasswordCheck> {
   const { user, session } = auth;
   const knownDevice = await knownDeviceOf(ctx.db, user.id, parseDeviceCredential(ctx.deviceCredential));
   const client = knownDevice ? deviceClient(knownDevice) : sessionClient(session.id);
   const subject = lockoutSubject(ctx.realm.id, user.email, user.id);
-  const source = { realmId: ctx.realm.id, clientIp: ctx.clientIp, userAgent: ctx.userAgent };
-  const check = await claimPasswordCheck(ctx.db, source, 'password_change_failed', { subject, client, accountCap: false }, ctx.config);
+  const check = await claimPasswordCheck(
+    ctx.db,
+    eventSource(ctx),
+    'password_change_failed',
+    { subject, client, accountCap: false },
+    ctx.config,
+  );
   const incorrect = async () => {
     await check.failed();
     return fieldProblem('current_password', 'password_incorrect');
@@ -40,7 +56,11 @@ export async function verifyCurrentPassword(ctx: Context, auth: { user: User; se
  * step will be asked for, for accounts that have one. Missing is 422 `required` on
  * `current_password`; wrong is `password_incorrect`, counted by the lockout.
  */
-export async function confirmOwner(ctx: Context, auth: { user: User; session: Session }, proof: { current_password?: string }): Promise<CurrentPasswordCheck> {
+export async function confirmOwner(
+  ctx: Context,
+  auth: { user: User; session: Session },
+  proof: { current_password?: string },
+): Promise<CurrentPasswordCheck> {
   if (proof.current_password === undefined) throw fieldProblem('current_password', 'required');
   await enforceRateLimit(ctx, 'changePassword');
   ctx.hasher.assertCapacity();

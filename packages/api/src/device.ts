@@ -1,3 +1,6 @@
+// The declaration must reach every program that compiles this file (the gateway's too, which takes
+// the package's source): a file declaring an untyped package's module can only be referenced.
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- see above; an import cannot load it
 /// <reference path="./ua-parser-js.d.ts" />
 import ipaddr from 'ipaddr.js';
 import UAParser from 'ua-parser-js';
@@ -11,8 +14,11 @@ export const USER_AGENT_MAX_LENGTH = 512;
 /** A User-Agent as stored: trimmed, control characters removed, cut to a sane length; null when empty. */
 export function keptUserAgent(ua: string | null | undefined): string | null {
   if (!ua) return null;
-  // eslint-disable-next-line no-control-regex
-  const clean = ua.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, USER_AGENT_MAX_LENGTH);
+  const clean = ua
+    // eslint-disable-next-line no-control-regex -- control characters are what this removes
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim()
+    .slice(0, USER_AGENT_MAX_LENGTH);
   return clean || null;
 }
 
@@ -31,8 +37,13 @@ export function describeDevice(ua: string | null, { program = true }: { program?
   let os: string | undefined;
   try {
     const r = UAParser(ua);
-    browser = [r.browser.name, r.browser.major && VERSION.test(r.browser.major) ? r.browser.major : undefined].filter(Boolean).join(' ') || undefined;
-    os = [r.os.name, r.os.version && VERSION.test(r.os.version) ? r.os.version : undefined].filter(Boolean).join(' ') || undefined;
+    browser =
+      [r.browser.name, r.browser.major && VERSION.test(r.browser.major) ? r.browser.major : undefined]
+        .filter(Boolean)
+        .join(' ') || undefined;
+    os =
+      [r.os.name, r.os.version && VERSION.test(r.os.version) ? r.os.version : undefined].filter(Boolean).join(' ') ||
+      undefined;
     if (!browser && !os && program) {
       // Programs: "curl/8.5.0", "python-requests/2.31" name themselves in the first product token.
       const m = /^([A-Za-z][\w.-]{0,40})\/(\d+(?:\.\d+)?)/.exec(ua);
@@ -53,7 +64,8 @@ export function displayAddress(ip: string | null): string | null {
   if (!ip) return null;
   try {
     let addr: ipaddr.IPv4 | ipaddr.IPv6 = ipaddr.parse(ip);
-    if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
+    if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress())
+      addr = (addr as ipaddr.IPv6).toIPv4Address();
     if (addr.kind() === 'ipv4') return `${addr.toString().split('.').slice(0, 3).join('.')}.x`;
     const parts = (addr as ipaddr.IPv6).parts.slice(0, 3);
     return `${new ipaddr.IPv6([...parts, 0, 0, 0, 0, 0]).toString()}/48`;

@@ -1,6 +1,13 @@
 import { TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
-import { message, toFieldErrors, localizeFieldErrors, type FieldError, type Locale, type MessageCode } from '@accounts/validators';
+import {
+  message,
+  toFieldErrors,
+  localizeFieldErrors,
+  type FieldError,
+  type Locale,
+  type MessageCode,
+} from '@accounts/validators';
 import { ZodError } from 'zod';
 import { isUnavailable } from '@accounts/db';
 
@@ -48,7 +55,8 @@ const TRPC_CODE_BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
 };
 
 /** The tRPC code a problem status travels under on /trpc (data.code of a TRPCClientError). */
-export const trpcCodeOf = (status: number): TRPC_ERROR_CODE_KEY => TRPC_CODE_BY_STATUS[status] ?? 'INTERNAL_SERVER_ERROR';
+export const trpcCodeOf = (status: number): TRPC_ERROR_CODE_KEY =>
+  TRPC_CODE_BY_STATUS[status] ?? 'INTERNAL_SERVER_ERROR';
 
 const STATUS_BY_TRPC_CODE = Object.fromEntries(
   Object.entries(TRPC_CODE_BY_STATUS).map(([status, code]) => [code, Number(status)]),
@@ -74,6 +82,9 @@ export const notReady = () => new ProblemError('not_ready', { retryAfter: 5 });
 
 /** The one decision that an error means the database is out of reach, and what to answer then. */
 export const outageProblem = (err: unknown): ProblemError | null => (isUnavailable(err) ? notReady() : null);
+
+/** Over a limit on calls (per address, per account, or an address's mail cap): 429 with when to try again. */
+export const rateLimited = (retryAfter: number) => new ProblemError('rate_limited', { retryAfter });
 
 export const fieldProblem = (field: string, code: MessageCode, problem: ProblemCode = 'validation_failed') =>
   new ProblemError(problem, { fields: [{ field, code }] });

@@ -26,7 +26,25 @@ export interface EventSource {
   userAgent?: string | null;
 }
 
+/** Where a request's events come from: its realm, client address and User-Agent. */
+export const eventSource = (ctx: {
+  realm: { id: string };
+  clientIp: string | null;
+  userAgent?: string | null;
+}): EventSource => ({
+  realmId: ctx.realm.id,
+  clientIp: ctx.clientIp,
+  userAgent: ctx.userAgent,
+});
+
 /** Writes one account event. Never given a password or token: only who, what, when, from where. */
-export async function recordEvent(db: Database, src: EventSource, type: AccountEventType, userId: string | null = null) {
-  await db.insert(accountEvents).values({ realmId: src.realmId, userId, type, clientIp: src.clientIp, userAgent: keptUserAgent(src.userAgent) });
+export async function recordEvent(
+  db: Database,
+  src: EventSource,
+  type: AccountEventType,
+  userId: string | null = null,
+) {
+  await db
+    .insert(accountEvents)
+    .values({ realmId: src.realmId, userId, type, clientIp: src.clientIp, userAgent: keptUserAgent(src.userAgent) });
 }

@@ -13,7 +13,9 @@ import bcrypt from 'bcryptjs';
 try {
   const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
   if (tid > 0) setPriority(tid, 10);
-} catch {}
+} catch {
+  // Not Linux (no /proc/thread-self) or not allowed to renice: the thread keeps the normal priority.
+}
 
 /**
  * bcrypt reads only 72 bytes, so the NFKC form of the password is first condensed with
@@ -38,7 +40,10 @@ let judging;
 function passwordJudge() {
   judging ??= (async () => {
     if (import.meta.url.endsWith('/src/hash-worker.js')) (await import('tsx/esm/api')).register();
-    const [{ judgePassword }, { passwordEstimator }] = await Promise.all([import('@accounts/validators'), import('@accounts/validators/password-estimator')]);
+    const [{ judgePassword }, { passwordEstimator }] = await Promise.all([
+      import('@accounts/validators'),
+      import('@accounts/validators/password-estimator'),
+    ]);
     const estimator = passwordEstimator();
     return (password, context) => judgePassword(password, /** @type {any} */ (context), estimator);
   })();

@@ -1,17 +1,61 @@
+// The database's types, for the transports that hand a handle to the functions below.
+export type { Database, Realm } from '@accounts/db';
 export { addressGroup } from './account-lockout.js';
-export { AccountCommandError, disableAccount, enableAccount, listAccounts, revokeAccountSessions, type AccountListing } from './account-admin.js';
+export {
+  AccountCommandError,
+  disableAccount,
+  enableAccount,
+  listAccounts,
+  revokeAccountSessions,
+  type AccountListing,
+} from './account-admin.js';
 export { describeDevice, displayAddress } from './device.js';
-export * from './security-outputs.js';
+export * from './routers/security-outputs.js';
+export * from './routers/email-outputs.js';
+export { passwordChangedResult, settingsResult, userResult } from './routers/account-outputs.js';
 export { DEFAULT_ACCOUNT_CONFIG, type AccountConfig } from './config.js';
-export { notReady, outageProblem, PROBLEM_STATUS, ProblemError, problemForStatus, toProblem, trpcCodeOf, type Problem, type ProblemCode } from './errors.js';
+export {
+  notReady,
+  outageProblem,
+  PROBLEM_STATUS,
+  ProblemError,
+  problemForStatus,
+  toProblem,
+  trpcCodeOf,
+  type Problem,
+  type ProblemCode,
+} from './errors.js';
 export { costOf, createHasher, defaultWorkers, type Hasher, type HasherOptions } from './password-hashing.js';
+export { databaseAnswers } from './readiness.js';
 export { purgeExpired, type Purged, type RetentionOptions } from './retention.js';
 export { createRealm, DEFAULT_REALM_SLUG, findRealm, listRealms, RealmError } from './realms.js';
 export { callerFor, createAppRouter, type AppRouter } from './router.js';
 export { createSession, isSessionTokenShape, type IssuedSession } from './sessions.js';
-export { trpcErrorBody, type Context, type RateLimitedAction, type RequestContext, type SessionSink } from './trpc.js';
+export {
+  trpcErrorBody,
+  type Context,
+  type RateLimitedAction,
+  type ProcedureMeta,
+  type RequestContext,
+  type SessionSink,
+} from './trpc.js';
 export type { PublicUser } from './users.js';
-export { fieldErrorSchema, okResult, passwordChangedResult, PROBLEM_CODES, problemSchema, publicUserSchema, settingsResult, userResult } from './outputs.js';
-export { backoffMs, claimDueMails, enqueueMail, markFailed, markSent, recipientKey, type OutboxPolicy, type OutboxRow } from './mail/outbox.js';
-export { MAIL_TEMPLATES, renderMail, type MailPayload, type MailTemplate, type RenderedMail } from './mail/templates.js';
+export { fieldErrorSchema, okResult, PROBLEM_CODES, problemSchema, publicUserSchema } from './outputs.js';
+export {
+  backoffMs,
+  claimDueMails,
+  enqueueMail,
+  markFailed,
+  markSent,
+  recipientKey,
+  type OutboxPolicy,
+  type OutboxRow,
+} from './mail/outbox.js';
+export {
+  MAIL_TEMPLATES,
+  renderMail,
+  type MailPayload,
+  type MailTemplate,
+  type RenderedMail,
+} from './mail/templates.js';
 export { realmRequiresVerifiedEmail, setRequireVerifiedEmail } from './realm-settings.js';

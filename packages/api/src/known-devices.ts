@@ -1,20 +1,21 @@
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import { knownDevices, type Database } from '@accounts/db';
-import { hashToken, newSessionToken } from './sessions.js';
+import { hashToken, isTokenShape, newToken, TOKEN_LENGTH } from './tokens.js';
+import { NO_USER } from './users.js';
 
-// A known-device credential is one random 256-bit token per account and browser, kept by the
-// client (an HttpOnly cookie, or a header for programs) and stored only as its SHA-256. The
-// client sends back all it holds, joined by ".", so one browser stays known to a few accounts.
-const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+// A known-device credential is one token (tokens.ts) per account and browser, kept by the client
+// (an HttpOnly cookie, or a header for programs) and stored only as its SHA-256. The client
+// sends back all it holds, joined by ".", so one browser stays known to a few accounts.
 /** Tokens one credential value may hold: enough for a shared computer, and a bounded cookie. */
 export const MAX_DEVICE_TOKENS = 5;
-// Never a user's id: an unknown email looks its device up against this, so both paths run the query.
-const NO_USER = '00000000-0000-0000-0000-000000000000';
 
 /** The well-formed tokens of a presented credential (anything else in it is ignored). */
 export function parseDeviceCredential(value: string | null | undefined): string[] {
   if (!value) return [];
-  const tokens = value.slice(0, (43 + 1) * MAX_DEVICE_TOKENS).split('.').filter((t) => TOKEN.test(t));
+  const tokens = value
+    .slice(0, (TOKEN_LENGTH + 1) * MAX_DEVICE_TOKENS)
+    .split('.')
+    .filter(isTokenShape);
   return [...new Set(tokens)].slice(0, MAX_DEVICE_TOKENS);
 }
 
@@ -24,6 +25,7 @@ export async function knownDeviceOf(db: Database, userId: string | null, tokens:
   const [row] = await db
     .select({ tokenHash: knownDevices.tokenHash })
     .from(knownDevices)
+    // An unknown email looks its device up too (it finds nothing), so both paths run the query.
     .where(and(eq(knownDevices.userId, userId ?? NO_USER), inArray(knownDevices.tokenHash, tokens.map(hashToken))))
     .limit(1);
   return row?.tokenHash ?? null;
@@ -35,12 +37,20 @@ export async function knownDeviceOf(db: Database, userId: string | null, tokens:
  * credential value to hand back. A token the client brought but that is not this account's is
  * never adopted, so nobody can plant a token they know in someone else's browser.
  */
-export async function rememberDevice(db: Database, userId: string, tokens: string[], known: string | null): Promise<string> {
+export async function rememberDevice(
+  db: Database,
+  userId: string,
+  tokens: string[],
+  known: string | null,
+): Promise<string> {
   if (known) {
-    await db.update(knownDevices).set({ lastUsedAt: sql`now()` }).where(eq(knownDevices.tokenHash, known));
+    await db
+      .update(knownDevices)
+      .set({ lastUsedAt: sql`now()` })
+      .where(eq(knownDevices.tokenHash, known));
     return tokens.join('.');
   }
-  const token = newSessionToken();
+  const token = newToken();
   await db.insert(knownDevices).values({ userId, tokenHash: hashToken(token) });
   return [token, ...tokens].slice(0, MAX_DEVICE_TOKENS).join('.');
 }

@@ -3,23 +3,20 @@ import { z } from 'zod';
 import { PROBLEM_STATUS, type ProblemCode } from './errors.js';
 
 // What the procedures answer, as schemas: checked on the way out (nothing else leaves) and
-// read by tools (the OpenAPI document of the form routes).
+// read by tools (the OpenAPI document of the form routes). Each router's own results live beside
+// it (routers/*-outputs.ts); here are the parts they share, and the problem every refusal carries.
 
 /** What leaves the service about a user: never the hash. */
-export const publicUserSchema = z.object({ id: z.uuid(), name: z.string(), email: z.string(), realm: z.string(), emailVerified: z.boolean() });
-
-/** A new session, in the result only for a program that asked for its tokens in the body. */
-const deliveredSession = z.object({ token: z.string(), expiresAt: z.date() }).optional();
-
-export const userResult = z.object({ user: publicUserSchema, session: deliveredSession, knownDevice: z.string().optional() });
-export const okResult = z.object({ ok: z.literal(true) });
-export const passwordChangedResult = z.object({ ok: z.literal(true), otherSessionsRevoked: z.int().min(0), session: deliveredSession });
-
-export const settingsResult = z.object({
-  productName: z.string(),
-  realm: z.object({ slug: z.string(), name: z.string(), isDefault: z.boolean() }),
-  passwordPolicy: z.object({ minLength: z.int(), maxLength: z.int() }),
+export const publicUserSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  email: z.string(),
+  realm: z.string(),
+  emailVerified: z.boolean(),
 });
+
+/** Done, and nothing more to say; results with more to say extend it. */
+export const okResult = z.object({ ok: z.literal(true) });
 
 export const PROBLEM_CODES = Object.keys(PROBLEM_STATUS) as [ProblemCode, ...ProblemCode[]];
 

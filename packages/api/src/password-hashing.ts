@@ -49,15 +49,28 @@ export async function createHasher(opts: HasherOptions): Promise<Hasher> {
   const workers = opts.workers ?? defaultWorkers();
   const queueMax = opts.queueMax ?? workers * 32;
   const worker = new URL('./hash-worker.js', import.meta.url).href;
-  const hashing = new Piscina({ filename: worker, minThreads: workers, maxThreads: workers, maxQueue: queueMax, idleTimeout: 60_000 });
+  const hashing = new Piscina({
+    filename: worker,
+    minThreads: workers,
+    maxThreads: workers,
+    maxQueue: queueMax,
+    idleTimeout: 60_000,
+  });
   // The estimate of a new password (zxcvbn-ts) runs on a thread of its own: its dictionaries are
   // loaded once, not once per hashing thread, and only while new passwords are coming in.
-  const estimating = new Piscina({ filename: worker, minThreads: 0, maxThreads: 1, maxQueue: queueMax, idleTimeout: ESTIMATOR_IDLE_MS });
+  const estimating = new Piscina({
+    filename: worker,
+    minThreads: 0,
+    maxThreads: 1,
+    maxQueue: queueMax,
+    idleTimeout: ESTIMATOR_IDLE_MS,
+  });
   const run = async <T>(pool: Piscina, task: object): Promise<T> => {
     try {
       return (await pool.run(task)) as T;
     } catch (err) {
-      if (err instanceof Error && /queue is at limit/i.test(err.message)) throw new ProblemError('server_busy', { retryAfter: 2 });
+      if (err instanceof Error && /queue is at limit/i.test(err.message))
+        throw new ProblemError('server_busy', { retryAfter: 2 });
       throw err;
     }
   };
@@ -65,7 +78,13 @@ export async function createHasher(opts: HasherOptions): Promise<Hasher> {
     `${SCHEME}${await run<string>(hashing, { op: 'hash', password, pepper: opts.pepper, cost: opts.cost })}`;
   const verify = async (password: string, stored: string) => {
     if (costOf(stored) === undefined) return false;
-    return run<boolean>(hashing, { op: 'verify', password, pepper: opts.pepper, hash: stored.slice(SCHEME.length), padToCost: opts.cost });
+    return run<boolean>(hashing, {
+      op: 'verify',
+      password,
+      pepper: opts.pepper,
+      hash: stored.slice(SCHEME.length),
+      padToCost: opts.cost,
+    });
   };
   const dummy = await hash(`dummy-${Math.random()}`);
   return {

@@ -1,7 +1,9 @@
 import { setImmediate as yieldToRequests } from 'node:timers/promises';
-import { sql, type SQL } from 'drizzle-orm';
-import type { Database } from '@accounts/db';
+import { lt, not, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { accountEvents, accountTokens, knownDevices, mailOutbox, mailSends, type Database } from '@accounts/db';
 import type { AccountConfig } from './config.js';
+import { ago } from './db-time.js';
+import { sessionIsLive } from './sessions.js';
 
 export interface RetentionOptions {
   /** Account events older than this are deleted (never less than the lockout windows). */
@@ -28,7 +30,7 @@ export interface Purged {
  */
 export const KNOWN_DEVICES_PER_ACCOUNT = 20;
 
-const secs = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+const DAY_MS = 86_400_000;
 
 /**
  * Deletes expired or idle sessions, account events past their retention and known devices unused
@@ -39,9 +41,9 @@ const secs = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 export async function purgeExpired(db: Database, config: AccountConfig, opts: RetentionOptions): Promise<Purged> {
   const batch = opts.batchSize ?? 500;
   // Failures inside a lockout window are still counted: never delete those.
-  const eventSeconds = secs(Math.max(opts.eventRetentionMs, config.failureWindowMs, config.accountCapWindowMs));
-  const older = (column: string, seconds: number) => sql.raw(`${column} < now() - interval '${seconds} seconds'`);
-  const drain = async (table: string, where: SQL) => {
+  const eventMs = Math.max(opts.eventRetentionMs, config.failureWindowMs, config.accountCapWindowMs);
+  const older = (column: AnyColumn, ms: number) => lt(column, ago(ms));
+  const drain = async (table: string, where: SQL | undefined) => {
     let total = 0;
     for (;;) {
       const rows = await db.execute<{ id: unknown }>(
@@ -54,16 +56,20 @@ export async function purgeExpired(db: Database, config: AccountConfig, opts: Re
     }
   };
   return {
-    sessions: await drain('sessions', sql`expires_at < now() or ${older('last_seen_at', secs(config.sessionIdleMs))}`),
-    events: await drain('account_events', older('created_at', eventSeconds)),
+    // Exactly the sessions the session check no longer accepts.
+    sessions: await drain('sessions', not(sessionIsLive(config.sessionIdleMs))),
+    events: await drain('account_events', older(accountEvents.createdAt, eventMs)),
     knownDevices:
-      (await drain('known_devices', older('last_used_at', secs(config.knownDeviceTtlMs)))) +
+      (await drain('known_devices', older(knownDevices.lastUsedAt, config.knownDeviceTtlMs))) +
       (await drain(
         'known_devices',
         sql`id in (select id from (select id, row_number() over (partition by user_id order by last_used_at desc, id) as n from known_devices) ranked where n > ${sql.raw(String(KNOWN_DEVICES_PER_ACCOUNT))})`,
       )),
-    tokens: await drain('account_tokens', sql`${older('expires_at', 86_400)} or ${older('used_at', 86_400)}`),
-    mails: await drain('mail_outbox', sql`${older('sent_at', eventSeconds)} or ${older('failed_at', eventSeconds)}`),
-    mailSends: await drain('mail_sends', older('created_at', secs(config.mailCap.windowMs))),
+    tokens: await drain(
+      'account_tokens',
+      or(older(accountTokens.expiresAt, DAY_MS), older(accountTokens.usedAt, DAY_MS)),
+    ),
+    mails: await drain('mail_outbox', or(older(mailOutbox.sentAt, eventMs), older(mailOutbox.failedAt, eventMs))),
+    mailSends: await drain('mail_sends', older(mailSends.createdAt, config.mailCap.windowMs)),
   };
 }

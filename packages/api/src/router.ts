@@ -2,11 +2,16 @@ import type { AccountConfig } from './config.js';
 import { createAccountRouter } from './routers/account.js';
 import { createEmailRouter } from './routers/email.js';
 import { createSecurityRouter } from './routers/security.js';
-import { createCallerFactory, router } from './trpc.js';
+import { createCallerFactory, proceduresFor, router } from './trpc.js';
 
 /** The one router, built from the deployment's account configuration. */
 export function createAppRouter(config: AccountConfig) {
-  return router({ account: createAccountRouter(config), email: createEmailRouter(config), security: createSecurityRouter(config) });
+  const procedures = proceduresFor(config);
+  return router({
+    account: createAccountRouter(procedures, config),
+    email: createEmailRouter(procedures, config),
+    security: createSecurityRouter(procedures),
+  });
 }
 
 export type AppRouter = ReturnType<typeof createAppRouter>;

@@ -1,4 +1,11 @@
-import { authChangesOf, type AuthChange, type AuthChangeFeed, type Database, type Session, type User } from '@accounts/db';
+import {
+  authChangesOf,
+  type AuthChange,
+  type AuthChangeFeed,
+  type Database,
+  type Session,
+  type User,
+} from '@accounts/db';
 
 export interface CachedSession {
   session: Session;

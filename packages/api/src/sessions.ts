@@ -1,35 +1,27 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, ne, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { sessions, users, type Database, type Session, type User } from '@accounts/db';
 import type { AccountConfig } from './config.js';
+import { ago, fromNow, millis } from './db-time.js';
 import { keptUserAgent } from './device.js';
 import { sessionCacheOf } from './session-cache.js';
+import { hashToken, isTokenShape, newToken } from './tokens.js';
 
-/** 256 random bits, URL-safe; only its SHA-256 is stored. */
-export function newSessionToken(): string {
-  return randomBytes(32).toString('base64url');
-}
-
-/** What a session token can look like (43 base64url characters today; a range leaves room to change). */
-const TOKEN_SHAPE = /^[A-Za-z0-9_-]{16,128}$/;
-
-/** The one check of a presented token's shape: anything else is no session, without a query. */
-export const isSessionTokenShape = (token: string) => TOKEN_SHAPE.test(token);
-
-/** A duration as a PostgreSQL interval, for times computed by the database's clock. */
-export const millis = (ms: number) => sql`(${ms}::double precision * interval '1 millisecond')`;
-
-export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
+/** The check of a presented session token's shape (the transports read a bearer header with it). */
+export const isSessionTokenShape = isTokenShape;
 
 export interface IssuedSession {
   token: string;
   expiresAt: Date;
 }
 
-// Every session time is the database's clock (now()), the clock its rows are stamped with, so
-// expiry does not depend on which instance answers, and tests move time by ageing rows.
+// Every session time is the database's clock (see db-time.ts).
+
+/**
+ * The one rule of a live session: before its expiry, and used within the idle limit. The session
+ * check, the account's list of sessions and the purge (which deletes the rest) all read it here.
+ */
+export const sessionIsLive = (idleMs: number | Placeholder): SQL =>
+  and(gt(sessions.expiresAt, sql`now()`), gt(sessions.lastSeenAt, ago(idleMs)))!;
 
 /** Where a session begins: shown to its owner on the security page. */
 export interface SessionOrigin {
@@ -37,14 +29,19 @@ export interface SessionOrigin {
   clientIp?: string | null;
 }
 
-export async function createSession(db: Database, userId: string, config: AccountConfig, origin: SessionOrigin = {}): Promise<IssuedSession> {
-  const token = newSessionToken();
+export async function createSession(
+  db: Database,
+  userId: string,
+  config: AccountConfig,
+  origin: SessionOrigin = {},
+): Promise<IssuedSession> {
+  const token = newToken();
   const [row] = await db
     .insert(sessions)
     .values({
       userId,
       tokenHash: hashToken(token),
-      expiresAt: sql`now() + ${millis(config.sessionTtlMs)}`,
+      expiresAt: fromNow(config.sessionTtlMs),
       userAgent: keptUserAgent(origin.userAgent),
       clientIp: origin.clientIp ?? null,
     })
@@ -65,9 +62,9 @@ function sessionLookup(db: Database) {
     .select({
       session: sessions,
       user: users,
-      stale: sql<boolean>`${sessions.lastSeenAt} < now() - ${millis(TOUCH_AFTER_MS)}`,
+      stale: sql<boolean>`${sessions.lastSeenAt} < ${ago(TOUCH_AFTER_MS)}`,
       // How long the answer holds: until the session expires, idles out, or is due a touch.
-      liveMs: sql<number>`1000 * extract(epoch from least(${sessions.expiresAt}, ${sessions.lastSeenAt} + (${sql.placeholder('idleMs')}::double precision * interval '1 millisecond'), ${sessions.lastSeenAt} + ${millis(TOUCH_AFTER_MS)}) - now())::float8`,
+      liveMs: sql<number>`1000 * extract(epoch from least(${sessions.expiresAt}, ${sessions.lastSeenAt} + ${millis(sql.placeholder('idleMs'))}, ${sessions.lastSeenAt} + ${millis(TOUCH_AFTER_MS)}) - now())::float8`,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
@@ -77,8 +74,7 @@ function sessionLookup(db: Database) {
         eq(users.realmId, sql.placeholder('realmId')),
         // A disabled account's sessions are refused at once, whatever is left of them.
         isNull(users.disabledAt),
-        gt(sessions.expiresAt, sql`now()`),
-        gt(sessions.lastSeenAt, sql`now() - (${sql.placeholder('idleMs')}::double precision * interval '1 millisecond')`),
+        sessionIsLive(sql.placeholder('idleMs')),
       ),
     )
     .limit(1)
@@ -105,14 +101,18 @@ export async function findSession(
   const [row] = await lookup.execute({ tokenHash, realmId, idleMs: config.sessionIdleMs });
   if (!row) return null;
   const found = { session: row.session, user: row.user };
-  if (row.stale) await db.update(sessions).set({ lastSeenAt: sql`now()` }).where(eq(sessions.id, row.session.id));
+  if (row.stale)
+    await db
+      .update(sessions)
+      .set({ lastSeenAt: sql`now()` })
+      .where(eq(sessions.id, row.session.id));
   else cache?.put(key, found, Number(row.liveMs), generation);
   return found;
 }
 
 /** Gives a session a new token in place: same expiry, the old token stops working. */
 export async function rotateSession(db: Database, session: Session): Promise<IssuedSession> {
-  const token = newSessionToken();
+  const token = newToken();
   await db
     .update(sessions)
     .set({ tokenHash: hashToken(token), lastSeenAt: sql`now()` })
@@ -120,17 +120,25 @@ export async function rotateSession(db: Database, session: Session): Promise<Iss
   return { token, expiresAt: session.expiresAt };
 }
 
-/** Ends every session of the user but the one kept; returns how many ended. */
-export async function revokeOtherSessions(db: Database, userId: string, keepSessionId: string): Promise<number> {
+/** Ends every session of the user, or all but the one kept (the caller's); returns how many ended. */
+export async function endSessions(db: Database, userId: string, keepSessionId: string | null = null): Promise<number> {
   const gone = await db
     .delete(sessions)
-    .where(and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId)))
+    .where(and(eq(sessions.userId, userId), keepSessionId ? ne(sessions.id, keepSessionId) : undefined))
     .returning({ id: sessions.id });
   return gone.length;
 }
 
-/** Ends the session of a token if its user belongs to the realm (a session stays in its realm). */
-export async function deleteSessionByToken(db: Database, token: string, realmId: string): Promise<string | null> {
+/**
+ * Ends the session of a presented token (none: nothing to end) if its user belongs to the realm (a
+ * session stays in its realm). Returns whose session it was.
+ */
+export async function deleteSessionByToken(
+  db: Database,
+  token: string | null,
+  realmId: string,
+): Promise<string | null> {
+  if (!token) return null;
   const inRealm = db.select({ id: users.id }).from(users).where(eq(users.realmId, realmId));
   const [gone] = await db
     .delete(sessions)

@@ -1,26 +1,45 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { accountTokens, users, type Database } from '@accounts/db';
-import { hashToken, millis, newSessionToken } from './sessions.js';
+import { fromNow } from './db-time.js';
 
-// Single-use tokens sent by mail. A token is 256 random bits (43 base64url characters); only its
-// SHA-256 is stored. It is bound to a realm, an account and a purpose, and stops working when it
+// Every secret the service hands out (a session, a known device, a mailed link) is one token:
+// 256 random bits as 43 base64url characters, of which only the SHA-256 is stored.
+
+/** A new token. */
+export function newToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** The one shape of a token as issued: anything else presented is no token, without a query. */
+export const TOKEN_LENGTH = 43;
+const TOKEN_SHAPE = new RegExp(`^[A-Za-z0-9_-]{${TOKEN_LENGTH}}$`);
+export const isTokenShape = (token: string) => TOKEN_SHAPE.test(token);
+
+/** What is stored of a token. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+// Single-use tokens sent by mail. A token is bound to a realm, an account and a purpose, and stops working when it
 // is used, when it expires, when a newer one of the same purpose is issued, and, for a reset
 // token, when the password changes by any means (it must be younger than the password).
 
 export type TokenPurpose = 'reset_password' | 'verify_email';
 
-const TOKEN = /^[A-Za-z0-9_-]{43}$/;
-
 /** Issues a new token (inside the caller's transaction); older unused ones of the purpose stop working. */
-export async function issueToken(tx: Database, opts: { realmId: string; userId: string; purpose: TokenPurpose; ttlMs: number }): Promise<string> {
+export async function issueToken(
+  tx: Database,
+  opts: { realmId: string; userId: string; purpose: TokenPurpose; ttlMs: number },
+): Promise<string> {
   await invalidateTokens(tx, opts.userId, opts.purpose);
-  const token = newSessionToken();
+  const token = newToken();
   await tx.insert(accountTokens).values({
     realmId: opts.realmId,
     userId: opts.userId,
     purpose: opts.purpose,
     tokenHash: hashToken(token),
-    expiresAt: sql`now() + ${millis(opts.ttlMs)}`,
+    expiresAt: fromNow(opts.ttlMs),
   });
   return token;
 }
@@ -49,9 +68,18 @@ function live(token: string, realmId: string, purpose: TokenPurpose) {
 }
 
 /** The account a token would act on, without using it up (null for any token that does not work). */
-export async function peekToken(db: Database, token: string, realmId: string, purpose: TokenPurpose): Promise<string | null> {
-  if (!TOKEN.test(token)) return null;
-  const [row] = await db.select({ userId: accountTokens.userId }).from(accountTokens).where(live(token, realmId, purpose)).limit(1);
+export async function peekToken(
+  db: Database,
+  token: string,
+  realmId: string,
+  purpose: TokenPurpose,
+): Promise<string | null> {
+  if (!isTokenShape(token)) return null;
+  const [row] = await db
+    .select({ userId: accountTokens.userId })
+    .from(accountTokens)
+    .where(live(token, realmId, purpose))
+    .limit(1);
   return row?.userId ?? null;
 }
 
@@ -59,9 +87,18 @@ export async function peekToken(db: Database, token: string, realmId: string, pu
  * Uses a token up, in one statement: of two concurrent uses exactly one gets the account.
  * Returns the account's id, or null for a token that does not work (whatever the reason).
  */
-export async function consumeToken(tx: Database, token: string, realmId: string, purpose: TokenPurpose): Promise<string | null> {
-  if (!TOKEN.test(token)) return null;
-  const [row] = await tx.update(accountTokens).set({ usedAt: sql`now()` }).where(live(token, realmId, purpose)).returning({ userId: accountTokens.userId });
+export async function consumeToken(
+  tx: Database,
+  token: string,
+  realmId: string,
+  purpose: TokenPurpose,
+): Promise<string | null> {
+  if (!isTokenShape(token)) return null;
+  const [row] = await tx
+    .update(accountTokens)
+    .set({ usedAt: sql`now()` })
+    .where(live(token, realmId, purpose))
+    .returning({ userId: accountTokens.userId });
   return row?.userId ?? null;
 }
 
@@ -70,5 +107,9 @@ export async function consumeToken(tx: Database, token: string, realmId: string,
  * and a lookup by that digest, so the answer for an unknown email takes as long.
  */
 export async function dummyTokenWork(db: Database): Promise<void> {
-  await db.select({ id: accountTokens.id }).from(accountTokens).where(eq(accountTokens.tokenHash, hashToken(newSessionToken()))).limit(1);
+  await db
+    .select({ id: accountTokens.id })
+    .from(accountTokens)
+    .where(eq(accountTokens.tokenHash, hashToken(newToken())))
+    .limit(1);
 }

@@ -1,13 +1,16 @@
-import { getTRPCErrorShape, initTRPC, TRPCError } from '@trpc/server';
+import { getTRPCErrorShape, initTRPC, type TRPCError } from '@trpc/server';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import type { Database, Realm, Session, User } from '@accounts/db';
 import type { Locale } from '@accounts/validators';
 import type { AccountConfig } from './config.js';
-import { outageProblem, ProblemError, toProblem, trpcCodeOf } from './errors.js';
+import { outageProblem, ProblemError, rateLimited, toProblem, trpcCodeOf } from './errors.js';
 import type { Hasher } from './password-hashing.js';
 import { findSession, type IssuedSession } from './sessions.js';
 
-/** How a procedure hands a session to the transport (a cookie, or a body for token clients). */
+/**
+ * Where a procedure puts the client's credentials (a new session, its end, the known-device
+ * credential): HttpOnly cookies, or the response body for a program that asked for its tokens.
+ */
 export interface SessionSink {
   /** The client takes its tokens in the response body (a program), not in cookies. */
   tokensInBody?: boolean;
@@ -29,7 +32,8 @@ export interface RequestContext {
   sessionToken: string | null;
   /** The known-device credential the client presented (cookie or header), unparsed. */
   deviceCredential?: string | null;
-  session: SessionSink;
+  /** Sets and clears the client's credentials (not the signed-in session: that is ctx.auth.session). */
+  cookies: SessionSink;
   /** The client's User-Agent, as it sent it (mails describe the device with it). */
   userAgent?: string | null;
   /**
@@ -48,25 +52,49 @@ export interface Context extends RequestContext {
   config: AccountConfig;
 }
 
-export type RateLimitedAction = 'register' | 'signIn' | 'changePassword' | 'forgotPassword' | 'resendVerification' | 'accountWrite';
+export type RateLimitedAction =
+  'register' | 'signIn' | 'changePassword' | 'forgotPassword' | 'resendVerification' | 'accountWrite';
 
-const t = initTRPC.context<RequestContext>().create({
-  // Stack traces and internal messages never leave the process, whatever NODE_ENV says.
-  isDev: false,
-  // Every /trpc error carries the service's problem; data.code is the tRPC code of its status.
-  errorFormatter({ shape, error, ctx }) {
-    const problem = toProblem(error, ctx?.locale ?? 'en');
-    const code = trpcCodeOf(problem.status);
-    return { ...shape, code: TRPC_ERROR_CODES_BY_KEY[code], message: problem.title, data: { code, httpStatus: problem.status, problem } };
-  },
-});
+/** What a procedure declares about itself, for the transports (the gateway's route documentation). */
+export interface ProcedureMeta {
+  /** Needs a signed-in session: without one it answers 401 unauthenticated. */
+  authenticated?: boolean;
+}
+
+const t = initTRPC
+  .context<RequestContext>()
+  .meta<ProcedureMeta>()
+  .create({
+    // Stack traces and internal messages never leave the process, whatever NODE_ENV says.
+    isDev: false,
+    // Every /trpc error carries the service's problem; data.code is the tRPC code of its status.
+    errorFormatter({ shape, error, ctx }) {
+      const problem = toProblem(error, ctx?.locale ?? 'en');
+      const code = trpcCodeOf(problem.status);
+      return {
+        ...shape,
+        code: TRPC_ERROR_CODES_BY_KEY[code],
+        message: problem.title,
+        data: { code, httpStatus: problem.status, problem },
+      };
+    },
+  });
 
 /**
  * The tRPC error body for a refusal decided before any procedure runs (unknown realm, foreign
  * origin, body type or size): the same formatter, so clients see one shape.
  */
 export function trpcErrorBody(error: TRPCError, locale: Locale, path?: string) {
-  return { error: getTRPCErrorShape({ config: t._config, error, type: 'unknown', path, input: undefined, ctx: { locale } as RequestContext }) };
+  return {
+    error: getTRPCErrorShape({
+      config: t._config,
+      error,
+      type: 'unknown',
+      path,
+      input: undefined,
+      ctx: { locale } as RequestContext,
+    }),
+  };
 }
 
 /** A database that cannot be reached is "not ready" (503), never an internal error. */
@@ -93,7 +121,7 @@ export const createCallerFactory = t.createCallerFactory;
 /** Counts a call against a limit (per address, or per `key`); over it, 429 rate_limited with Retry-After. */
 export async function enforceRateLimit(ctx: RequestContext, action: RateLimitedAction, key?: string): Promise<void> {
   const retryAfter = ctx.rateLimit ? await ctx.rateLimit(action, key) : null;
-  if (retryAfter !== null) throw new ProblemError('rate_limited', { retryAfter });
+  if (retryAfter !== null) throw rateLimited(retryAfter);
 }
 
 /** The key an account's own count is kept under (a per-address count uses the address). */
@@ -115,9 +143,11 @@ export function proceduresFor(config: AccountConfig) {
   // One middleware before every resolver gives it its configuration (and, for authed procedures,
   // the signed-in caller): tRPC copies the context at each step, and `me` is the hottest call.
   const publicProcedure = t.procedure.use(({ next }) => settled(() => next({ ctx: { config } })));
-  const authedProcedure = t.procedure.use(({ ctx, next }) =>
-    settled(async () => next({ ctx: { config, auth: await requireSession({ ...ctx, config }) } })),
-  );
+  const authedProcedure = t.procedure
+    .meta({ authenticated: true })
+    .use(({ ctx, next }) =>
+      settled(async () => next({ ctx: { config, auth: await requireSession({ ...ctx, config }) } })),
+    );
 
   /** Per-client limit, decided before validation and hashing so refusals stay cheap. */
   const limitedProcedure = (action: RateLimitedAction) =>
@@ -128,17 +158,21 @@ export function proceduresFor(config: AccountConfig) {
 
   /** Limited first (a refusal costs nothing), then signed in. */
   const authedLimitedProcedure = (action: RateLimitedAction) =>
-    limitedProcedure(action).use(async ({ ctx, next }) => next({ ctx: { auth: await requireSession(ctx) } }));
+    limitedProcedure(action)
+      .meta({ authenticated: true })
+      .use(async ({ ctx, next }) => next({ ctx: { auth: await requireSession(ctx) } }));
 
   /**
    * Every signed-in write that records an event: counted per address (before the session is
    * looked up) and per account, so a flood of calls cannot bury the account's real events.
    */
-  const accountWriteProcedure = limitedProcedure('accountWrite').use(async ({ ctx, next }) => {
-    const auth = await requireSession(ctx);
-    await enforceRateLimit(ctx, 'accountWrite', accountLimitKey(auth.user.id));
-    return next({ ctx: { auth } });
-  });
+  const accountWriteProcedure = limitedProcedure('accountWrite')
+    .meta({ authenticated: true })
+    .use(async ({ ctx, next }) => {
+      const auth = await requireSession(ctx);
+      await enforceRateLimit(ctx, 'accountWrite', accountLimitKey(auth.user.id));
+      return next({ ctx: { auth } });
+    });
 
   return { publicProcedure, limitedProcedure, authedProcedure, authedLimitedProcedure, accountWriteProcedure };
 }

@@ -5,11 +5,23 @@ import { normalizeEmail, type Locale } from '@accounts/validators';
 import type { z } from 'zod';
 import type { publicUserSchema } from './outputs.js';
 
+/**
+ * Never a user's id: work done for an email with no account (a device lookup, a token
+ * invalidation) runs against it, so both paths run the same queries.
+ */
+export const NO_USER = '00000000-0000-0000-0000-000000000000';
+
 /** What leaves the service about a user: never the hash. */
 export type PublicUser = z.infer<typeof publicUserSchema>;
 
 export function publicUser(user: User, realm: Realm): PublicUser {
-  return { id: user.id, name: user.name, email: user.email, realm: realm.slug, emailVerified: user.emailVerifiedAt !== null };
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    realm: realm.slug,
+    emailVerified: user.emailVerifiedAt !== null,
+  };
 }
 
 export async function findUserByEmail(db: Database, realmId: string, email: string): Promise<User | null> {
@@ -22,16 +34,25 @@ export async function findUserByEmail(db: Database, realmId: string, email: stri
 }
 
 /**
- * Swaps the password hash only if it is still the one the caller verified (compare-and-set),
- * so of two concurrent changes from the same old password exactly one wins.
+ * The one write of a new password hash (a change, a reset, an upgrade at sign-in); the change
+ * time it stamps ends older reset links. With `expected` it swaps the hash only if it is still
+ * the one the caller verified (compare-and-set), so of two concurrent changes from the same old
+ * password exactly one wins. `addressProven` also confirms the address (a link mailed to it was
+ * followed). Returns the updated account, or null when the hash was no longer the expected one.
  */
-export async function replacePasswordHash(db: Database, userId: string, expected: string, next: string): Promise<boolean> {
-  const done = await db
+export async function setPasswordHash(
+  db: Database,
+  userId: string,
+  next: string,
+  opts: { expected?: string; addressProven?: boolean } = {},
+): Promise<User | null> {
+  const proven = opts.addressProven ? { emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())` } : {};
+  const [row] = await db
     .update(users)
-    .set({ passwordHash: next, passwordChangedAt: sql`now()` })
-    .where(and(eq(users.id, userId), eq(users.passwordHash, expected)))
-    .returning({ id: users.id });
-  return done.length === 1;
+    .set({ passwordHash: next, passwordChangedAt: sql`now()`, ...proven })
+    .where(and(eq(users.id, userId), opts.expected === undefined ? undefined : eq(users.passwordHash, opts.expected)))
+    .returning();
+  return row ?? null;
 }
 
 /**

@@ -1,55 +1,25 @@
 import { eq, desc, and } from 'drizzle-orm';
 import { mailOutbox, type Database } from '@accounts/db';
 import { STRONG, uniqueEmail } from '@accounts/testing';
-import type { Locale } from '@accounts/validators';
-import { findRealm } from '../src/realms.js';
-import { callerFor, createAppRouter } from '../src/router.js';
-import type { IssuedSession } from '../src/sessions.js';
-import type { RateLimitedAction } from '../src/trpc.js';
-import type { Harness } from './harness.js';
+import type { Harness, TestRequest } from './harness.js';
 
-/** A caller of every router with what the mail flows read from a request (origin, locale, limits). */
-export function mailCaller(
-  h: Harness,
-  opts: {
-    realm?: string;
-    token?: string | null;
-    device?: string;
-    ip?: string;
-    locale?: Locale;
-    userAgent?: string;
-    limit?: (a: RateLimitedAction, key?: string) => number | null;
-    /** Receives what the procedures log (warn lines). */
-    log?: string[];
-  } = {},
-) {
-  const createCaller = callerFor(createAppRouter(h.config));
-  const issued: IssuedSession[] = [];
-  const devices: string[] = [];
-  const record = { issued, devices, cleared: 0 };
-  const caller = createCaller(async () => {
-    const realm = (await findRealm(h.db.db, opts.realm ?? 'default'))!;
-    return {
-      db: h.db.db,
-      hasher: h.hasher,
-      realm,
-      locale: opts.locale ?? 'en',
-      clientIp: opts.ip ?? '192.0.2.10',
-      userAgent: opts.userAgent ?? 'TestBrowser/1.0',
-      origin: `http://${realm.slug}.example.test`,
-      sessionToken: opts.token ?? null,
-      deviceCredential: opts.device ?? null,
-      session: { issue: (s) => void issued.push(s), clear: () => void record.cleared++, rememberDevice: (d) => void devices.push(d) },
-      rateLimit: async (a: RateLimitedAction, key?: string) => opts.limit?.(a, key) ?? null,
-      log: { warn: (fields: Record<string, unknown>, message: string) => void opts.log?.push(JSON.stringify({ ...fields, msg: message })) },
-    };
+/** A caller with what the mail flows read from a request: the realm's own origin, a browser, an address. */
+export function mailCaller(h: Harness, opts: Omit<TestRequest, 'origin'> = {}) {
+  return h.caller({
+    ip: '192.0.2.10',
+    userAgent: 'TestBrowser/1.0',
+    origin: (slug) => `http://${slug}.example.test`,
+    ...opts,
   });
-  return Object.assign(record, { account: caller.account, email: caller.email });
 }
 
 /** The mails queued for an address, newest first. */
 export async function mailsTo(db: Database, recipient: string, template?: string) {
-  const rows = await db.select().from(mailOutbox).where(eq(mailOutbox.recipient, recipient)).orderBy(desc(mailOutbox.id));
+  const rows = await db
+    .select()
+    .from(mailOutbox)
+    .where(eq(mailOutbox.recipient, recipient))
+    .orderBy(desc(mailOutbox.id));
   return template ? rows.filter((r) => r.template === template) : rows;
 }
 

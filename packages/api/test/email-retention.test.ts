@@ -19,8 +19,14 @@ describe.each(testDrivers())('retention of mail tokens and sent mail on %s', (dr
     expect(verify!.sentAt).not.toBeNull();
     expect(verify!.payload).toEqual({});
     // The reset token expired two days ago; the verification token is live; one sent mail is old.
-    await h.db.db.update(accountTokens).set({ expiresAt: sql`now() - interval '2 days'` }).where(eq(accountTokens.purpose, 'reset_password'));
-    await h.db.db.update(mailOutbox).set({ sentAt: sql`now() - interval '100 days'` }).where(eq(mailOutbox.id, verify!.id));
+    await h.db.db
+      .update(accountTokens)
+      .set({ expiresAt: sql`now() - interval '2 days'` })
+      .where(eq(accountTokens.purpose, 'reset_password'));
+    await h.db.db
+      .update(mailOutbox)
+      .set({ sentAt: sql`now() - interval '100 days'` })
+      .where(eq(mailOutbox.id, verify!.id));
     const purged = await purgeExpired(h.db.db, h.config, { eventRetentionMs: 90 * 86_400_000 });
     expect(purged.tokens).toBeGreaterThanOrEqual(1);
     expect(purged.mails).toBeGreaterThanOrEqual(1);

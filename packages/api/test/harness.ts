@@ -1,26 +1,84 @@
 import { createTestDatabase, STRONG, uniqueEmail, type TestDatabase } from '@accounts/testing';
 import type { Driver } from '@accounts/db';
+import type { Locale } from '@accounts/validators';
 import { afterAll, beforeAll } from 'vitest';
 import { DEFAULT_ACCOUNT_CONFIG, type AccountConfig } from '../src/config.js';
 import { createHasher, type Hasher } from '../src/password-hashing.js';
 import { createRealm, findRealm } from '../src/realms.js';
 import { callerFor, createAppRouter } from '../src/router.js';
 import type { IssuedSession } from '../src/sessions.js';
-import type { RateLimitedAction } from '../src/trpc.js';
-
+import type { RateLimitedAction, RequestContext } from '../src/trpc.js';
 
 /** Stands in for the gateway's limiter: Retry-After seconds to refuse a call, null to let it through. */
 export type Limit = (action: RateLimitedAction, key?: string) => number | null;
 
-type Caller = { account: ReturnType<ReturnType<typeof callerFor>>['account']; security: ReturnType<ReturnType<typeof callerFor>>['security']; issued: IssuedSession[]; cleared: number; devices: string[] };
+/** What a test request carries (the gateway reads the same from HTTP). */
+export interface TestRequest {
+  realm?: string;
+  token?: string | null;
+  ip?: string;
+  device?: string;
+  userAgent?: string | null;
+  locale?: Locale;
+  /** The realm's origin that mailed links point to, from its slug; none: the default. */
+  origin?: (realmSlug: string) => string;
+  config?: AccountConfig;
+  limit?: Limit;
+  /** Receives what the procedures log (warn lines). */
+  log?: string[];
+}
+
+/** What the procedures handed the client: sessions issued, sign-outs, known-device credentials. */
+export interface Handed {
+  issued: IssuedSession[];
+  cleared: number;
+  devices: string[];
+}
+
+type AppCaller = ReturnType<ReturnType<typeof callerFor>>;
+export type Caller = Handed & Pick<AppCaller, 'account' | 'email' | 'security'>;
 
 export interface Harness {
   db: TestDatabase;
   hasher: Hasher;
   config: AccountConfig;
-  /** A caller in a realm, optionally holding a session token; `issued` records what it was given. */
-  caller(opts?: { realm?: string; token?: string | null; ip?: string; device?: string; userAgent?: string; config?: AccountConfig; limit?: Limit }): Caller;
+  /** A caller of every router in a realm, optionally holding a session token; `issued` records what it was given. */
+  caller(opts?: TestRequest): Caller;
   realm(slug: string): Promise<void>;
+}
+
+/** The one RequestContext of a test request, with a record of what its procedures hand the client. */
+export function testContext(
+  h: Pick<Harness, 'db' | 'hasher'>,
+  opts: TestRequest = {},
+): { context: () => Promise<RequestContext>; handed: Handed } {
+  const handed: Handed = { issued: [], cleared: 0, devices: [] };
+  let realmP: ReturnType<typeof findRealm> | undefined;
+  const context = async (): Promise<RequestContext> => {
+    realmP ??= findRealm(h.db.db, opts.realm ?? 'default');
+    const realm = await realmP;
+    if (!realm) throw new Error(`no realm ${opts.realm}`);
+    const log = opts.log;
+    return {
+      db: h.db.db,
+      hasher: h.hasher,
+      realm,
+      locale: opts.locale ?? 'en',
+      clientIp: opts.ip ?? '127.0.0.1',
+      userAgent: opts.userAgent ?? null,
+      origin: opts.origin?.(realm.slug) ?? null,
+      sessionToken: opts.token ?? null,
+      deviceCredential: opts.device ?? null,
+      cookies: {
+        issue: (s) => void handed.issued.push(s),
+        clear: () => void handed.cleared++,
+        rememberDevice: (d) => void handed.devices.push(d),
+      },
+      rateLimit: (action, key) => Promise.resolve(opts.limit?.(action, key) ?? null),
+      log: log && { warn: (fields, message) => void log.push(JSON.stringify({ ...fields, msg: message })) },
+    };
+  };
+  return { context, handed };
 }
 
 /** One clean database and one hashing pool per test file (bcrypt cost 4 keeps tests fast). */
@@ -42,37 +100,18 @@ export function useHarness(driver: Driver, overrides: Partial<AccountConfig> = {
   h.caller = (opts = {}) => {
     const config = opts.config ?? h.config;
     if (!routers.has(config)) routers.set(config, callerFor(createAppRouter(config)));
-    const createCaller = routers.get(config)!;
-    const issued: IssuedSession[] = [];
-    const devices: string[] = [];
-    const record = { issued, cleared: 0, devices };
-    let realmP: Promise<NonNullable<Awaited<ReturnType<typeof findRealm>>>> | undefined;
-    const caller = createCaller(async () => {
-      realmP ??= findRealm(h.db.db, opts.realm ?? 'default').then((r) => {
-        if (!r) throw new Error(`no realm ${opts.realm}`);
-        return r;
-      });
-      return {
-        db: h.db.db,
-        hasher: h.hasher,
-        realm: await realmP,
-        locale: 'en',
-        clientIp: opts.ip ?? '127.0.0.1',
-        userAgent: opts.userAgent ?? null,
-        sessionToken: opts.token ?? null,
-        deviceCredential: opts.device ?? null,
-        session: { issue: (s) => void issued.push(s), clear: () => void record.cleared++, rememberDevice: (d) => void devices.push(d) },
-        rateLimit: async (action: RateLimitedAction, key?: string) => opts.limit?.(action, key) ?? null,
-      };
-    });
-    return Object.assign(record, { account: caller.account, security: caller.security });
+    const { context, handed } = testContext(h, opts);
+    const caller = routers.get(config)!(context);
+    return Object.assign(handed, { account: caller.account, email: caller.email, security: caller.security });
   };
   return h;
 }
 
-
 /** Registers a user and returns a caller holding their session. */
-export async function registerUser(h: Harness, opts: { email?: string; password?: string; name?: string; realm?: string } = {}) {
+export async function registerUser(
+  h: Harness,
+  opts: { email?: string; password?: string; name?: string; realm?: string } = {},
+) {
   const email = opts.email ?? uniqueEmail();
   const password = opts.password ?? STRONG;
   const c = h.caller({ realm: opts.realm });
@@ -82,12 +121,22 @@ export async function registerUser(h: Harness, opts: { email?: string; password?
 
 /** The problem a call failed with (code, status, field codes), for compact assertions. */
 export async function problemOf(p: Promise<unknown>) {
-  const { toProblem } = await import('../src/errors.js');
   try {
     await p;
   } catch (err) {
-    const problem = toProblem(err, 'en');
-    return { status: problem.status, code: problem.code, fields: Object.fromEntries((problem.errors ?? []).map((e) => [e.field, e.code])), retryAfter: problem.retryAfter };
+    return problemFrom(err);
   }
   throw new Error('expected the call to fail');
+}
+
+/** The problem a call's error (e.g. a settled promise's rejection reason) answers with. */
+export async function problemFrom(err: unknown) {
+  const { toProblem } = await import('../src/errors.js');
+  const problem = toProblem(err, 'en');
+  return {
+    status: problem.status,
+    code: problem.code,
+    fields: Object.fromEntries((problem.errors ?? []).map((e) => [e.field, e.code])),
+    retryAfter: problem.retryAfter,
+  };
 }

@@ -80,7 +80,9 @@ describe.each(testDrivers())('load shedding on %s', (driver) => {
     h.hasher = await createHasher({ cost: 12, pepper: 'test-pepper', workers: 1, queueMax: 1 });
     try {
       const blockers = [h.hasher.hash('x'), h.hasher.hash('y')];
-      const p = await problemOf(h.caller().account.register({ name: 'Busy', email: uniqueEmail('busy'), password: STRONG, password2: STRONG }));
+      const p = await problemOf(
+        h.caller().account.register({ name: 'Busy', email: uniqueEmail('busy'), password: STRONG, password2: STRONG }),
+      );
       expect(p).toMatchObject({ status: 503, code: 'server_busy', retryAfter: 2 });
       expect(await count()).toBe(before);
       await Promise.all(blockers);

@@ -3,7 +3,7 @@ import { accountEvents, knownDevices } from '@accounts/db';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { addressGroup } from '../src/account-lockout.js';
-import { hashToken } from '../src/sessions.js';
+import { hashToken } from '../src/tokens.js';
 import { problemOf, registerUser, useHarness } from './harness.js';
 
 describe('client address groups', () => {
@@ -23,7 +23,8 @@ describe.each(testDrivers())('the lockout on %s', (driver) => {
   const WINDOW_MS = 60_000;
   const h = useHarness(driver, { failureWindowMs: WINDOW_MS, accountFailureCap: 12 });
   const wrong = (i: number) => `wrong guess number ${i}`;
-  const guess = (email: string, ip: string, i: number, device?: string) => problemOf(h.caller({ ip, device }).account.signIn({ email, password: wrong(i) }));
+  const guess = (email: string, ip: string, i: number, device?: string) =>
+    problemOf(h.caller({ ip, device }).account.signIn({ email, password: wrong(i) }));
 
   it('refuses one client after 5 failures while other clients and the known device still sign in', async () => {
     const { email, password, device } = await registerUser(h);
@@ -39,7 +40,9 @@ describe.each(testDrivers())('the lockout on %s', (driver) => {
   it('counts an IPv6 /64 as one client', async () => {
     const { email, password } = await registerUser(h);
     for (let i = 0; i < 5; i++) expect((await guess(email, `2001:db8:77:1::${i + 1}`, i)).status).toBe(422);
-    expect((await problemOf(h.caller({ ip: '2001:db8:77:1:ffff::9' }).account.signIn({ email, password }))).status).toBe(429);
+    expect(
+      (await problemOf(h.caller({ ip: '2001:db8:77:1:ffff::9' }).account.signIn({ email, password }))).status,
+    ).toBe(429);
     await expect(h.caller({ ip: '2001:db8:77:2::1' }).account.signIn({ email, password })).resolves.toBeTruthy();
   });
 
@@ -55,8 +58,17 @@ describe.each(testDrivers())('the lockout on %s', (driver) => {
     const owner = await registerUser(h);
     const other = await registerUser(h);
     const madeUp = 'A'.repeat(43);
-    for (let i = 0; i < 5; i++) expect((await guess(owner.email, '198.51.100.50', i, i % 2 ? other.device : madeUp)).status).toBe(422);
-    expect((await problemOf(h.caller({ ip: '198.51.100.50', device: other.device }).account.signIn({ email: owner.email, password: owner.password }))).status).toBe(429);
+    for (let i = 0; i < 5; i++)
+      expect((await guess(owner.email, '198.51.100.50', i, i % 2 ? other.device : madeUp)).status).toBe(422);
+    expect(
+      (
+        await problemOf(
+          h
+            .caller({ ip: '198.51.100.50', device: other.device })
+            .account.signIn({ email: owner.email, password: owner.password }),
+        )
+      ).status,
+    ).toBe(429);
   });
 
   it('keeps a known token and adds a new one in front of tokens of other accounts, storing only digests', async () => {
@@ -70,7 +82,10 @@ describe.each(testDrivers())('the lockout on %s', (driver) => {
     const again = h.caller({ device: both });
     await again.account.signIn({ email: a.email, password: a.password });
     expect(again.devices[0]).toBe(both);
-    const [row] = await h.db.db.select().from(knownDevices).where(eq(knownDevices.tokenHash, hashToken(a.device)));
+    const [row] = await h.db.db
+      .select()
+      .from(knownDevices)
+      .where(eq(knownDevices.tokenHash, hashToken(a.device)));
     expect(row?.userId).toBe(a.user.id);
     const stored = JSON.stringify(await h.db.db.select().from(knownDevices));
     expect(stored).not.toContain(a.device);
@@ -78,7 +93,9 @@ describe.each(testDrivers())('the lockout on %s', (driver) => {
 
   it('lets several simultaneous correct sign-ins all succeed: a check in flight is not a failure', async () => {
     const { email, password } = await registerUser(h);
-    const results = await Promise.allSettled(Array.from({ length: 8 }, () => h.caller({ ip: '198.51.100.60' }).account.signIn({ email, password })));
+    const results = await Promise.allSettled(
+      Array.from({ length: 8 }, () => h.caller({ ip: '198.51.100.60' }).account.signIn({ email, password })),
+    );
     expect(results.map((r) => r.status)).toEqual(Array(8).fill('fulfilled'));
   });
 
@@ -88,23 +105,36 @@ describe.each(testDrivers())('the lockout on %s', (driver) => {
     const statuses = burst.map((p) => p.status);
     expect(statuses.filter((s) => s === 422)).toHaveLength(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(7);
-    const rows = await h.db.db.select().from(accountEvents).where(and(eq(accountEvents.userId, user.id), eq(accountEvents.type, 'sign_in_failed')));
+    const rows = await h.db.db
+      .select()
+      .from(accountEvents)
+      .where(and(eq(accountEvents.userId, user.id), eq(accountEvents.type, 'sign_in_failed')));
     expect(rows).toHaveLength(5);
     expect(rows.every((r) => !r.pending)).toBe(true);
   });
 
-  it('never refuses change_password for other clients\' failures; its own wrong current_password counts against the session', async () => {
+  it("never refuses change_password for other clients' failures; its own wrong current_password counts against the session", async () => {
     const { email, password, token } = await registerUser(h);
     for (let i = 0; i < 12; i++) await guess(email, `127.0.0.${(i % 3) + 1}`, i);
     expect((await guess(email, '127.0.0.99', 99)).status).toBe(429);
     const first = h.caller({ token });
-    await expect(first.account.changePassword({ current_password: password, new_password: STRONG2, confirm_password: STRONG2 })).resolves.toMatchObject({ ok: true });
+    await expect(
+      first.account.changePassword({ current_password: password, new_password: STRONG2, confirm_password: STRONG2 }),
+    ).resolves.toMatchObject({ ok: true });
     const rotated = first.issued[0]!.token;
     for (let i = 0; i < 5; i++) {
-      const p = await problemOf(h.caller({ token: rotated }).account.changePassword({ current_password: wrong(i), new_password: password, confirm_password: password }));
+      const p = await problemOf(
+        h
+          .caller({ token: rotated })
+          .account.changePassword({ current_password: wrong(i), new_password: password, confirm_password: password }),
+      );
       expect(p).toMatchObject({ status: 422, fields: { current_password: 'password_incorrect' } });
     }
-    const refused = await problemOf(h.caller({ token: rotated }).account.changePassword({ current_password: STRONG2, new_password: password, confirm_password: password }));
+    const refused = await problemOf(
+      h
+        .caller({ token: rotated })
+        .account.changePassword({ current_password: STRONG2, new_password: password, confirm_password: password }),
+    );
     expect(refused).toMatchObject({ status: 429, code: 'too_many_attempts' });
   });
 
@@ -113,7 +143,10 @@ describe.each(testDrivers())('the lockout on %s', (driver) => {
     const unknown = uniqueEmail('ghost');
     const answers: Record<string, unknown[]> = { known: [], unknown: [] };
     for (let i = 0; i < 14; i++) {
-      for (const [who, email] of [['known', known], ['unknown', unknown]] as const) {
+      for (const [who, email] of [
+        ['known', known],
+        ['unknown', unknown],
+      ] as const) {
         const p = await guess(email, `203.0.113.${i % 3}`, i);
         answers[who]!.push([p.status, p.code, p.fields]);
       }

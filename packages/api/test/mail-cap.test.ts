@@ -20,8 +20,15 @@ describe.each(testDrivers())('the cap on mail to one address, on %s', (driver) =
     const { user } = await c.account.register({ name: 'Cap User', email, password: STRONG, password2: STRONG });
     return { user, token: c.issued[0]!.token, device: c.devices[0]! };
   };
-  const confirm = async (email: string, realm?: string) => mailCaller(h, { realm }).email.verifyEmail({ token: await tokenFrom(h.db.db, email, 'verify_email') });
-  const sendsTo = async (email: string) => (await h.db.db.select().from(mailSends).where(eq(mailSends.recipientKey, recipientKey(email)))).length;
+  const confirm = async (email: string, realm?: string) =>
+    mailCaller(h, { realm }).email.verifyEmail({ token: await tokenFrom(h.db.db, email, 'verify_email') });
+  const sendsTo = async (email: string) =>
+    (
+      await h.db.db
+        .select()
+        .from(mailSends)
+        .where(eq(mailSends.recipientKey, recipientKey(email)))
+    ).length;
 
   it('register/delete cycles get no more than 3 verification links to one address', async () => {
     const email = uniqueEmail('cycle');
@@ -63,7 +70,9 @@ describe.each(testDrivers())('the cap on mail to one address, on %s', (driver) =
     expect(log).toHaveLength(1);
     expect(log[0]).toContain('mail cap');
     expect(log[0]).not.toContain(email);
-    await expect(mailCaller(h).email.resetPassword({ token: last, new_password: STRONG2, confirm_password: STRONG2 })).resolves.toBeTruthy();
+    await expect(
+      mailCaller(h).email.resetPassword({ token: last, new_password: STRONG2, confirm_password: STRONG2 }),
+    ).resolves.toBeTruthy();
   });
 
   it('answers a new verification link over the cap with 429 and a Retry-After from the window', async () => {
@@ -83,7 +92,9 @@ describe.each(testDrivers())('the cap on mail to one address, on %s', (driver) =
     const sooner = await problemOf(me.email.resendVerification());
     expect(sooner.retryAfter).toBeGreaterThan(0);
     expect(sooner.retryAfter).toBeLessThanOrEqual(10);
-    await h.db.db.execute(sql`update mail_sends set created_at = now() - interval '601 seconds' where recipient_key = ${recipientKey(email)}`);
+    await h.db.db.execute(
+      sql`update mail_sends set created_at = now() - interval '601 seconds' where recipient_key = ${recipientKey(email)}`,
+    );
     await expect(me.email.resendVerification()).resolves.toEqual({ ok: true, alreadyVerified: false });
   });
 
@@ -99,11 +110,18 @@ describe.each(testDrivers())('the cap on mail to one address, on %s', (driver) =
     for (let i = 0; i < 6; i++) await mailCaller(h).account.signIn({ email, password: STRONG });
     expect(await sendsTo(email)).toBe(10);
     const log: string[] = [];
-    await mailCaller(h, { token, log }).account.changePassword({ current_password: STRONG, new_password: STRONG2, confirm_password: STRONG2 });
+    await mailCaller(h, { token, log }).account.changePassword({
+      current_password: STRONG,
+      new_password: STRONG2,
+      confirm_password: STRONG2,
+    });
     expect(await mailsTo(h.db.db, email, 'password_changed')).toHaveLength(0);
     expect(await sendsTo(email)).toBe(10);
     expect(log.map((l) => JSON.parse(l) as { mail: { template: string }; msg: string })).toEqual([
-      expect.objectContaining({ mail: expect.objectContaining({ template: 'password_changed' }), msg: 'mail not queued: its address reached the mail cap' }),
+      expect.objectContaining({
+        mail: expect.objectContaining({ template: 'password_changed' }),
+        msg: 'mail not queued: its address reached the mail cap',
+      }),
     ]);
     expect(log.join('')).not.toContain(email);
   });
@@ -135,7 +153,11 @@ describe.each(testDrivers())('the cap on mail to one address, on %s', (driver) =
     const email = uniqueEmail('unconfirmed');
     const { token } = await register(email);
     await mailCaller(h, { userAgent: FIREFOX, ip: '203.0.113.9' }).account.signIn({ email, password: STRONG });
-    await mailCaller(h, { token }).account.changePassword({ current_password: STRONG, new_password: STRONG2, confirm_password: STRONG2 });
+    await mailCaller(h, { token }).account.changePassword({
+      current_password: STRONG,
+      new_password: STRONG2,
+      confirm_password: STRONG2,
+    });
     expect((await mailsTo(h.db.db, email)).map((m) => m.template)).toEqual(['verify_email']);
   });
 
@@ -145,11 +167,13 @@ describe.each(testDrivers())('the cap on mail to one address, on %s', (driver) =
     await confirm(email);
     const deviceOf = async (userAgent: string) => {
       await mailCaller(h, { userAgent }).account.signIn({ email, password: STRONG });
-      return ((await mailsTo(h.db.db, email, 'new_sign_in'))[0]!.payload as { device: unknown; userAgent?: unknown });
+      return (await mailsTo(h.db.db, email, 'new_sign_in'))[0]!.payload as { device: unknown; userAgent?: unknown };
     };
     expect(await deviceOf(FIREFOX)).toEqual(expect.objectContaining({ device: 'Firefox 128 on Windows 10' }));
     // A program's own name, or a version that is not one, is the header's text: left out.
-    expect(await deviceOf('Visit-evil.example/1.0 to keep your account')).toEqual(expect.objectContaining({ device: null }));
+    expect(await deviceOf('Visit-evil.example/1.0 to keep your account')).toEqual(
+      expect.objectContaining({ device: null }),
+    );
     const odd = await deviceOf('Mozilla/5.0 (Windows NT evil.example) Gecko/1 Konqueror/call.555.0100');
     expect(odd).toEqual(expect.objectContaining({ device: 'Konqueror on Windows' }));
     expect(odd).not.toHaveProperty('userAgent');
@@ -158,7 +182,8 @@ describe.each(testDrivers())('the cap on mail to one address, on %s', (driver) =
   it("writes every mail in the account's language: set at registration, kept from the owner's sign-ins and password changes", async () => {
     const email = uniqueEmail('locale');
     const { token, device } = await register(email, { locale: 'de' });
-    const localeOf = async () => (await h.db.db.select({ locale: users.locale }).from(users).where(eq(users.email, email)))[0]!.locale;
+    const localeOf = async () =>
+      (await h.db.db.select({ locale: users.locale }).from(users).where(eq(users.email, email)))[0]!.locale;
     expect(await localeOf()).toBe('de');
     expect((await mailsTo(h.db.db, email, 'verify_email'))[0]!.locale).toBe('de');
     await confirm(email);
@@ -166,7 +191,8 @@ describe.each(testDrivers())('the cap on mail to one address, on %s', (driver) =
     await mailCaller(h, { locale: 'fr' }).email.forgotPassword({ email });
     expect((await mailsTo(h.db.db, email, 'reset_password'))[0]!.locale).toBe('de');
     // A sign-in from a known device in the same language writes nothing to the account.
-    const xmin = async () => (await h.db.db.execute<{ xmin: string }>(sql`select xmin::text as xmin from users where email = ${email}`)) as unknown;
+    const xmin = async () =>
+      await h.db.db.execute<{ xmin: string }>(sql`select xmin::text as xmin from users where email = ${email}`);
     const rowsOf = (r: unknown) => (Array.isArray(r) ? r : (r as { rows: unknown[] }).rows);
     const before = rowsOf(await xmin());
     await mailCaller(h, { device, locale: 'de' }).account.signIn({ email, password: STRONG });
@@ -180,10 +206,17 @@ describe.each(testDrivers())('the cap on mail to one address, on %s', (driver) =
     await mailCaller(h, { locale: 'en' }).email.forgotPassword({ email });
     expect((await mailsTo(h.db.db, email, 'reset_password'))[0]!.locale).toBe('fr');
     // A password change in English: the notice in French, English from then on.
-    await mailCaller(h, { token, locale: 'en', device }).account.changePassword({ current_password: STRONG, new_password: STRONG2, confirm_password: STRONG2 });
+    await mailCaller(h, { token, locale: 'en', device }).account.changePassword({
+      current_password: STRONG,
+      new_password: STRONG2,
+      confirm_password: STRONG2,
+    });
     expect((await mailsTo(h.db.db, email, 'password_changed'))[0]!.locale).toBe('fr');
     expect(await localeOf()).toBe('en');
-    const rows = await h.db.db.select({ locale: mailOutbox.locale, template: mailOutbox.template }).from(mailOutbox).where(eq(mailOutbox.recipient, email));
+    const rows = await h.db.db
+      .select({ locale: mailOutbox.locale, template: mailOutbox.template })
+      .from(mailOutbox)
+      .where(eq(mailOutbox.recipient, email));
     expect(rows.map((r) => r.locale).sort()).toEqual(['de', 'de', 'de', 'fr', 'fr']);
   });
 
@@ -191,7 +224,9 @@ describe.each(testDrivers())('the cap on mail to one address, on %s', (driver) =
     const email = uniqueEmail('purge');
     await register(email);
     await mailCaller(h).email.forgotPassword({ email });
-    await h.db.db.execute(sql`update mail_sends set created_at = now() - interval '601 seconds' where id = (select min(id) from mail_sends where recipient_key = ${recipientKey(email)})`);
+    await h.db.db.execute(
+      sql`update mail_sends set created_at = now() - interval '601 seconds' where id = (select min(id) from mail_sends where recipient_key = ${recipientKey(email)})`,
+    );
     const purged = await purgeExpired(h.db.db, h.config, { eventRetentionMs: 90 * 86_400_000 });
     expect(purged.mailSends).toBeGreaterThanOrEqual(1);
     expect(await sendsTo(email)).toBe(1);

@@ -36,16 +36,25 @@ describe.each(testDrivers())('passwords on %s', (driver) => {
   it('rejects an unknown email and a wrong password with the same answer', async () => {
     const { email } = await registerUser(h);
     const wrong = await problemOf(h.caller().account.signIn({ email, password: 'definitely not the password' }));
-    const unknown = await problemOf(h.caller().account.signIn({ email: uniqueEmail('nobody'), password: 'definitely not the password' }));
+    const unknown = await problemOf(
+      h.caller().account.signIn({ email: uniqueEmail('nobody'), password: 'definitely not the password' }),
+    );
     expect(wrong).toEqual(unknown);
-    expect(wrong).toMatchObject({ status: 422, code: 'validation_failed', fields: { password: 'credentials_invalid' } });
+    expect(wrong).toMatchObject({
+      status: 422,
+      code: 'validation_failed',
+      fields: { password: 'credentials_invalid' },
+    });
   });
 
   it('stores the scheme and cost, and re-hashes a hash of an outdated cost at sign-in', async () => {
     const old = await createHasher({ cost: 5, pepper: 'test-pepper', workers: 1 });
     const email = uniqueEmail('rehash');
     const { user } = await h.caller().account.register({ name: 'Re Hash', email, password: STRONG, password2: STRONG });
-    await h.db.db.update(users).set({ passwordHash: await old.hash(STRONG) }).where(eq(users.id, user.id));
+    await h.db.db
+      .update(users)
+      .set({ passwordHash: await old.hash(STRONG) })
+      .where(eq(users.id, user.id));
     await old.close();
     await h.caller().account.signIn({ email, password: STRONG });
     const [row] = await h.db.db.select().from(users).where(eq(users.id, user.id));
@@ -55,9 +64,21 @@ describe.each(testDrivers())('passwords on %s', (driver) => {
 
   it('honours a configured minimum length', async () => {
     const lenient = { ...h.config, passwordPolicy: { minLength: 8 } };
-    const r = await h.caller({ config: lenient }).account.register({ name: 'Short', email: uniqueEmail('min8'), password: 'Zq8#vX2!pLm', password2: 'Zq8#vX2!pLm' });
+    const r = await h.caller({ config: lenient }).account.register({
+      name: 'Short',
+      email: uniqueEmail('min8'),
+      password: 'Zq8#vX2!pLm',
+      password2: 'Zq8#vX2!pLm',
+    });
     expect(r.user.name).toBe('Short');
-    const p = await problemOf(h.caller().account.register({ name: 'Short', email: uniqueEmail('min15'), password: 'Zq8#vX2!pLm', password2: 'Zq8#vX2!pLm' }));
+    const p = await problemOf(
+      h.caller().account.register({
+        name: 'Short',
+        email: uniqueEmail('min15'),
+        password: 'Zq8#vX2!pLm',
+        password2: 'Zq8#vX2!pLm',
+      }),
+    );
     expect(p.fields.password).toBe('password_too_short');
   });
 });

@@ -8,7 +8,8 @@ import { createSession } from '../src/sessions.js';
 import { problemOf, registerUser, useHarness, type Harness } from './harness.js';
 
 const FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0';
-const SAFARI = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+const SAFARI =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
 /** A second session of the account, from another device. */
 async function signInAgain(h: Harness, email: string, opts: { ip?: string; userAgent?: string } = {}) {
@@ -36,7 +37,11 @@ describe.each(testDrivers())('the security page on %s', (driver) => {
     const { sessions: list } = await h.caller({ token }).security.sessions();
     expect(list).toHaveLength(2);
     expect(list[0]).toMatchObject({ current: true, device: 'Firefox 128 on Windows 10', address: '203.0.113.x' });
-    expect(list[1]).toMatchObject({ current: false, device: 'Mobile Safari 17 on iOS 17.5', address: '2001:db8:85a3::/48' });
+    expect(list[1]).toMatchObject({
+      current: false,
+      device: 'Mobile Safari 17 on iOS 17.5',
+      address: '2001:db8:85a3::/48',
+    });
     expect(list[0]!.createdAt).toBeInstanceOf(Date);
     expect(list[0]!.lastUsedAt).toBeInstanceOf(Date);
     expect(Object.keys(list[0]!).sort()).toEqual(['address', 'createdAt', 'current', 'device', 'id', 'lastUsedAt']);
@@ -59,27 +64,44 @@ describe.each(testDrivers())('the security page on %s', (driver) => {
     await h.caller({ ip: '192.0.2.6', userAgent: 'curl/8.5.0' }).account.signIn({ email, password: STRONG });
     const events = await h.db.db.select().from(accountEvents).where(eq(accountEvents.userId, user.id));
     expect(events.find((e) => e.type === 'registered')).toMatchObject({ clientIp: '192.0.2.5' });
-    expect(events.find((e) => e.type === 'signed_in')).toMatchObject({ clientIp: '192.0.2.6', userAgent: 'curl/8.5.0' });
+    expect(events.find((e) => e.type === 'signed_in')).toMatchObject({
+      clientIp: '192.0.2.6',
+      userAgent: 'curl/8.5.0',
+    });
   });
 
-  it('ends one session: another account\'s, a malformed and an unknown id get the same 404', async () => {
+  it("ends one session: another account's, a malformed and an unknown id get the same 404", async () => {
     const a = await registerUser(h);
     const b = await registerUser(h);
     const aOther = await signInAgain(h, a.email);
     const bId = (await h.caller({ token: b.token }).security.sessions()).sessions[0]!.id;
     const ca = h.caller({ token: a.token });
     for (const id of [bId, 'not-a-uuid', '00000000-0000-4000-8000-000000000000', `${bId}'; drop table sessions; --`]) {
-      expect(await problemOf(ca.security.revokeSession({ session_id: id }))).toMatchObject({ status: 404, code: 'not_found' });
+      expect(await problemOf(ca.security.revokeSession({ session_id: id }))).toMatchObject({
+        status: 404,
+        code: 'not_found',
+      });
     }
-    expect(await problemOf(ca.security.revokeSession({ session_id: '' }))).toMatchObject({ status: 422, fields: { session_id: 'required' } });
+    expect(await problemOf(ca.security.revokeSession({ session_id: '' }))).toMatchObject({
+      status: 422,
+      fields: { session_id: 'required' },
+    });
     await expect(h.caller({ token: b.token }).account.me()).resolves.toBeTruthy();
 
     const otherId = (await ca.security.sessions()).sessions.find((s) => !s.current)!.id;
-    expect(await ca.security.revokeSession({ session_id: otherId.toUpperCase(), current_password: STRONG })).toEqual({ ok: true, signedOut: false });
+    expect(await ca.security.revokeSession({ session_id: otherId.toUpperCase(), current_password: STRONG })).toEqual({
+      ok: true,
+      signedOut: false,
+    });
     expect(ca.cleared).toBe(0);
     // The ended session, used again: 401.
-    expect(await problemOf(h.caller({ token: aOther }).account.me())).toMatchObject({ status: 401, code: 'unauthenticated' });
-    expect(await problemOf(ca.security.revokeSession({ session_id: otherId, current_password: STRONG }))).toMatchObject({ status: 404 });
+    expect(await problemOf(h.caller({ token: aOther }).account.me())).toMatchObject({
+      status: 401,
+      code: 'unauthenticated',
+    });
+    expect(await problemOf(ca.security.revokeSession({ session_id: otherId, current_password: STRONG }))).toMatchObject(
+      { status: 404 },
+    );
     await expect(ca.account.me()).resolves.toBeTruthy();
 
     // Ending one's own session is a sign-out.
@@ -90,7 +112,7 @@ describe.each(testDrivers())('the security page on %s', (driver) => {
     expect((await typesOf(h, a.user.id)).filter((t) => t === 'session_revoked')).toHaveLength(2);
   });
 
-  it('ends every other session, keeping the caller\'s', async () => {
+  it("ends every other session, keeping the caller's", async () => {
     const a = await registerUser(h);
     const others = [await signInAgain(h, a.email), await signInAgain(h, a.email, { ip: '198.51.100.30' })];
     const b = await registerUser(h);
@@ -100,7 +122,9 @@ describe.each(testDrivers())('the security page on %s', (driver) => {
     expect((await ca.security.sessions()).sessions).toHaveLength(1);
     await expect(h.caller({ token: b.token }).account.me()).resolves.toBeTruthy();
     expect(await typesOf(h, a.user.id)).toContain('sessions_revoked');
-    expect(await problemOf(h.caller({ token: others[0] }).security.revokeOtherSessions({ current_password: STRONG }))).toMatchObject({ status: 401 });
+    expect(
+      await problemOf(h.caller({ token: others[0] }).security.revokeOtherSessions({ current_password: STRONG })),
+    ).toMatchObject({ status: 401 });
   });
 
   it('asks for the current password before ending other sessions; a stolen session alone ends none', async () => {
@@ -109,13 +133,19 @@ describe.each(testDrivers())('the security page on %s', (driver) => {
     const ca = h.caller({ token: a.token });
     const otherId = (await ca.security.sessions()).sessions.find((s) => !s.current)!.id;
     const wrong = 'not the password at all';
-    expect(await problemOf(ca.security.revokeOtherSessions({} as never))).toMatchObject({ status: 422, fields: { current_password: 'required' } });
+    expect(await problemOf(ca.security.revokeOtherSessions({} as never))).toMatchObject({
+      status: 422,
+      fields: { current_password: 'required' },
+    });
     expect(await problemOf(ca.security.revokeOtherSessions({ current_password: wrong }))).toMatchObject({
       status: 422,
       code: 'validation_failed',
       fields: { current_password: 'password_incorrect' },
     });
-    expect(await problemOf(ca.security.revokeSession({ session_id: otherId }))).toMatchObject({ status: 422, fields: { current_password: 'required' } });
+    expect(await problemOf(ca.security.revokeSession({ session_id: otherId }))).toMatchObject({
+      status: 422,
+      fields: { current_password: 'required' },
+    });
     expect(await problemOf(ca.security.revokeSession({ session_id: otherId, current_password: wrong }))).toMatchObject({
       status: 422,
       fields: { current_password: 'password_incorrect' },
@@ -129,7 +159,10 @@ describe.each(testDrivers())('the security page on %s', (driver) => {
     expect(types).not.toContain('sessions_revoked');
 
     // The right password: one event per action, no claim left pending.
-    expect(await ca.security.revokeSession({ session_id: otherId, current_password: STRONG })).toEqual({ ok: true, signedOut: false });
+    expect(await ca.security.revokeSession({ session_id: otherId, current_password: STRONG })).toEqual({
+      ok: true,
+      signedOut: false,
+    });
     await signInAgain(h, a.email);
     expect(await ca.security.revokeOtherSessions({ current_password: STRONG })).toEqual({ ok: true, revoked: 1 });
     const after = await h.db.db.select().from(accountEvents).where(eq(accountEvents.userId, a.user.id));
@@ -154,11 +187,25 @@ describe.each(testDrivers())('the security page on %s', (driver) => {
     });
     const otherId = (await ca.security.sessions()).sessions.find((s) => !s.current)!.id;
     const wrong = 'not the password at all';
-    for (let i = 0; i < 3; i++) await problemOf(ca.account.changePassword({ current_password: `${wrong} ${i}`, new_password: STRONG2, confirm_password: STRONG2 }));
+    for (let i = 0; i < 3; i++)
+      await problemOf(
+        ca.account.changePassword({
+          current_password: `${wrong} ${i}`,
+          new_password: STRONG2,
+          confirm_password: STRONG2,
+        }),
+      );
     expect((await problemOf(ca.security.revokeOtherSessions({ current_password: `${wrong} 3` }))).status).toBe(422);
-    expect((await problemOf(ca.security.revokeSession({ session_id: otherId, current_password: `${wrong} 4` }))).status).toBe(422);
-    expect(await problemOf(ca.security.revokeOtherSessions({ current_password: STRONG }))).toMatchObject({ status: 429, code: 'too_many_attempts' });
-    expect(await problemOf(ca.security.revokeSession({ session_id: otherId, current_password: STRONG }))).toMatchObject({ status: 429, code: 'too_many_attempts' });
+    expect(
+      (await problemOf(ca.security.revokeSession({ session_id: otherId, current_password: `${wrong} 4` }))).status,
+    ).toBe(422);
+    expect(await problemOf(ca.security.revokeOtherSessions({ current_password: STRONG }))).toMatchObject({
+      status: 429,
+      code: 'too_many_attempts',
+    });
+    expect(await problemOf(ca.security.revokeSession({ session_id: otherId, current_password: STRONG }))).toMatchObject(
+      { status: 429, code: 'too_many_attempts' },
+    );
     await expect(h.caller({ token: other }).account.me()).resolves.toBeTruthy();
     // Each password check also counted against the per-address limit of a password change.
     expect(asked.filter((x) => x === 'changePassword')).toHaveLength(3 + 4);
@@ -168,8 +215,14 @@ describe.each(testDrivers())('the security page on %s', (driver) => {
     const bOther = await signInAgain(h, b.email);
     const limited = h.caller({ token: b.token, limit: (action) => (action === 'changePassword' ? 42 : null) });
     const bOtherId = (await limited.security.sessions()).sessions.find((s) => !s.current)!.id;
-    expect(await problemOf(limited.security.revokeOtherSessions({ current_password: STRONG }))).toMatchObject({ status: 429, code: 'rate_limited', retryAfter: 42 });
-    expect(await problemOf(limited.security.revokeSession({ session_id: bOtherId, current_password: STRONG }))).toMatchObject({ status: 429, code: 'rate_limited' });
+    expect(await problemOf(limited.security.revokeOtherSessions({ current_password: STRONG }))).toMatchObject({
+      status: 429,
+      code: 'rate_limited',
+      retryAfter: 42,
+    });
+    expect(
+      await problemOf(limited.security.revokeSession({ session_id: bOtherId, current_password: STRONG })),
+    ).toMatchObject({ status: 429, code: 'rate_limited' });
     await expect(h.caller({ token: bOther }).account.me()).resolves.toBeTruthy();
     // A sign-out of the caller's own session asks for no password and is not held by that limit.
     const bOwnId = (await limited.security.sessions()).sessions.find((s) => s.current)!.id;
@@ -228,15 +281,25 @@ describe.each(testDrivers())('the security page on %s', (driver) => {
     expect(asked).toEqual([['accountWrite', undefined]]);
   });
 
-  it('hands out activity ids and cursors that are random per event, resolved only among the caller\'s own events', async () => {
+  it("hands out activity ids and cursors that are random per event, resolved only among the caller's own events", async () => {
     const a = await registerUser(h);
     const b = await registerUser(h);
-    const [{ realmId }] = (await h.db.db.select({ realmId: users.realmId }).from(users).where(eq(users.id, a.user.id))) as [{ realmId: string }];
+    const [{ realmId }] = (await h.db.db
+      .select({ realmId: users.realmId })
+      .from(users)
+      .where(eq(users.id, a.user.id))) as [{ realmId: string }];
     // Events of another account written between the caller's leave no trace in what the caller gets.
     for (let i = 0; i < 30; i++) {
-      await h.db.db.insert(accountEvents).values([{ realmId, userId: a.user.id, type: 'signed_out' }, { realmId, userId: b.user.id, type: 'signed_out' }]);
+      await h.db.db.insert(accountEvents).values([
+        { realmId, userId: a.user.id, type: 'signed_out' },
+        { realmId, userId: b.user.id, type: 'signed_out' },
+      ]);
     }
-    const rows = await h.db.db.select().from(accountEvents).where(eq(accountEvents.userId, a.user.id)).orderBy(accountEvents.id);
+    const rows = await h.db.db
+      .select()
+      .from(accountEvents)
+      .where(eq(accountEvents.userId, a.user.id))
+      .orderBy(accountEvents.id);
     const internal = new Set(rows.map((r) => String(r.id)));
     const ca = h.caller({ token: a.token });
     const page = await ca.security.activity({});
@@ -248,33 +311,55 @@ describe.each(testDrivers())('the security page on %s', (driver) => {
     expect(page.events.map((e) => e.id)).toEqual(rows.map((r) => r.publicId).reverse());
 
     // A page boundary: the cursor is the last shown event's public id, nothing else.
-    await h.db.db.insert(accountEvents).values(Array.from({ length: 30 }, () => ({ realmId, userId: a.user.id, type: 'signed_out' })));
+    await h.db.db
+      .insert(accountEvents)
+      .values(Array.from({ length: 30 }, () => ({ realmId, userId: a.user.id, type: 'signed_out' })));
     const first = await ca.security.activity({});
     expect(first.nextCursor).toBe(cursorOf(first.events.at(-1)!.id));
     const next = await ca.security.activity({ cursor: first.nextCursor! });
     expect(next.events).toHaveLength(11);
     // b's cursors are unknown to a, and a's to b: the existing 422.
     const bEvent = (await h.db.db.select().from(accountEvents).where(eq(accountEvents.userId, b.user.id)))[0]!;
-    expect(await problemOf(ca.security.activity({ cursor: cursorOf(bEvent.publicId) }))).toMatchObject({ status: 422, fields: { cursor: 'cursor_invalid' } });
-    expect(await problemOf(h.caller({ token: b.token }).security.activity({ cursor: first.nextCursor! }))).toMatchObject({ status: 422, fields: { cursor: 'cursor_invalid' } });
+    expect(await problemOf(ca.security.activity({ cursor: cursorOf(bEvent.publicId) }))).toMatchObject({
+      status: 422,
+      fields: { cursor: 'cursor_invalid' },
+    });
+    expect(
+      await problemOf(h.caller({ token: b.token }).security.activity({ cursor: first.nextCursor! })),
+    ).toMatchObject({ status: 422, fields: { cursor: 'cursor_invalid' } });
   });
 
-  it('shows the account\'s own activity, newest first, failures marked, a page at a time', async () => {
+  it("shows the account's own activity, newest first, failures marked, a page at a time", async () => {
     const a = await registerUser(h);
     const b = await registerUser(h);
-    await h.caller({ ip: '203.0.113.9', userAgent: FIREFOX }).account.signIn({ email: a.email, password: 'not the password at all' }).catch(() => {});
-    await h.caller({ ip: '203.0.113.9', userAgent: FIREFOX }).account.signIn({ email: b.email, password: 'not the password at all' }).catch(() => {});
+    await h
+      .caller({ ip: '203.0.113.9', userAgent: FIREFOX })
+      .account.signIn({ email: a.email, password: 'not the password at all' })
+      .catch(() => {});
+    await h
+      .caller({ ip: '203.0.113.9', userAgent: FIREFOX })
+      .account.signIn({ email: b.email, password: 'not the password at all' })
+      .catch(() => {});
     const ca = h.caller({ token: a.token });
     const first = await ca.security.activity({});
     expect(first.events.map((e) => e.type)).toEqual(['sign_in_failed', 'registered']);
-    expect(first.events[0]).toMatchObject({ failed: true, device: 'Firefox 128 on Windows 10', address: '203.0.113.x' });
+    expect(first.events[0]).toMatchObject({
+      failed: true,
+      device: 'Firefox 128 on Windows 10',
+      address: '203.0.113.x',
+    });
     expect(first.events[1]!.failed).toBe(false);
     expect(first.nextCursor).toBeNull();
     expect(await ca.security.activity({ cursor: '' })).toEqual(first);
 
     // 60 more events: pages of 50, newest first, no event twice or missed.
-    const [{ realmId }] = (await h.db.db.select({ realmId: users.realmId }).from(users).where(eq(users.id, a.user.id))) as [{ realmId: string }];
-    await h.db.db.insert(accountEvents).values(Array.from({ length: 60 }, () => ({ realmId, userId: a.user.id, type: 'signed_out' })));
+    const [{ realmId }] = (await h.db.db
+      .select({ realmId: users.realmId })
+      .from(users)
+      .where(eq(users.id, a.user.id))) as [{ realmId: string }];
+    await h.db.db
+      .insert(accountEvents)
+      .values(Array.from({ length: 60 }, () => ({ realmId, userId: a.user.id, type: 'signed_out' })));
     const page1 = await ca.security.activity({});
     expect(page1.events).toHaveLength(50);
     expect(page1.nextCursor).toEqual(expect.any(String));
@@ -284,19 +369,36 @@ describe.each(testDrivers())('the security page on %s', (driver) => {
     const ids = [...page1.events, ...page2.events].map((e) => e.id);
     expect(new Set(ids).size).toBe(62);
     // Newest first: the reverse of the order they were written in.
-    const written = await h.db.db.select({ publicId: accountEvents.publicId }).from(accountEvents).where(eq(accountEvents.userId, a.user.id)).orderBy(accountEvents.id);
+    const written = await h.db.db
+      .select({ publicId: accountEvents.publicId })
+      .from(accountEvents)
+      .where(eq(accountEvents.userId, a.user.id))
+      .orderBy(accountEvents.id);
     expect(ids).toEqual(written.map((e) => e.publicId).reverse());
     expect(page2.events.at(-1)!.type).toBe('registered');
 
     // Another account sees none of it, and a's cursor is not one of b's.
     const cb = h.caller({ token: b.token });
-    expect(await problemOf(cb.security.activity({ cursor: page1.nextCursor! }))).toMatchObject({ status: 422, fields: { cursor: 'cursor_invalid' } });
+    expect(await problemOf(cb.security.activity({ cursor: page1.nextCursor! }))).toMatchObject({
+      status: 422,
+      fields: { cursor: 'cursor_invalid' },
+    });
     const bAll = await cb.security.activity({});
     expect(bAll.events.map((e) => e.type)).toEqual(['sign_in_failed', 'registered']);
     expect(bAll.events.filter((e) => ids.includes(e.id))).toEqual([]);
 
-    for (const cursor of ['!!', 'bm9wZQ', 'x'.repeat(40), 'ZTA', Buffer.from('e60').toString('base64url'), cursorOf('00000000-0000-4000-8000-000000000000')]) {
-      expect(await problemOf(ca.security.activity({ cursor }))).toMatchObject({ status: 422, fields: { cursor: 'cursor_invalid' } });
+    for (const cursor of [
+      '!!',
+      'bm9wZQ',
+      'x'.repeat(40),
+      'ZTA',
+      Buffer.from('e60').toString('base64url'),
+      cursorOf('00000000-0000-4000-8000-000000000000'),
+    ]) {
+      expect(await problemOf(ca.security.activity({ cursor }))).toMatchObject({
+        status: 422,
+        fields: { cursor: 'cursor_invalid' },
+      });
     }
     expect(await problemOf(h.caller().security.activity({}))).toMatchObject({ status: 401 });
   });
@@ -304,11 +406,23 @@ describe.each(testDrivers())('the security page on %s', (driver) => {
   it('changes the name under the registration rules', async () => {
     const a = await registerUser(h);
     const ca = h.caller({ token: a.token });
-    expect((await ca.security.changeName({ name: '  Grace   Hopper ' })).user).toMatchObject({ id: a.user.id, name: 'Grace Hopper' });
+    expect((await ca.security.changeName({ name: '  Grace   Hopper ' })).user).toMatchObject({
+      id: a.user.id,
+      name: 'Grace Hopper',
+    });
     expect((await ca.account.me()).user.name).toBe('Grace Hopper');
-    expect(await problemOf(ca.security.changeName({ name: 'a\u202eb' }))).toMatchObject({ status: 422, fields: { name: 'name_invalid_chars' } });
-    expect(await problemOf(ca.security.changeName({ name: '' }))).toMatchObject({ status: 422, fields: { name: 'required' } });
-    expect(await problemOf(ca.security.changeName({ name: 'x'.repeat(151) }))).toMatchObject({ status: 422, fields: { name: 'name_too_long' } });
+    expect(await problemOf(ca.security.changeName({ name: 'a\u202eb' }))).toMatchObject({
+      status: 422,
+      fields: { name: 'name_invalid_chars' },
+    });
+    expect(await problemOf(ca.security.changeName({ name: '' }))).toMatchObject({
+      status: 422,
+      fields: { name: 'required' },
+    });
+    expect(await problemOf(ca.security.changeName({ name: 'x'.repeat(151) }))).toMatchObject({
+      status: 422,
+      fields: { name: 'name_too_long' },
+    });
     expect(await typesOf(h, a.user.id)).toContain('name_changed');
   });
 
@@ -321,33 +435,61 @@ describe.each(testDrivers())('the security page on %s', (driver) => {
       code: 'validation_failed',
       fields: { current_password: 'password_incorrect' },
     });
-    expect(await problemOf(ca.security.deleteAccount({ current_password: '' }))).toMatchObject({ status: 422, fields: { current_password: 'required' } });
+    expect(await problemOf(ca.security.deleteAccount({ current_password: '' }))).toMatchObject({
+      status: 422,
+      fields: { current_password: 'required' },
+    });
     await expect(ca.account.me()).resolves.toBeTruthy();
 
     expect(await ca.security.deleteAccount({ current_password: STRONG })).toEqual({ ok: true });
     expect(ca.cleared).toBe(1);
-    for (const t of [a.token, other]) expect(await problemOf(h.caller({ token: t }).account.me())).toMatchObject({ status: 401 });
+    for (const t of [a.token, other])
+      expect(await problemOf(h.caller({ token: t }).account.me())).toMatchObject({ status: 401 });
     expect(await h.db.db.select().from(users).where(eq(users.id, a.user.id))).toEqual([]);
     expect(await h.db.db.select().from(sessions).where(eq(sessions.userId, a.user.id))).toEqual([]);
     expect(await h.db.db.select().from(knownDevices).where(eq(knownDevices.userId, a.user.id))).toEqual([]);
     expect(await h.db.db.select().from(accountEvents).where(eq(accountEvents.lockoutKey, a.user.id))).toEqual([]);
-    const kept = await h.db.db.select().from(accountEvents).where(and(eq(accountEvents.type, 'account_deleted'), isNull(accountEvents.userId)));
+    const kept = await h.db.db
+      .select()
+      .from(accountEvents)
+      .where(and(eq(accountEvents.type, 'account_deleted'), isNull(accountEvents.userId)));
     expect(kept.length).toBeGreaterThanOrEqual(1);
-    for (const e of kept) expect(e).toMatchObject({ userId: null, lockoutKey: null, clientKey: null, clientIp: null, userAgent: null, pending: false });
+    for (const e of kept)
+      expect(e).toMatchObject({
+        userId: null,
+        lockoutKey: null,
+        clientKey: null,
+        clientIp: null,
+        userAgent: null,
+        pending: false,
+      });
 
     // The email can be registered again, as a new account.
     const again = await registerUser(h, { email: a.email, password: STRONG2 });
     expect(again.user.id).not.toBe(a.user.id);
-    expect(await problemOf(h.caller().account.signIn({ email: a.email, password: STRONG }))).toMatchObject({ fields: { password: 'credentials_invalid' } });
+    expect(await problemOf(h.caller().account.signIn({ email: a.email, password: STRONG }))).toMatchObject({
+      fields: { password: 'credentials_invalid' },
+    });
   });
 
-  it('counts wrong passwords at deletion with the password change\'s lockout', async () => {
+  it("counts wrong passwords at deletion with the password change's lockout", async () => {
     const a = await registerUser(h);
     const ca = h.caller({ token: a.token });
     const wrong = 'not the password at all';
-    for (let i = 0; i < 3; i++) await problemOf(ca.account.changePassword({ current_password: `${wrong} ${i}`, new_password: STRONG2, confirm_password: STRONG2 }));
-    for (let i = 0; i < 2; i++) expect((await problemOf(ca.security.deleteAccount({ current_password: `${wrong} ${i}` }))).status).toBe(422);
-    expect(await problemOf(ca.security.deleteAccount({ current_password: STRONG }))).toMatchObject({ status: 429, code: 'too_many_attempts' });
+    for (let i = 0; i < 3; i++)
+      await problemOf(
+        ca.account.changePassword({
+          current_password: `${wrong} ${i}`,
+          new_password: STRONG2,
+          confirm_password: STRONG2,
+        }),
+      );
+    for (let i = 0; i < 2; i++)
+      expect((await problemOf(ca.security.deleteAccount({ current_password: `${wrong} ${i}` }))).status).toBe(422);
+    expect(await problemOf(ca.security.deleteAccount({ current_password: STRONG }))).toMatchObject({
+      status: 429,
+      code: 'too_many_attempts',
+    });
     await expect(ca.account.me()).resolves.toBeTruthy();
   });
 
@@ -362,12 +504,20 @@ describe.each(testDrivers())('the security page on %s', (driver) => {
     expect(await disableAccount(h.db.db, 'ops', a.email)).toEqual({ changed: true, revoked: 2 });
     expect(await disableAccount(h.db.db, 'ops', a.email)).toEqual({ changed: false, revoked: 0 });
     expect(await problemOf(h.caller({ realm: 'ops', token: a.token }).account.me())).toMatchObject({ status: 401 });
-    const right = await problemOf(h.caller({ realm: 'ops', ip: '198.51.100.70' }).account.signIn({ email: a.email, password: STRONG }));
-    const wrong = await problemOf(h.caller({ realm: 'ops', ip: '198.51.100.71' }).account.signIn({ email: a.email, password: 'not the password at all' }));
+    const right = await problemOf(
+      h.caller({ realm: 'ops', ip: '198.51.100.70' }).account.signIn({ email: a.email, password: STRONG }),
+    );
+    const wrong = await problemOf(
+      h
+        .caller({ realm: 'ops', ip: '198.51.100.71' })
+        .account.signIn({ email: a.email, password: 'not the password at all' }),
+    );
     expect(right).toEqual(wrong);
     expect(right).toMatchObject({ status: 422, fields: { password: 'credentials_invalid' } });
     // A session that exists anyway is refused while the account is disabled.
-    const [{ id }] = (await h.db.db.select({ id: users.id }).from(users).where(eq(users.id, a.user.id))) as [{ id: string }];
+    const [{ id }] = (await h.db.db.select({ id: users.id }).from(users).where(eq(users.id, a.user.id))) as [
+      { id: string },
+    ];
     const stray = await createSession(h.db.db, id, h.config);
     expect(await problemOf(h.caller({ realm: 'ops', token: stray.token }).account.me())).toMatchObject({ status: 401 });
     expect((await listAccounts(h.db.db, 'ops')).find((r) => r.email === a.email)!.disabledAt).toBeInstanceOf(Date);
@@ -377,8 +527,12 @@ describe.each(testDrivers())('the security page on %s', (driver) => {
     await h.caller({ realm: 'ops', ip: '198.51.100.72' }).account.signIn({ email: a.email, password: STRONG });
     expect(await revokeAccountSessions(h.db.db, 'ops', a.email)).toBe(2);
     expect(await problemOf(h.caller({ realm: 'ops', token: stray.token }).account.me())).toMatchObject({ status: 401 });
-    expect(await typesOf(h, a.user.id)).toEqual(expect.arrayContaining(['account_disabled', 'account_enabled', 'sessions_revoked', 'sign_in_failed']));
-    await expect(disableAccount(h.db.db, 'ops', 'nobody@example.com')).rejects.toThrow('There is no account nobody@example.com in realm "ops".');
+    expect(await typesOf(h, a.user.id)).toEqual(
+      expect.arrayContaining(['account_disabled', 'account_enabled', 'sessions_revoked', 'sign_in_failed']),
+    );
+    await expect(disableAccount(h.db.db, 'ops', 'nobody@example.com')).rejects.toThrow(
+      'There is no account nobody@example.com in realm "ops".',
+    );
     await expect(listAccounts(h.db.db, 'nope')).rejects.toThrow('There is no realm "nope".');
   });
 });

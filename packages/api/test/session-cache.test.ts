@@ -1,4 +1,13 @@
-import { authChangesOf, openDatabase, sessions, users, type AuthChange, type AuthChangeFeed, type Session, type User } from '@accounts/db';
+import {
+  authChangesOf,
+  openDatabase,
+  sessions,
+  users,
+  type AuthChange,
+  type AuthChangeFeed,
+  type Session,
+  type User,
+} from '@accounts/db';
 import { testDrivers } from '@accounts/testing';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
@@ -17,7 +26,8 @@ const until = async (what: string, ok: () => boolean | Promise<boolean>, ms = 5_
 
 describe.each(testDrivers())('remembered session checks on %s', (driver) => {
   const h = useHarness(driver);
-  const check = async (token: string, db = h.db.db) => findSession(db, token, (await findRealm(h.db.db, 'default'))!.id, h.config);
+  const check = async (token: string, db = h.db.db) =>
+    findSession(db, token, (await findRealm(h.db.db, 'default'))!.id, h.config);
 
   it('hears every change made behind the api’s back before the next check', async () => {
     const feed = authChangesOf(h.db.db)!;
@@ -35,10 +45,15 @@ describe.each(testDrivers())('remembered session checks on %s', (driver) => {
     await h.db.db.update(users).set({ disabledAt: new Date() }).where(eq(users.id, b.user.id));
     expect(await check(b.token)).toBeNull();
     // An idle limit reached by moving the last use back: refused at once, not after the minute.
-    await h.db.db.update(sessions).set({ lastSeenAt: sql`now() - interval '400 days'` }).where(eq(sessions.userId, c.user.id));
+    await h.db.db
+      .update(sessions)
+      .set({ lastSeenAt: sql`now() - interval '400 days'` })
+      .where(eq(sessions.userId, c.user.id));
     expect(await check(c.token)).toBeNull();
     // Inside a statement that reads as something else.
-    await h.db.db.execute(sql`with gone as (delete from sessions where user_id = ${d.user.id} returning 1) select count(*) from gone`);
+    await h.db.db.execute(
+      sql`with gone as (delete from sessions where user_id = ${d.user.id} returning 1) select count(*) from gone`,
+    );
     expect(await check(d.token)).toBeNull();
   });
 
@@ -83,7 +98,9 @@ describe.each(testDrivers())('remembered session checks on %s', (driver) => {
     try {
       const u = await registerUser(h);
       expect(await check(u.token)).not.toBeNull();
-      await operator.db.execute(sql`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query ilike 'listen%' and pid <> pg_backend_pid()`);
+      await operator.db.execute(
+        sql`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query ilike 'listen%' and pid <> pg_backend_pid()`,
+      );
       // Down (forget everything), then listening again.
       await until('the feed to go down and come back', () => heard.filter((c) => 'all' in c).length >= 2 && feed.live);
       await operator.db.execute(sql`delete from sessions where user_id = ${u.user.id}`);

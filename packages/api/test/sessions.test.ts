@@ -4,9 +4,13 @@ import { accountEvents, sessions, users } from '@accounts/db';
 import { eq, sql, type SQL } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { toProblem } from '../src/errors.js';
-import { problemOf, registerUser, useHarness } from './harness.js';
+import { problemFrom, problemOf, registerUser, useHarness } from './harness.js';
 
-const change = (current: string, next: string, confirm = next) => ({ current_password: current, new_password: next, confirm_password: confirm });
+const change = (current: string, next: string, confirm = next) => ({
+  current_password: current,
+  new_password: next,
+  confirm_password: confirm,
+});
 
 describe.each(testDrivers())('sessions and password change on %s', (driver) => {
   const h = useHarness(driver);
@@ -19,7 +23,10 @@ describe.each(testDrivers())('sessions and password change on %s', (driver) => {
   });
 
   it('needs a session to change the password or read me (401)', async () => {
-    expect(await problemOf(h.caller().account.changePassword(change(STRONG, STRONG2)))).toMatchObject({ status: 401, code: 'unauthenticated' });
+    expect(await problemOf(h.caller().account.changePassword(change(STRONG, STRONG2)))).toMatchObject({
+      status: 401,
+      code: 'unauthenticated',
+    });
     expect(await problemOf(h.caller({ token: 'x'.repeat(43) }).account.me())).toMatchObject({ status: 401 });
   });
 
@@ -42,18 +49,28 @@ describe.each(testDrivers())('sessions and password change on %s', (driver) => {
     expect((await problemOf(h.caller({ token: otherToken }).account.me())).status).toBe(401);
     expect((await h.caller({ token: rotated.token }).account.me()).user.id).toBe(user.id);
 
-    expect((await problemOf(h.caller().account.signIn({ email, password: STRONG }))).fields.password).toBe('credentials_invalid');
+    expect((await problemOf(h.caller().account.signIn({ email, password: STRONG }))).fields.password).toBe(
+      'credentials_invalid',
+    );
     await expect(h.caller().account.signIn({ email, password: STRONG2 })).resolves.toBeTruthy();
 
-    const types = (await h.db.db.select().from(accountEvents).where(eq(accountEvents.userId, user.id))).map((e) => e.type);
-    expect(types).toEqual(expect.arrayContaining(['registered', 'signed_in', 'password_changed', 'sessions_revoked', 'sign_in_failed']));
+    const types = (await h.db.db.select().from(accountEvents).where(eq(accountEvents.userId, user.id))).map(
+      (e) => e.type,
+    );
+    expect(types).toEqual(
+      expect.arrayContaining(['registered', 'signed_in', 'password_changed', 'sessions_revoked', 'sign_in_failed']),
+    );
   });
 
   it('refuses a wrong current password with 422 password_incorrect, and changes nothing', async () => {
     const { token, user } = await registerUser(h);
     const [before] = await h.db.db.select().from(users).where(eq(users.id, user.id));
     const p = await problemOf(h.caller({ token }).account.changePassword(change('not my password at all', STRONG2)));
-    expect(p).toMatchObject({ status: 422, code: 'validation_failed', fields: { current_password: 'password_incorrect' } });
+    expect(p).toMatchObject({
+      status: 422,
+      code: 'validation_failed',
+      fields: { current_password: 'password_incorrect' },
+    });
     const [after] = await h.db.db.select().from(users).where(eq(users.id, user.id));
     expect(after!.passwordHash).toBe(before!.passwordHash);
     await expect(h.caller({ token }).account.me()).resolves.toBeTruthy();
@@ -64,7 +81,12 @@ describe.each(testDrivers())('sessions and password change on %s', (driver) => {
     ['a confirmation that differs', change(STRONG, STRONG2, `${STRONG2}.`), 'confirm_password', 'password_mismatch'],
     ['a short new password', change(STRONG, 'tiny pass'), 'new_password', 'password_too_short'],
     ['a common new password', change(STRONG, '1234567890qwerty'), 'new_password', 'password_too_common'],
-    ['the user name in the new password', change(STRONG, 'Bartholomew Quince forever'), 'new_password', 'password_too_similar'],
+    [
+      'the user name in the new password',
+      change(STRONG, 'Bartholomew Quince forever'),
+      'new_password',
+      'password_too_similar',
+    ],
   ])('refuses %s', async (_, input, field, code) => {
     const { token } = await registerUser(h, { name: 'Bartholomew Quince' });
     const p = await problemOf(h.caller({ token }).account.changePassword(input));
@@ -84,7 +106,7 @@ describe.each(testDrivers())('sessions and password change on %s', (driver) => {
     ]);
     const won = results.findIndex((r) => r.status === 'fulfilled');
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    const lost = await problemOf(Promise.reject((results[1 - won] as PromiseRejectedResult).reason));
+    const lost = await problemFrom((results[1 - won] as PromiseRejectedResult).reason);
     // The loser's password check failed against the new hash; or, if it was scheduled only after
     // the winner had committed, its session was already revoked.
     if (lost.status === 401) expect(lost.code).toBe('unauthenticated');
@@ -146,16 +168,26 @@ describe.each(testDrivers())('session expiry on %s', (driver) => {
   const HOUR = 3600_000;
   const h = useHarness(driver, { sessionIdleMs: HOUR, sessionTtlMs: 24 * HOUR });
   const age = (token: string, set: Partial<Record<'lastSeenAt' | 'expiresAt', SQL>>) =>
-    h.db.db.update(sessions).set(set).where(eq(sessions.tokenHash, createHash('sha256').update(token).digest('hex')));
-  const me = (token: string) => h.caller({ token }).account.me().then(
-    () => 200,
-    (err: unknown) => toProblem(err, 'en').status,
-  );
+    h.db.db
+      .update(sessions)
+      .set(set)
+      .where(eq(sessions.tokenHash, createHash('sha256').update(token).digest('hex')));
+  const me = (token: string) =>
+    h
+      .caller({ token })
+      .account.me()
+      .then(
+        () => 200,
+        (err: unknown) => toProblem(err, 'en').status,
+      );
 
   it('sets the expiry from the database clock: created_at plus the lifetime', async () => {
     const { user, session } = await registerUser(h);
     const [row] = await h.db.db
-      .select({ lifetime: sql<number>`extract(epoch from ${sessions.expiresAt} - ${sessions.createdAt}) * 1000`, expiresAt: sessions.expiresAt })
+      .select({
+        lifetime: sql<number>`extract(epoch from ${sessions.expiresAt} - ${sessions.createdAt}) * 1000`,
+        expiresAt: sessions.expiresAt,
+      })
       .from(sessions)
       .where(eq(sessions.userId, user.id));
     expect(Number(row!.lifetime)).toBe(24 * HOUR);

@@ -56,7 +56,10 @@ export function formatProfile(file: string, requests = 0): string {
   const { busy, idle, groups } = summariseProfile(file);
   return [
     `busy ${(busy / 1000).toFixed(0)} ms, idle ${(idle / 1000).toFixed(0)} ms${requests ? `, ${requests} requests: ${(busy / requests).toFixed(0)} µs of CPU per request` : ''}`,
-    ...groups.map(([group, us]) => `${((100 * us) / busy).toFixed(1).padStart(5)}%${requests ? ` ${(us / requests).toFixed(1).padStart(6)} µs` : ''}  ${group}`),
+    ...groups.map(
+      ([group, us]) =>
+        `${((100 * us) / busy).toFixed(1).padStart(5)}%${requests ? ` ${(us / requests).toFixed(1).padStart(6)} µs` : ''}  ${group}`,
+    ),
   ].join('\n');
 }
 

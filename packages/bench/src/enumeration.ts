@@ -19,18 +19,29 @@ export interface EnumerationTiming {
 const WRONG_PASSWORD = 'not the password of anyone here';
 
 const PROBES = [
-  { name: 'POST /users/login, wrong password', request: (email: string) => gateway.signIn({ email, password: WRONG_PASSWORD }) },
+  {
+    name: 'POST /users/login, wrong password',
+    request: (email: string) => gateway.signIn({ email, password: WRONG_PASSWORD }),
+  },
   { name: 'POST /users/forgot_password', request: (email: string) => gateway.forgotPassword(email) },
 ];
 
 async function timed(baseUrl: string, req: Req) {
   const t0 = performance.now();
-  const res = await fetch(baseUrl + req.path, { method: req.method, headers: req.headers as Record<string, string>, body: req.body as string });
+  const res = await fetch(baseUrl + req.path, {
+    method: req.method,
+    headers: req.headers as Record<string, string>,
+    body: req.body as string,
+  });
   await res.arrayBuffer();
   return { ms: performance.now() - t0, status: res.status };
 }
 
-export async function measureEnumeration(baseUrl: string, known: Account, samples: number): Promise<EnumerationTiming[]> {
+export async function measureEnumeration(
+  baseUrl: string,
+  known: Account,
+  samples: number,
+): Promise<EnumerationTiming[]> {
   const results: EnumerationTiming[] = [];
   for (const probe of PROBES) {
     const times = { known: [] as number[], unknown: [] as number[] };

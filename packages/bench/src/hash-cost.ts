@@ -20,5 +20,7 @@ for (const cost of [10, 11, 12]) {
     cpu.push((c.user + c.system) / 1000);
   }
   const cpuMs = median(cpu);
-  console.log(`${String(cost).padEnd(5)} ${median(wall).toFixed(0).padStart(8)} ms  ${cpuMs.toFixed(0).padStart(8)} ms  ${(1000 / cpuMs).toFixed(1).padStart(8)}`);
+  console.log(
+    `${String(cost).padEnd(5)} ${median(wall).toFixed(0).padStart(8)} ms  ${cpuMs.toFixed(0).padStart(8)} ms  ${(1000 / cpuMs).toFixed(1).padStart(8)}`,
+  );
 }

@@ -12,11 +12,16 @@ const gatewayMain = join(root, 'apps', 'gateway', 'dist', 'main.js');
 
 /** turbo rebuilds the gateway only when its sources changed (a cache hit otherwise). */
 export function buildGateway(log: (line: string) => void) {
-  const turbo = spawnSync(join(root, 'node_modules', '.bin', 'turbo'), ['run', 'build', '--filter=@accounts/gateway', '--output-logs=errors-only'], {
-    cwd: root,
-    encoding: 'utf8',
-    env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' },
-  });
+  const turbo = spawnSync(
+    join(root, 'node_modules', '.bin', 'turbo'),
+    ['run', 'build', '--filter=@accounts/gateway', '--output-logs=errors-only'],
+    {
+      cwd: root,
+      encoding: 'utf8',
+      // Never the test runner's NODE_ENV=test: Vite would build the web app for development.
+      env: { ...process.env, NODE_ENV: 'production', TURBO_TELEMETRY_DISABLED: '1' },
+    },
+  );
   if (turbo.status === 0) return;
   process.stderr.write(`${turbo.stdout ?? ''}${turbo.stderr ?? ''}`);
   if (!existsSync(gatewayMain)) throw new Error('the gateway build failed');
@@ -78,5 +83,11 @@ export async function startPeer(db: FreshDatabase): Promise<ServerUnderTest> {
 /** The floor server (src/floor/server.js) on the gateway's PostgreSQL database, beside the gateway. */
 export async function startFloor(db: FreshDatabase): Promise<ServerUnderTest> {
   const port = await freePort();
-  return startServer({ name: 'floor', entry: join('src', 'floor', 'server.js'), cwd: benchDir, port, env: serverEnv({ ...db.env, PORT: String(port) }) });
+  return startServer({
+    name: 'floor',
+    entry: join('src', 'floor', 'server.js'),
+    cwd: benchDir,
+    port,
+    env: serverEnv({ ...db.env, PORT: String(port) }),
+  });
 }

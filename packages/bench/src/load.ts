@@ -32,7 +32,9 @@ export interface LoadOutcome {
 const PROBER = new URL('./workers/healthz-prober.js', import.meta.url);
 
 // autocannon merges runs made with skipAggregateResult; its typings lack the function.
-const aggregate = (autocannon as unknown as { aggregateResult(results: unknown[], opts: object): autocannon.Result }).aggregateResult;
+const aggregate = (
+  autocannon as unknown as { aggregateResult: (results: unknown[], opts: object) => autocannon.Result }
+).aggregateResult;
 
 // A rate-limited autocannon connection sends its share of each second at the top of the
 // second, all connections together. Several runs started apart spread those bursts out.
@@ -45,12 +47,20 @@ const split = (n: number, k: number) => Array.from({ length: k }, (_, i) => Math
  * Drives `server` with autocannon while probing its /healthz from another thread; the
  * server's own probe window covers exactly the run.
  */
-export async function runLoad(server: ServerUnderTest, spec: LoadSpec, healthzIntervalMs: number): Promise<LoadOutcome> {
+export async function runLoad(
+  server: ServerUnderTest,
+  spec: LoadSpec,
+  healthzIntervalMs: number,
+): Promise<LoadOutcome> {
   const runs = spec.overallRate ? Math.min(STAGGERED_RUNS, spec.connections) : 1;
   const gapMs = 1000 / runs;
   await server.reset();
   const prober = new Worker(PROBER, {
-    workerData: { url: `${server.url}/healthz`, intervalMs: healthzIntervalMs, durationMs: spec.seconds * 1000 + (runs - 1) * gapMs },
+    workerData: {
+      url: `${server.url}/healthz`,
+      intervalMs: healthzIntervalMs,
+      durationMs: spec.seconds * 1000 + (runs - 1) * gapMs,
+    },
   });
   const healthz = once(prober, 'message') as Promise<[HealthzStats]>;
   const started = performance.now();
@@ -74,5 +84,10 @@ export async function runLoad(server: ServerUnderTest, spec: LoadSpec, healthzIn
   const seconds = (performance.now() - started) / 1000;
   const [stats] = await healthz;
   await prober.terminate();
-  return { result: aggregate(results, { url: server.url, connections: spec.connections }), seconds, healthz: stats, server: await server.report() };
+  return {
+    result: aggregate(results, { url: server.url, connections: spec.connections }),
+    seconds,
+    healthz: stats,
+    server: await server.report(),
+  };
 }

@@ -6,8 +6,23 @@ import { measureCapacity } from './capacity.js';
 import { freshDatabase, type DatabaseKind, type FreshDatabase } from './databases.js';
 import { measureEnumeration, type EnumerationTiming } from './enumeration.js';
 import { buildGateway, startFloor, startGateway, startPeer } from './launch.js';
-import { evaluateTargets, spread, summarise, toMarkdown, writeReport, type BenchReport, type RunResult } from './report.js';
-import { hashingScenarios, overloadConnections, readAgainst, runScenario, warmUp, type ScenarioResult } from './scenarios.js';
+import {
+  evaluateTargets,
+  spread,
+  summarise,
+  toMarkdown,
+  writeReport,
+  type BenchReport,
+  type RunResult,
+} from './report.js';
+import {
+  hashingScenarios,
+  overloadConnections,
+  readAgainst,
+  runScenario,
+  warmUp,
+  type ScenarioResult,
+} from './scenarios.js';
 import type { ServerUnderTest } from './servers.js';
 import { loadSettings } from './settings.js';
 import { betterAuth, createAccounts, createPeerSessions } from './traffic.js';
@@ -18,14 +33,19 @@ const log = (line: string) => console.error(`bench: ${line}`);
 /** Stops servers and drops databases still open when the run is interrupted. */
 const open = new Set<() => Promise<void>>();
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, async () => {
+  const cleanUp = async () => {
     log(`${signal}: cleaning up`);
     for (const dispose of [...open].reverse()) await dispose().catch(() => {});
     process.exit(130);
-  });
+  };
+  process.once(signal, () => void cleanUp());
 }
 
-async function using<T, R>(resource: Promise<T>, dispose: (r: T) => Promise<void>, body: (r: T) => Promise<R>): Promise<R> {
+async function using<T, R>(
+  resource: Promise<T>,
+  dispose: (r: T) => Promise<void>,
+  body: (r: T) => Promise<R>,
+): Promise<R> {
   const r = await resource;
   const disposer = () => dispose(r);
   open.add(disposer);
@@ -37,8 +57,10 @@ async function using<T, R>(resource: Promise<T>, dispose: (r: T) => Promise<void
   }
 }
 
-const withDatabase = <R>(label: string, body: (db: FreshDatabase) => Promise<R>) => using(freshDatabase(settings.databaseUrl, label), (db) => db.drop(), body);
-const withServer = <R>(start: Promise<ServerUnderTest>, body: (s: ServerUnderTest) => Promise<R>) => using(start, (s) => s.stop(), body);
+const withDatabase = <R>(label: string, body: (db: FreshDatabase) => Promise<R>) =>
+  using(freshDatabase(settings.databaseUrl, label), (db) => db.drop(), body);
+const withServer = <R>(start: Promise<ServerUnderTest>, body: (s: ServerUnderTest) => Promise<R>) =>
+  using(start, (s) => s.stop(), body);
 
 /** The command as run, for the report (with any database password masked). */
 function command(): string {
@@ -46,7 +68,7 @@ function command(): string {
   if (!settings.databaseUrl) return `${smoke}npm run bench`;
   const url = new URL(settings.databaseUrl);
   if (url.password) url.password = '***';
-  return `DATABASE_URL=${url} ${smoke}npm run bench`;
+  return `DATABASE_URL=${url.href} ${smoke}npm run bench`;
 }
 
 const summary = (s: ScenarioResult) =>
@@ -54,8 +76,14 @@ const summary = (s: ScenarioResult) =>
   `/healthz p99 ${s.healthzMs.p99.toFixed(1)} ms, loop delay p99 ${s.eventLoopDelayMs.p99.toFixed(1)} ms`;
 
 async function capacityNow() {
-  const c = await measureCapacity({ cost: settings.cost, workers: settings.workers, seconds: settings.capacitySeconds });
-  log(`raw capacity: ${c.hashesPerSecond.toFixed(1)} hashes/s (bcrypt cost ${settings.cost}, ${settings.workers} threads)`);
+  const c = await measureCapacity({
+    cost: settings.cost,
+    workers: settings.workers,
+    seconds: settings.capacitySeconds,
+  });
+  log(
+    `raw capacity: ${c.hashesPerSecond.toFixed(1)} hashes/s (bcrypt cost ${settings.cost}, ${settings.workers} threads)`,
+  );
   return c.hashesPerSecond;
 }
 
@@ -80,27 +108,59 @@ async function run(index: number): Promise<{ kind: DatabaseKind; result: RunResu
       const [probeAccount] = await createAccounts(gateway.url, 1, 1);
       await warmUp(gateway, settings);
       enumeration = await measureEnumeration(gateway.url, probeAccount!, settings.enumerationSamples);
-      for (const e of enumeration) log(`  gateway: ${e.name}: known ${e.knownMs.median.toFixed(1)} ms, unknown ${e.unknownMs.median.toFixed(1)} ms (median of ${e.samples}): ${e.ratio.toFixed(2)}×`);
+      for (const e of enumeration)
+        log(
+          `  gateway: ${e.name}: known ${e.knownMs.median.toFixed(1)} ms, unknown ${e.unknownMs.median.toFixed(1)} ms (median of ${e.samples}): ${e.ratio.toFixed(2)}×`,
+        );
       for (const scenario of hashingScenarios(settings, capacities[0]!)) {
-        log(`gateway: ${scenario.name} (${scenario.connections} connections${scenario.overallRate ? `, ${scenario.overallRate} req/s` : ''})`);
+        log(
+          `gateway: ${scenario.name} (${scenario.connections} connections${scenario.overallRate ? `, ${scenario.overallRate} req/s` : ''})`,
+        );
         const result = await runScenario(gateway, scenario, settings, null);
         capacities.push(await capacityNow());
         record(readAgainst(result, Math.min(capacities.at(-2)!, capacities.at(-1)!)));
       }
       // Session checks: no hashing, so the event loop and the database are all that is measured.
-      const tokens = (await createAccounts(gateway.url, settings.sessionAccounts, settings.workers * 2)).map((a) => a.token);
+      const tokens = (await createAccounts(gateway.url, settings.sessionAccounts, settings.workers * 2)).map(
+        (a) => a.token,
+      );
       for (const style of ['bearer', 'cookie'] as const) {
-        record(await runScenario(gateway, { name: `GET /users/me (${style})`, connections: settings.sessionConnections, sessions: { style, credentials: tokens } }, settings, null));
+        record(
+          await runScenario(
+            gateway,
+            {
+              name: `GET /users/me (${style})`,
+              connections: settings.sessionConnections,
+              sessions: { style, credentials: tokens },
+            },
+            settings,
+            null,
+          ),
+        );
       }
       if (db.kind === 'postgres') {
         await withServer(startFloor(db), async (floor) => {
-          record(await runScenario(floor, { name: 'GET /users/me (bearer)', connections: settings.sessionConnections, sessions: { style: 'bearer', credentials: tokens } }, settings, null));
+          record(
+            await runScenario(
+              floor,
+              {
+                name: 'GET /users/me (bearer)',
+                connections: settings.sessionConnections,
+                sessions: { style: 'bearer', credentials: tokens },
+              },
+              settings,
+              null,
+            ),
+          );
         });
       }
       return fresh;
     });
     // The same database again, as after a restart.
-    const startExistingMB = await withServer(startGateway(settings, db), async (gateway) => (await gateway.settle()).rssMB);
+    const startExistingMB = await withServer(
+      startGateway(settings, db),
+      async (gateway) => (await gateway.settle()).rssMB,
+    );
     log(`gateway: ${startExistingMB.toFixed(0)} MB after a restart on the same database`);
     const peakMB = Math.max(...scenarios.filter((s) => s.server === 'gateway').map((s) => s.rssPeakMB));
     return { kind: db.kind, memory: { startFreshMB, startExistingMB, peakMB } };
@@ -110,13 +170,51 @@ async function run(index: number): Promise<{ kind: DatabaseKind; result: RunResu
     withServer(startPeer(db), async (peer) => {
       log(`better-auth on ${db.kind}: warming up`);
       await warmUp(peer, settings, betterAuth(peer.url));
-      record(await runScenario(peer, { name: 'registration', weights: { register: 1 }, connections: settings.connections, builders: betterAuth(peer.url) }, settings, null));
+      record(
+        await runScenario(
+          peer,
+          {
+            name: 'registration',
+            weights: { register: 1 },
+            connections: settings.connections,
+            builders: betterAuth(peer.url),
+          },
+          settings,
+          null,
+        ),
+      );
       const cookies = await createPeerSessions(peer.url, settings.sessionAccounts, settings.workers * 2);
-      record(await runScenario(peer, { name: 'getSession (cookie)', connections: settings.sessionConnections, sessions: { style: 'better-auth', credentials: cookies } }, settings, null));
-      record(await runScenario(peer, { name: 'overload 5×', weights: { register: 1 }, builders: betterAuth(peer.url), ...overloadConnections(settings, capacities[0]!) }, settings, null));
+      record(
+        await runScenario(
+          peer,
+          {
+            name: 'getSession (cookie)',
+            connections: settings.sessionConnections,
+            sessions: { style: 'better-auth', credentials: cookies },
+          },
+          settings,
+          null,
+        ),
+      );
+      record(
+        await runScenario(
+          peer,
+          {
+            name: 'overload 5×',
+            weights: { register: 1 },
+            builders: betterAuth(peer.url),
+            ...overloadConnections(settings, capacities[0]!),
+          },
+          settings,
+          null,
+        ),
+      );
     }),
   );
-  return { kind, result: { date, loadAverage: { before, after: loadavg() }, capacities, scenarios, enumeration, memory } };
+  return {
+    kind,
+    result: { date, loadAverage: { before, after: loadavg() }, capacities, scenarios, enumeration, memory },
+  };
 }
 
 async function main() {
@@ -129,7 +227,11 @@ async function main() {
     database = kind;
     runs.push(result);
     // Written after every run, so an interrupted benchmark keeps the runs it completed.
-    const files = await writeReport(settings.resultsDir, `${settings.smoke ? 'smoke' : 'latest'}-${database}`, report(database, runs));
+    const files = await writeReport(
+      settings.resultsDir,
+      `${settings.smoke ? 'smoke' : 'latest'}-${database}`,
+      report(database, runs),
+    );
     log(`run ${i + 1} done: wrote ${files.json} and ${files.md}`);
   }
   console.log(toMarkdown(report(database, runs)));
@@ -169,6 +271,10 @@ function report(database: DatabaseKind, runs: RunResult[]): BenchReport {
 try {
   await main();
 } catch (err) {
-  console.error('bench failed:', err instanceof Error ? err.message : err, err instanceof Error && err.cause ? err.cause : '');
+  console.error(
+    'bench failed:',
+    err instanceof Error ? err.message : err,
+    err instanceof Error && err.cause ? err.cause : '',
+  );
   process.exitCode = 1;
 }

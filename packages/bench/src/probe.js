@@ -26,7 +26,11 @@ if (send) {
     rssPeak = Math.max(rssPeak, rss);
     const cpu = process.cpuUsage();
     return {
-      eventLoopDelayMs: { p50: lateMs(delay.percentile(50)), p99: lateMs(delay.percentile(99)), max: lateMs(delay.max) },
+      eventLoopDelayMs: {
+        p50: lateMs(delay.percentile(50)),
+        p99: lateMs(delay.percentile(99)),
+        max: lateMs(delay.max),
+      },
       rssMB: rss / MB,
       rssPeakMB: rssPeak / MB,
       maxRssMB: process.resourceUsage().maxRSS / 1024,

@@ -37,9 +37,14 @@ try {
           url: gateway.url,
           connections: settings.sessionConnections,
           amount: requests,
-          requests: sessionChecks('bearer', (await createAccounts(gateway.url, settings.sessionAccounts, settings.workers * 2)).map((a) => a.token)),
+          requests: sessionChecks(
+            'bearer',
+            (await createAccounts(gateway.url, settings.sessionAccounts, settings.workers * 2)).map((a) => a.token),
+          ),
         });
-    console.log(`${db.kind}: ${result['2xx']} × 2xx of ${result.requests.sent} in ${(result.duration).toFixed(1)} s, p99 ${result.latency.p99} ms`);
+    console.log(
+      `${db.kind}: ${result['2xx']} × 2xx of ${result.requests.sent} in ${result.duration.toFixed(1)} s, p99 ${result.latency.p99} ms`,
+    );
   } finally {
     await gateway.stop();
   }

@@ -95,14 +95,18 @@ export function spread(values: number[]): Spread {
 
 /** "12.3 (11.9–12.8)": the median, and the range over the runs when there are several. */
 export const showSpread = (s: Spread, digits = 1) =>
-  s.min === s.max ? fixed(s.median, digits) : `${fixed(s.median, digits)} (${fixed(s.min, digits)}–${fixed(s.max, digits)})`;
+  s.min === s.max
+    ? fixed(s.median, digits)
+    : `${fixed(s.median, digits)} (${fixed(s.min, digits)}–${fixed(s.max, digits)})`;
 
 const isExpected = (code: number) => (code >= 200 && code < 300) || (code >= 400 && code < 500) || code === 503;
 
 export function summarise(runs: RunResult[]): SummaryRow[] {
   const rows: SummaryRow[] = [];
   for (const first of runs[0]!.scenarios) {
-    const all = runs.map((r) => r.scenarios.find((s) => s.server === first.server && s.name === first.name)).filter((s): s is ScenarioResult => !!s);
+    const all = runs
+      .map((r) => r.scenarios.find((s) => s.server === first.server && s.name === first.name))
+      .filter((s): s is ScenarioResult => !!s);
     const of = (f: (s: ScenarioResult) => number) => spread(all.map(f));
     const statuses: Record<string, number> = {};
     for (const s of all) {
@@ -127,7 +131,12 @@ export function summarise(runs: RunResult[]): SummaryRow[] {
   return rows;
 }
 
-export function evaluateTargets(database: DatabaseKind, runs: RunResult[], rows: SummaryRow[], memory: BenchReport['memory']): Target[] {
+export function evaluateTargets(
+  database: DatabaseKind,
+  runs: RunResult[],
+  rows: SummaryRow[],
+  memory: BenchReport['memory'],
+): Target[] {
   const row = (server: string, name: string) => {
     const found = rows.find((s) => s.server === server && s.name === name);
     if (!found) throw new Error(`no scenario "${server}: ${name}"`);
@@ -155,12 +164,24 @@ export function evaluateTargets(database: DatabaseKind, runs: RunResult[], rows:
           measured: `${showSpread(me.rps, 0)} vs ${showSpread(floor.rps, 0)} req/s: ${fixed(me.rps.median / floor.rps.median, 2)}×`,
           pass: me.rps.median >= SESSION_FLOOR_RATIO * floor.rps.median,
         }
-      : { name: `GET /users/me (${style}) ≥ ${SESSION_PGLITE_RPS} req/s`, measured: `${showSpread(me.rps, 0)} req/s`, pass: me.rps.median >= SESSION_PGLITE_RPS };
-    return [rate, { name: `GET /users/me (${style}) p99 ≤ ${SESSION_P99_MS} ms`, measured: `${showSpread(me.p99, 0)} ms`, pass: me.p99.median <= SESSION_P99_MS }];
+      : {
+          name: `GET /users/me (${style}) ≥ ${SESSION_PGLITE_RPS} req/s`,
+          measured: `${showSpread(me.rps, 0)} req/s`,
+          pass: me.rps.median >= SESSION_PGLITE_RPS,
+        };
+    return [
+      rate,
+      {
+        name: `GET /users/me (${style}) p99 ≤ ${SESSION_P99_MS} ms`,
+        measured: `${showSpread(me.p99, 0)} ms`,
+        pass: me.p99.median <= SESSION_P99_MS,
+      },
+    ];
   };
   const first = hashing[0]!;
   const last = hashing.at(-1)!;
-  const settled = (name: string) => spread(runs.map((r) => r.scenarios.find((s) => s.server === 'gateway' && s.name === name)!.rssSettledMB));
+  const settled = (name: string) =>
+    spread(runs.map((r) => r.scenarios.find((s) => s.server === 'gateway' && s.name === name)!.rssSettledMB));
   const targets: Target[] = [
     throughput('registration', 'registration / capacity'),
     throughput('sign-in', 'sign-in / capacity'),
@@ -197,14 +218,29 @@ export function evaluateTargets(database: DatabaseKind, runs: RunResult[], rows:
     targets.push({
       name: `${e.name}: an email with an account answers in ${fixed(1 / ENUMERATION_RATIO, 2)}–${ENUMERATION_RATIO} × the median time of one without, with the same status`,
       measured: `${showSpread(e.ratio, 2)}× (${showSpread(e.knownMs)} vs ${showSpread(e.unknownMs)} ms; statuses ${e.statuses.known} / ${e.statuses.unknown})`,
-      pass: e.ratio.median <= ENUMERATION_RATIO && e.ratio.median >= 1 / ENUMERATION_RATIO && e.statuses.known === e.statuses.unknown,
+      pass:
+        e.ratio.median <= ENUMERATION_RATIO &&
+        e.ratio.median >= 1 / ENUMERATION_RATIO &&
+        e.statuses.known === e.statuses.unknown,
     });
   }
   if (database === 'pglite') {
     targets.push(
-      { name: `RSS after start ≤ ${PGLITE_START_MB} MB, new data directory`, measured: `${showSpread(memory.startFreshMB, 0)} MB`, pass: memory.startFreshMB.max <= PGLITE_START_MB },
-      { name: `RSS after start ≤ ${PGLITE_START_MB} MB, existing data directory`, measured: `${showSpread(memory.startExistingMB, 0)} MB`, pass: memory.startExistingMB.max <= PGLITE_START_MB },
-      { name: `RSS peak ≤ ${PGLITE_PEAK_MB} MB`, measured: `${showSpread(memory.peakMB, 0)} MB`, pass: memory.peakMB.max <= PGLITE_PEAK_MB },
+      {
+        name: `RSS after start ≤ ${PGLITE_START_MB} MB, new data directory`,
+        measured: `${showSpread(memory.startFreshMB, 0)} MB`,
+        pass: memory.startFreshMB.max <= PGLITE_START_MB,
+      },
+      {
+        name: `RSS after start ≤ ${PGLITE_START_MB} MB, existing data directory`,
+        measured: `${showSpread(memory.startExistingMB, 0)} MB`,
+        pass: memory.startExistingMB.max <= PGLITE_START_MB,
+      },
+      {
+        name: `RSS peak ≤ ${PGLITE_PEAK_MB} MB`,
+        measured: `${showSpread(memory.peakMB, 0)} MB`,
+        pass: memory.peakMB.max <= PGLITE_PEAK_MB,
+      },
     );
   }
   return targets;
@@ -214,7 +250,8 @@ export function evaluateTargets(database: DatabaseKind, runs: RunResult[], rows:
 export function summariseEnumeration(runs: RunResult[]) {
   return runs[0]!.enumeration.map(({ name, samples }) => {
     const all = runs.map((r) => r.enumeration.find((e) => e.name === name)!);
-    const statuses = (kind: 'known' | 'unknown') => [...new Set(all.flatMap((e) => Object.keys(e.statuses[kind])))].join(' ');
+    const statuses = (kind: 'known' | 'unknown') =>
+      [...new Set(all.flatMap((e) => Object.keys(e.statuses[kind])))].join(' ');
     return {
       name,
       samples,
@@ -240,9 +277,18 @@ export function toMarkdown(r: BenchReport): string {
     `| ${s.server} | ${s.name === 'change password' ? 'change password (× ½ capacity)' : s.name} | ${s.connections} | ${show(s.rps)} | ${show(s.capacityRatio, 2)} | ${show(s.p50, 0)} | ${show(s.p99, 0)} | ${statuses(s)} | ${show(s.healthzP99)} | ${show(s.loopDelayP99)} | ${show(s.rssPeakMB, 0)} |`;
   const load = (l: number[]) => l.map((x) => fixed(x, 2)).join(' ');
   const find = (server: string, name: string) => r.summary.find((s) => s.server === server && s.name === name);
-  const ratio = (a?: SummaryRow, b?: SummaryRow) => (a && b && b.rps.median > 0 ? `${fixed(a.rps.median / b.rps.median, 2)}×` : '—');
-  const ours = { reg: find('gateway', 'registration'), me: find('gateway', 'GET /users/me (cookie)'), overload: find('gateway', 'overload 5×') };
-  const peer = { reg: find('better-auth', 'registration'), me: find('better-auth', 'getSession (cookie)'), overload: find('better-auth', 'overload 5×') };
+  const ratio = (a?: SummaryRow, b?: SummaryRow) =>
+    a && b && b.rps.median > 0 ? `${fixed(a.rps.median / b.rps.median, 2)}×` : '—';
+  const ours = {
+    reg: find('gateway', 'registration'),
+    me: find('gateway', 'GET /users/me (cookie)'),
+    overload: find('gateway', 'overload 5×'),
+  };
+  const peer = {
+    reg: find('better-auth', 'registration'),
+    me: find('better-auth', 'getSession (cookie)'),
+    overload: find('better-auth', 'overload 5×'),
+  };
   return [
     `### ${DB_NAMES[m.database]}: ${m.date.slice(0, 16).replace('T', ' ')} UTC${m.smoke ? ' (smoke run)' : ''}`,
     '',
@@ -250,7 +296,10 @@ export function toMarkdown(r: BenchReport): string {
     '',
     '| run | started (UTC) | load average before | after | raw capacity, hashes/s (before the first scenario … after the last) |',
     '| --: | --- | --- | --- | --- |',
-    ...r.runs.map((run, i) => `| ${i + 1} | ${run.date.slice(11, 19)} | ${load(run.loadAverage.before)} | ${load(run.loadAverage.after)} | ${run.capacities.map((c) => fixed(c)).join(' · ')} |`),
+    ...r.runs.map(
+      (run, i) =>
+        `| ${i + 1} | ${run.date.slice(11, 19)} | ${load(run.loadAverage.before)} | ${load(run.loadAverage.after)} | ${run.capacities.map((c) => fixed(c)).join(' · ')} |`,
+    ),
     '',
     '| server | scenario | conns | 2xx/s | × capacity | p50 ms | p99 ms | statuses (all runs) | /healthz p99 ms | loop delay p99 ms | RSS peak MB |',
     '| --- | --- | --: | --: | --: | --: | --: | --- | --: | --: | --: |',
@@ -262,7 +311,10 @@ export function toMarkdown(r: BenchReport): string {
     '',
     '| route | requests of each | with an account, ms | without, ms | ratio | statuses (with / without) |',
     '| --- | --: | --: | --: | --: | --- |',
-    ...summariseEnumeration(r.runs).map((e) => `| ${e.name} | ${e.samples} | ${showSpread(e.knownMs)} | ${showSpread(e.unknownMs)} | ${showSpread(e.ratio, 2)} | ${e.statuses.known} / ${e.statuses.unknown} |`),
+    ...summariseEnumeration(r.runs).map(
+      (e) =>
+        `| ${e.name} | ${e.samples} | ${showSpread(e.knownMs)} | ${showSpread(e.unknownMs)} | ${showSpread(e.ratio, 2)} | ${e.statuses.known} / ${e.statuses.unknown} |`,
+    ),
     '',
     'Against better-auth (its default scrypt; us at bcrypt cost ' + m.bcryptCost + '):',
     '',
@@ -284,7 +336,11 @@ export function toMarkdown(r: BenchReport): string {
 }
 
 /** Writes <name>.json and <name>.md, each through a temporary file so a killed run leaves no half file. */
-export async function writeReport(dir: string, name: string, report: BenchReport): Promise<{ json: string; md: string }> {
+export async function writeReport(
+  dir: string,
+  name: string,
+  report: BenchReport,
+): Promise<{ json: string; md: string }> {
   await mkdir(dir, { recursive: true });
   const put = async (file: string, text: string) => {
     await writeFile(`${file}.tmp`, text);

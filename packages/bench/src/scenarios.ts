@@ -2,7 +2,14 @@ import type autocannon from 'autocannon';
 import { runLoad, type HealthzStats } from './load.js';
 import type { ServerUnderTest } from './servers.js';
 import type { Settings } from './settings.js';
-import { createAccounts, HASHES_PER_REQUEST, mixedRequests, sessionChecks, type Kind, type SessionStyle } from './traffic.js';
+import {
+  createAccounts,
+  HASHES_PER_REQUEST,
+  mixedRequests,
+  sessionChecks,
+  type Kind,
+  type SessionStyle,
+} from './traffic.js';
 
 export interface Scenario {
   name: string;
@@ -64,21 +71,44 @@ export function hashingScenarios(s: Settings, capacity: number): Scenario[] {
     { name: 'registration', weights: { register: 1 }, connections: c },
     { name: 'sign-in', weights: { signIn: 1 }, connections: c, signInAccounts: c * 2 },
     { name: 'change password', weights: { changePassword: 1 }, connections: c, changeAccounts: c * 2 },
-    { name: 'mix', weights: { signIn: 6, register: 3, changePassword: 1 }, connections: c, signInAccounts: c * 2, changeAccounts: c * 2 },
+    {
+      name: 'mix',
+      weights: { signIn: 6, register: 3, changePassword: 1 },
+      connections: c,
+      signInAccounts: c * 2,
+      changeAccounts: c * 2,
+    },
     { name: 'overload 5×', weights: { register: 1 }, ...overloadConnections(s, capacity) },
   ];
 }
 
 /** Makes the scenario's accounts, runs its load, and reads the outcome (against `capacity` for now). */
-export async function runScenario(server: ServerUnderTest, scenario: Scenario, s: Settings, capacity: number | null): Promise<ScenarioResult> {
+export async function runScenario(
+  server: ServerUnderTest,
+  scenario: Scenario,
+  s: Settings,
+  capacity: number | null,
+): Promise<ScenarioResult> {
   const make = (n = 0) => (n ? createAccounts(server.url, n, s.workers * 2) : Promise.resolve([]));
   const signIn = await make(scenario.signInAccounts);
   const changePassword = await make(scenario.changeAccounts);
   await server.settle();
 
-  const mixed = scenario.sessions ? null : mixedRequests({ weights: scenario.weights ?? { register: 1 }, signIn, changePassword, builders: scenario.builders });
+  const mixed = scenario.sessions
+    ? null
+    : mixedRequests({
+        weights: scenario.weights ?? { register: 1 },
+        signIn,
+        changePassword,
+        builders: scenario.builders,
+      });
   const requests = mixed ? mixed.requests : sessionChecks(scenario.sessions!.style, scenario.sessions!.credentials);
-  const { result, seconds, healthz, server: probe } = await runLoad(
+  const {
+    result,
+    seconds,
+    healthz,
+    server: probe,
+  } = await runLoad(
     server,
     { connections: scenario.connections, overallRate: scenario.overallRate, seconds: s.scenarioSeconds, requests },
     s.healthzIntervalMs,
@@ -86,7 +116,8 @@ export async function runScenario(server: ServerUnderTest, scenario: Scenario, s
   const settled = await server.settle();
 
   const okByKind = mixed?.counts.ok ?? { register: 0, signIn: 0, changePassword: 0 };
-  const bcryptOps = (Object.keys(okByKind) as Kind[]).reduce((sum, k) => sum + okByKind[k] * HASHES_PER_REQUEST[k], 0) / seconds;
+  const bcryptOps =
+    (Object.keys(okByKind) as Kind[]).reduce((sum, k) => sum + okByKind[k] * HASHES_PER_REQUEST[k], 0) / seconds;
   const sent = mixed ? mixed.counts.sent : result.requests.sent;
   const outcome: ScenarioResult = {
     name: scenario.name,
@@ -102,7 +133,9 @@ export async function runScenario(server: ServerUnderTest, scenario: Scenario, s
     offeredRatio: 0,
     okByKind,
     latencyMs: { p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max },
-    statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, v]) => [code, v.count ?? 0])),
+    statusCodes: Object.fromEntries(
+      Object.entries(result.statusCodeStats ?? {}).map(([code, v]) => [code, v.count ?? 0]),
+    ),
     errors: result.errors,
     timeouts: result.timeouts,
     healthzMs: healthz,

@@ -30,7 +30,10 @@ const otherPassword = (current: string) => (current === PASSWORDS[0] ? PASSWORDS
  * The gateway's form API; `X-Session-Delivery: token` puts the session token in the body.
  * Headers are a new object each time: autocannon writes Content-Length into the one it gets.
  */
-const formHeaders = (extra: Record<string, string> = {}) => ({ 'content-type': 'application/x-www-form-urlencoded', ...extra });
+const formHeaders = (extra: Record<string, string> = {}) => ({
+  'content-type': 'application/x-www-form-urlencoded',
+  ...extra,
+});
 const TOKEN_IN_BODY = { 'x-session-delivery': 'token' };
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
 
@@ -38,10 +41,20 @@ export const gateway = {
   register(email = uniqueEmail(), withToken = false): Req {
     const p = PASSWORDS[0];
     const headers = formHeaders(withToken ? TOKEN_IN_BODY : {});
-    return { method: 'POST', path: '/users/register', headers, body: form({ name: NAME, email, password: p, password2: p }) };
+    return {
+      method: 'POST',
+      path: '/users/register',
+      headers,
+      body: form({ name: NAME, email, password: p, password2: p }),
+    };
   },
   signIn(a: Pick<Account, 'email' | 'password'>): Req {
-    return { method: 'POST', path: '/users/login', headers: formHeaders(), body: form({ email: a.email, password: a.password }) };
+    return {
+      method: 'POST',
+      path: '/users/login',
+      headers: formHeaders(),
+      body: form({ email: a.email, password: a.password }),
+    };
   },
   forgotPassword(email: string): Req {
     return { method: 'POST', path: '/users/forgot_password', headers: formHeaders(), body: form({ email }) };
@@ -96,7 +109,11 @@ export async function createPeerSessions(baseUrl: string, count: number, concurr
     while (next < count) {
       next++;
       const req = betterAuth(baseUrl).register();
-      const res = await fetch(baseUrl + req.path, { method: 'POST', headers: req.headers as Record<string, string>, body: req.body as string });
+      const res = await fetch(baseUrl + req.path, {
+        method: 'POST',
+        headers: req.headers as Record<string, string>,
+        body: req.body as string,
+      });
       if (!res.ok) throw new Error(`better-auth sign-up answered ${res.status}`);
       const cookie = res.headers
         .getSetCookie()
@@ -123,12 +140,20 @@ export async function createAccounts(baseUrl: string, count: number, concurrency
       next++;
       const email = uniqueEmail();
       const req = gateway.register(email, true);
-      let res = await fetch(baseUrl + req.path, { method: 'POST', headers: req.headers as Record<string, string>, body: req.body as string });
+      let res = await fetch(baseUrl + req.path, {
+        method: 'POST',
+        headers: req.headers as Record<string, string>,
+        body: req.body as string,
+      });
       // A hashing queue still draining after an overload answers 503 with Retry-After: wait and retry.
       for (let tries = 0; res.status === 503 && tries < 60; tries++) {
         await res.body?.cancel();
         await sleep(1000 * Math.min(5, Number(res.headers.get('retry-after')) || 1));
-        res = await fetch(baseUrl + req.path, { method: 'POST', headers: req.headers as Record<string, string>, body: req.body as string });
+        res = await fetch(baseUrl + req.path, {
+          method: 'POST',
+          headers: req.headers as Record<string, string>,
+          body: req.body as string,
+        });
       }
       if (res.status !== 201) throw new Error(`creating an account answered ${res.status}`);
       const body = (await res.json()) as { session: { token: string } };
@@ -160,7 +185,7 @@ export function mixedRequests(opts: {
   weights: Partial<Record<Kind, number>>;
   signIn?: Account[];
   changePassword?: Account[];
-  builders?: { register(): Req };
+  builders?: { register: () => Req };
 }): { requests: autocannon.Request[]; counts: Counts } {
   const cycle = (Object.entries(opts.weights) as [Kind, number][]).flatMap(([kind, n]) => Array<Kind>(n).fill(kind));
   const signIns = opts.signIn ?? [];

@@ -26,13 +26,26 @@ test('the whole benchmark runs in smoke mode and cleans up after itself', async 
   await mkdir(work);
   const env: NodeJS.ProcessEnv = { ...process.env, BENCH_SMOKE: '1', BENCH_RESULTS_DIR: results, TMPDIR: work };
   // The embedded database and the smoke defaults, whatever the caller's environment says.
-  for (const key of ['DATABASE_URL', 'BCRYPT_COST', 'BENCH_SECONDS', 'BENCH_CONNECTIONS', 'BENCH_CAPACITY_SECONDS', 'BENCH_RUNS', 'BENCH_SESSION_CONNECTIONS']) delete env[key];
+  for (const key of [
+    'DATABASE_URL',
+    'BCRYPT_COST',
+    'BENCH_SECONDS',
+    'BENCH_CONNECTIONS',
+    'BENCH_CAPACITY_SECONDS',
+    'BENCH_RUNS',
+    'BENCH_SESSION_CONNECTIONS',
+  ])
+    delete env[key];
 
-  const bench = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: benchDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const bench = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: benchDir,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   bench.stdout.on('data', (d) => (output += d));
   bench.stderr.on('data', (d) => (output += d));
-  const [code] = await once(bench, 'exit');
+  const [code] = (await once(bench, 'exit')) as [number | null];
   expect(code, output).toBe(0);
 
   const report = JSON.parse(await readFile(join(results, 'smoke-pglite.json'), 'utf8')) as BenchReport;
@@ -65,7 +78,8 @@ test('the whole benchmark runs in smoke mode and cleans up after itself', async 
   // Ours answer within the run (the peer's scrypt may not, in three seconds on a busy machine);
   // hashing scenarios are read against a capacity; session checks are all 2xx and hash nothing.
   for (const s of run!.scenarios.filter((s) => s.server === 'gateway')) expect(s.rps, s.name).toBeGreaterThan(0);
-  for (const s of run!.scenarios.filter((s) => s.server === 'gateway').slice(0, 5)) expect(s.capacityRatio, s.name).toBeGreaterThan(0);
+  for (const s of run!.scenarios.filter((s) => s.server === 'gateway').slice(0, 5))
+    expect(s.capacityRatio, s.name).toBeGreaterThan(0);
   for (const s of run!.scenarios.filter((s) => /users\/me|getSession/.test(s.name))) {
     expect(s.rps, s.name).toBeGreaterThan(0);
     expect(Object.keys(s.statusCodes), s.name).toEqual(['200']);
@@ -73,7 +87,10 @@ test('the whole benchmark runs in smoke mode and cleans up after itself', async 
   }
   expect(run!.scenarios.find((s) => s.name === 'change password')!.okByKind.changePassword).toBeGreaterThan(0);
   // Known and unknown emails were timed on both routes, and answered alike.
-  expect(run!.enumeration.map((e) => e.name)).toEqual(['POST /users/login, wrong password', 'POST /users/forgot_password']);
+  expect(run!.enumeration.map((e) => e.name)).toEqual([
+    'POST /users/login, wrong password',
+    'POST /users/forgot_password',
+  ]);
   for (const e of run!.enumeration) {
     const status = e.name.includes('login') ? 422 : 202;
     expect(e.statuses, e.name).toEqual({ known: { [status]: e.samples }, unknown: { [status]: e.samples } });

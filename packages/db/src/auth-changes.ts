@@ -21,7 +21,8 @@ export interface AuthChangeFeed {
 
 export const AUTH_CHANNEL = 'accounts_auth';
 
-const parse = (payload: string): AuthChange => (payload === '*' || !payload ? { all: true } : { userIds: payload.split(',') });
+const parse = (payload: string): AuthChange =>
+  payload === '*' || !payload ? { all: true } : { userIds: payload.split(',') };
 
 class Feed implements AuthChangeFeed {
   live = false;
@@ -66,7 +67,7 @@ export async function pgliteAuthChanges(client: PGlite): Promise<AuthChangeFeed>
  * by this process are also announced by `ownWrite`, when they commit: its next request may reach
  * the server before the notification does.
  */
-export function postgresAuthChanges(url: string): AuthChangeFeed & { ownWrite(): void } {
+export function postgresAuthChanges(url: string): AuthChangeFeed & { ownWrite: () => void } {
   const feed = Object.assign(new Feed(), { ownWrite: () => feed.emit({ all: true }) });
   let closing = false;
   // onnotify is an option of postgres.js (the one its own listen() uses) that its types leave out.
@@ -81,7 +82,7 @@ export function postgresAuthChanges(url: string): AuthChangeFeed & { ownWrite():
       if (feed.live) feed.setLive(false);
       if (!closing) void listen();
     },
-  } as postgres.Options<{}>);
+  } as postgres.Options<Record<string, never>>);
   let listening: Promise<void> | null = null;
   const listen = () =>
     (listening ??= (async () => {

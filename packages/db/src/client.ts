@@ -40,19 +40,24 @@ export interface OpenOptions {
    * deployments whose connection pooler drops notifications (PgBouncer in transaction mode).
    */
   hearChanges?: boolean;
+  /** Where the migrations are (default MIGRATIONS_DIR). */
+  migrationsDir?: string;
+  /** How long to wait for a PGlite data directory another process holds (default 0: refuse at once). */
+  lockWaitMs?: number;
 }
 
 // A bundle carries the migrations beside itself; the source tree keeps them beside src/.
 export const MIGRATIONS_DIR =
-  process.env.MIGRATIONS_DIR ??
   [new URL('./migrations', import.meta.url), new URL('../migrations', import.meta.url)]
     .map((u) => fileURLToPath(u))
-    .find((dir) => existsSync(`${dir}/meta/_journal.json`)) ??
-  fileURLToPath(new URL('../migrations', import.meta.url));
+    .find((dir) => existsSync(`${dir}/meta/_journal.json`)) ?? fileURLToPath(new URL('../migrations', import.meta.url));
 
 export async function openDatabase(opts: OpenOptions): Promise<DatabaseHandle> {
   const hear = opts.hearChanges ?? true;
-  const handle = await (opts.url ? openPostgres(opts.url, opts.poolSize ?? 10, hear) : openPglite(opts.dataDir ?? './.data', hear));
+  const migrations = opts.migrationsDir ?? MIGRATIONS_DIR;
+  const handle = await (opts.url
+    ? openPostgres(opts.url, opts.poolSize ?? 10, hear, migrations)
+    : openPglite(opts.dataDir ?? './.data', hear, migrations, opts.lockWaitMs ?? 0));
   if (hear) feeds.set(handle.db, handle.authChanges);
   return handle;
 }
@@ -107,11 +112,17 @@ function reportingOwnWrites(client: Client, committed: () => void): Client {
 /** Any fixed number: "acct" in ASCII. */
 const MIGRATION_LOCK_ID = 0x61636374;
 
-function openPostgres(url: string, max: number, hear: boolean): DatabaseHandle {
+function openPostgres(url: string, max: number, hear: boolean, migrationsFolder: string): DatabaseHandle {
   // onnotice silences "relation already exists, skipping" chatter from idempotent migrations.
   // While the server is down, a query waits for the next reconnect attempt. The driver's default
   // backoff grows to 20 s; capped at 1 s, requests fail fast (503) and recover within a second.
-  const sql = postgres(url, { max, connect_timeout: 5, idle_timeout: 30, backoff: (retries) => Math.min(0.05 * 2 ** retries, 1), onnotice: () => {} });
+  const sql = postgres(url, {
+    max,
+    connect_timeout: 5,
+    idle_timeout: 30,
+    backoff: (retries) => Math.min(0.05 * 2 ** retries, 1),
+    onnotice: () => {},
+  });
   const heard = hear ? postgresAuthChanges(url) : null;
   const authChanges = heard ?? unheardChanges();
   const client = heard ? reportingOwnWrites(sql, heard.ownWrite) : sql;
@@ -126,7 +137,7 @@ function openPostgres(url: string, max: number, hear: boolean): DatabaseHandle {
       const lock = postgres(url, { max: 1, connect_timeout: 5, onnotice: () => {} });
       try {
         await lock`select pg_advisory_lock(${MIGRATION_LOCK_ID}::bigint)`;
-        await migratePostgres(db as never, { migrationsFolder: MIGRATIONS_DIR });
+        await migratePostgres(db as never, { migrationsFolder });
       } finally {
         await lock.end({ timeout: 5 }); // ending the session releases the lock
       }
@@ -139,15 +150,20 @@ function openPostgres(url: string, max: number, hear: boolean): DatabaseHandle {
   };
 }
 
-async function openPglite(dataDir: string, hear: boolean): Promise<DatabaseHandle> {
+async function openPglite(
+  dataDir: string,
+  hear: boolean,
+  migrationsFolder: string,
+  lockWaitMs: number,
+): Promise<DatabaseHandle> {
   const inMemory = dataDir.startsWith('memory://');
   let release = async () => {};
   if (!inMemory) {
     mkdirSync(dataDir, { recursive: true });
-    release = await lockDataDir(dataDir);
+    release = await lockDataDir(dataDir, lockWaitMs);
   }
   try {
-    if (!inMemory) await initialiseDataDir(dataDir, MIGRATIONS_DIR);
+    if (!inMemory) await initialiseDataDir(dataDir, migrationsFolder);
     const client = new PGlite(inMemory ? undefined : dataDir, { startParams: PGLITE_START_PARAMS });
     await client.waitReady;
     const db = drizzlePglite({ client, schema }) as unknown as Database;
@@ -156,7 +172,7 @@ async function openPglite(dataDir: string, hear: boolean): Promise<DatabaseHandl
       db,
       driver: 'pglite',
       authChanges,
-      migrate: () => migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR }),
+      migrate: () => migratePglite(db as never, { migrationsFolder }),
       ping: async () => void (await client.query('select 1')),
       close: async () => {
         await authChanges.close();

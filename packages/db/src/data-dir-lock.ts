@@ -43,7 +43,8 @@ function holderIsDead(ownerFile: string, me: string | null): boolean {
   }
 }
 
-export async function lockDataDir(dataDir: string, waitMs = Number(process.env.DATA_DIR_LOCK_WAIT_MS ?? 0)): Promise<() => Promise<void>> {
+/** Takes the directory's lock, waiting up to `waitMs` for another holder to let go or go stale. */
+export async function lockDataDir(dataDir: string, waitMs = 0): Promise<() => Promise<void>> {
   const ownerFile = `${dataDir}/.lock.owner`;
   const me = identity();
   const deadline = Date.now() + waitMs;

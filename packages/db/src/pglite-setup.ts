@@ -20,7 +20,10 @@ export const PGLITE_SETTINGS: Readonly<Record<string, string>> = {
   temp_buffers: '1MB',
 };
 
-export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, ...Object.entries(PGLITE_SETTINGS).flatMap(([k, v]) => ['-c', `${k}=${v}`])];
+export const PGLITE_START_PARAMS = [
+  ...PGlite.defaultStartParams,
+  ...Object.entries(PGLITE_SETTINGS).flatMap(([k, v]) => ['-c', `${k}=${v}`]),
+];
 
 // initdb runs in a PGlite instance of its own whose heap (about 500 MB) stays in the process
 // that ran it, and the first migrations grow the heap of the one that runs them by another
@@ -62,13 +65,18 @@ export async function initialiseDataDir(dataDir: string, migrationsFolder: strin
 function runInitdb(dir: string, migrationsFolder: string): Promise<void> {
   const { resolve } = createRequire(import.meta.url);
   const modules = ['@electric-sql/pglite', 'drizzle-orm/pglite', 'drizzle-orm/pglite/migrator'].map((m) => resolve(m));
-  const child = spawn(process.execPath, ['-e', INIT_SCRIPT, ...modules, dir, migrationsFolder], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
+  const child = spawn(process.execPath, ['-e', INIT_SCRIPT, ...modules, dir, migrationsFolder], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-2000)));
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (code, signal) =>
-      code === 0 ? resolve() : reject(new Error(`creating the database in ${dir} failed (${code ?? signal}): ${stderr.trim()}`)),
+      code === 0
+        ? resolve()
+        : reject(new Error(`creating the database in ${dir} failed (${code ?? signal}): ${stderr.trim()}`)),
     );
   });
 }

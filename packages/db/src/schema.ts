@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -127,7 +138,10 @@ export const accountTokens = pgTable(
     usedAt: timestamp('used_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [index('account_tokens_user_purpose_idx').on(t.userId, t.purpose), index('account_tokens_expires_idx').on(t.expiresAt)],
+  (t) => [
+    index('account_tokens_user_purpose_idx').on(t.userId, t.purpose),
+    index('account_tokens_expires_idx').on(t.expiresAt),
+  ],
 );
 
 /**
@@ -155,7 +169,11 @@ export const mailOutbox = pgTable(
     failedAt: timestamp('failed_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [index('mail_outbox_due_idx').on(t.nextAttemptAt).where(sql`${t.sentAt} is null and ${t.failedAt} is null`)],
+  (t) => [
+    index('mail_outbox_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.sentAt} is null and ${t.failedAt} is null`),
+  ],
 );
 
 /**
@@ -170,7 +188,10 @@ export const mailSends = pgTable(
     recipientKey: text('recipient_key').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index('mail_sends_recipient_time_idx').on(t.recipientKey, t.createdAt), index('mail_sends_created_idx').on(t.createdAt)],
+  (t) => [
+    index('mail_sends_recipient_time_idx').on(t.recipientKey, t.createdAt),
+    index('mail_sends_created_idx').on(t.createdAt),
+  ],
 );
 
 export type Realm = typeof realms.$inferSelect;

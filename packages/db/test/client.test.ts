@@ -30,9 +30,15 @@ describe.each(testDrivers())('schema on %s', (driver) => {
   });
 
   it('allows the same email in another realm', async () => {
-    const [other] = await h.db.insert(realms).values({ slug: `r${driver}`, name: 'Other' }).returning();
+    const [other] = await h.db
+      .insert(realms)
+      .values({ slug: `r${driver}`, name: 'Other' })
+      .returning();
     await h.db.insert(users).values({ realmId: other!.id, name: 'A', email: 'dup@example.com', passwordHash: 'x' });
-    const [row] = await h.db.select({ n: sql<number>`count(*)::int` }).from(users).where(eq(users.email, 'dup@example.com'));
+    const [row] = await h.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(users)
+      .where(eq(users.email, 'dup@example.com'));
     expect(row!.n).toBe(2);
   });
 
@@ -72,7 +78,9 @@ describe('PGlite start-up', () => {
     const first = await openDatabase({ dataDir: dir });
     expect(existsSync(join(dir, 'PG_VERSION'))).toBe(true);
     expect(existsSync(join(dir, '.initdb'))).toBe(false);
-    const settings = await first.db.execute(sql`select name, setting, unit from pg_settings where name in ('shared_buffers', 'work_mem', 'fsync') order by name`);
+    const settings = await first.db.execute(
+      sql`select name, setting, unit from pg_settings where name in ('shared_buffers', 'work_mem', 'fsync') order by name`,
+    );
     expect(JSON.parse(JSON.stringify(settings))).toMatchObject({
       rows: [
         { name: 'fsync', setting: 'off' },
@@ -89,16 +97,20 @@ describe('PGlite start-up', () => {
     await again.close();
   });
 
-  it('makes the database again when an earlier first start was interrupted before it finished', FIRST_START, async () => {
-    const broken = mkdtempSync(join(dir, 'broken-'));
-    // What a kill part way through leaves: the staging folder and some moved files, no PG_VERSION.
-    mkdirSync(join(broken, '.initdb', 'base'), { recursive: true });
-    mkdirSync(join(broken, 'base', '1'), { recursive: true });
-    writeFileSync(join(broken, 'base', '1', 'junk'), 'x');
-    const h = await openDatabase({ dataDir: broken });
-    await h.migrate();
-    expect(await h.db.select().from(realms).where(eq(realms.slug, 'default'))).toHaveLength(1);
-    await h.close();
-    expect(existsSync(join(broken, 'base', '1', 'junk'))).toBe(false);
-  });
+  it(
+    'makes the database again when an earlier first start was interrupted before it finished',
+    FIRST_START,
+    async () => {
+      const broken = mkdtempSync(join(dir, 'broken-'));
+      // What a kill part way through leaves: the staging folder and some moved files, no PG_VERSION.
+      mkdirSync(join(broken, '.initdb', 'base'), { recursive: true });
+      mkdirSync(join(broken, 'base', '1'), { recursive: true });
+      writeFileSync(join(broken, 'base', '1', 'junk'), 'x');
+      const h = await openDatabase({ dataDir: broken });
+      await h.migrate();
+      expect(await h.db.select().from(realms).where(eq(realms.slug, 'default'))).toHaveLength(1);
+      await h.close();
+      expect(existsSync(join(broken, 'base', '1', 'junk'))).toBe(false);
+    },
+  );
 });

@@ -24,7 +24,10 @@ describe('database errors', () => {
   it('counts a refused PostgreSQL connection as unavailable', async () => {
     const handle = await openDatabase({ url: 'postgres://postgres@127.0.0.1:1/none', poolSize: 1, hearChanges: false });
     try {
-      const err = await handle.ping().then(() => null, (e: unknown) => e);
+      const err = await handle.ping().then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(isUnavailable(err)).toBe(true);
     } finally {
       await handle.close();

@@ -4,6 +4,7 @@ export interface Response {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the wire's JSON, of any shape: tests read into it and their assertions check it
   json: any;
   /** The session cookie this response set, as "name=value". */
   cookie?: string;
@@ -12,9 +13,17 @@ export interface Response {
 }
 
 export interface Client {
-  send(method: string, path: string, opts?: { host?: string; headers?: Record<string, string | string[]>; body?: string | Buffer }): Promise<Response>;
+  send(
+    method: string,
+    path: string,
+    opts?: { host?: string; headers?: Record<string, string | string[]>; body?: string | Buffer },
+  ): Promise<Response>;
   /** POSTs a form body built from fields (or sent as given). */
-  form(path: string, fields: Record<string, string> | string, opts?: { host?: string; headers?: Record<string, string> }): Promise<Response>;
+  form(
+    path: string,
+    fields: Record<string, string> | string,
+    opts?: { host?: string; headers?: Record<string, string> },
+  ): Promise<Response>;
   close(): Promise<void>;
 }
 
@@ -39,7 +48,9 @@ export function httpClient(port: number, opts: { formHeaders?: Record<string, st
       let json: unknown;
       try {
         json = JSON.parse(text);
-      } catch {}
+      } catch {
+        // Not JSON: `json` stays undefined and the test reads `text`.
+      }
       const cookie = [res.headers['set-cookie'] ?? []]
         .flat()
         .map((c) => c.split(';')[0]!)

@@ -1,5 +1,11 @@
 // What tests on every layer share: one of each helper, so each behaves the same everywhere.
 export { STRONG, STRONG2, uniqueEmail } from './accounts.js';
-export { createTempDatabase, createTestDatabase, testDrivers, type TempDatabase, type TestDatabase } from '@accounts/db/testing';
+export {
+  createTempDatabase,
+  createTestDatabase,
+  testDrivers,
+  type TempDatabase,
+  type TestDatabase,
+} from '@accounts/db/testing';
 export { httpClient, type Client, type Response } from './http.js';
 export { freePort, waitForHealth } from './ports.js';

@@ -19,11 +19,15 @@ export function freePort(): Promise<number> {
  * Resolves once `GET <baseUrl>/healthz` answers 200; rejects if the process exits first or
  * nothing answers within `timeoutMs` (a bound on a hung start, not a measurement).
  */
-export async function waitForHealth(baseUrl: string, opts: { child?: ChildProcess; timeoutMs?: number; log?: () => string } = {}) {
+export async function waitForHealth(
+  baseUrl: string,
+  opts: { child?: ChildProcess; timeoutMs?: number; log?: () => string } = {},
+) {
   const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
   const why = () => (opts.log ? `:\n${opts.log()}` : '');
   while (Date.now() < deadline) {
-    if (opts.child && opts.child.exitCode !== null) throw new Error(`the server exited with code ${opts.child.exitCode}${why()}`);
+    if (opts.child && opts.child.exitCode !== null)
+      throw new Error(`the server exited with code ${opts.child.exitCode}${why()}`);
     try {
       const res = await request(`${baseUrl}/healthz`, { headersTimeout: 5000, bodyTimeout: 5000 });
       await res.body.dump();

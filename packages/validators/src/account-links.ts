@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { knownEmailField, newPasswordField } from './schemas.js';
-import { DEFAULT_POLICY, judgePassword, normalizePassword, passwordLength, PASSWORD_MAX_LENGTH, type PasswordContext, type PasswordEstimator, type PasswordPolicy } from './password-policy.js';
+import {
+  DEFAULT_POLICY,
+  judgePassword,
+  normalizePassword,
+  passwordLength,
+  PASSWORD_MAX_LENGTH,
+  type PasswordContext,
+  type PasswordEstimator,
+  type PasswordPolicy,
+} from './password-policy.js';
 
 // Inputs of the flows that start from a mailed link: forgotten password, reset, address verification.
 
@@ -13,7 +22,8 @@ const filled = () =>
 
 /** Longer than any token the service issues: refused without a lookup, with the flow's own code. */
 const TOKEN_MAX = 256;
-const tokenField = (invalid: 'reset_token_invalid' | 'verify_token_invalid') => filled().refine((s) => s.length <= TOKEN_MAX, { error: invalid });
+const tokenField = (invalid: 'reset_token_invalid' | 'verify_token_invalid') =>
+  filled().refine((s) => s.length <= TOKEN_MAX, { error: invalid });
 
 export const forgotPasswordSchema = z.object({ email: knownEmailField });
 
@@ -27,7 +37,11 @@ export interface ResetPasswordOptions {
 /** The same password rules and field errors as registration (new_password / confirm_password as in a change). */
 export const resetPasswordSchema = ({ policy = DEFAULT_POLICY, context = {}, estimator }: ResetPasswordOptions) =>
   z
-    .object({ token: tokenField('reset_token_invalid'), new_password: newPasswordField(policy), confirm_password: filled() })
+    .object({
+      token: tokenField('reset_token_invalid'),
+      new_password: newPasswordField(policy),
+      confirm_password: filled(),
+    })
     .superRefine(
       (v, ctx) => {
         const p = typeof v.new_password === 'string' && v.new_password.length > 0 ? v.new_password : null;
@@ -37,7 +51,8 @@ export const resetPasswordSchema = ({ policy = DEFAULT_POLICY, context = {}, est
           if (verdict !== 'ok') ctx.addIssue({ code: 'custom', path: ['new_password'], message: verdict });
         }
         const c = typeof v.confirm_password === 'string' && v.confirm_password.length > 0 ? v.confirm_password : null;
-        if (p && c && normalizePassword(p) !== normalizePassword(c)) ctx.addIssue({ code: 'custom', path: ['confirm_password'], message: 'password_mismatch' });
+        if (p && c && normalizePassword(p) !== normalizePassword(c))
+          ctx.addIssue({ code: 'custom', path: ['confirm_password'], message: 'password_mismatch' });
       },
       { when: (p) => typeof p.value === 'object' && p.value !== null && !Array.isArray(p.value) },
     );

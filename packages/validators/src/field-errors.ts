@@ -31,6 +31,8 @@ export function localizeFieldErrors(
 ): FieldError[] {
   return errors.map(({ field, code, params }) => {
     const c: MessageCode = isMessageCode(code) ? code : 'invalid_type';
-    return params ? { field, code: c, message: message(c, locale, params), params } : { field, code: c, message: message(c, locale) };
+    return params
+      ? { field, code: c, message: message(c, locale, params), params }
+      : { field, code: c, message: message(c, locale) };
   });
 }

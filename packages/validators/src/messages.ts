@@ -17,8 +17,10 @@ const en = {
   email_taken: 'An account with this email address already exists here.',
   password_too_short: 'Use at least {min} characters.',
   password_too_long: 'Use at most {max} characters.',
-  password_too_common: 'This password is easy to guess: it is a common password or a pattern (repeats, sequences, keyboard rows, common words with digits). Use a few unrelated words instead.',
-  password_too_similar: 'Without your name, email address or the name of this site, what remains of this password is easy to guess.',
+  password_too_common:
+    'This password is easy to guess: it is a common password or a pattern (repeats, sequences, keyboard rows, common words with digits). Use a few unrelated words instead.',
+  password_too_similar:
+    'Without your name, email address or the name of this site, what remains of this password is easy to guess.',
   password_mismatch: 'The passwords do not match.',
   password_unchanged: 'The new password must differ from the current one.',
   password_incorrect: 'The password is incorrect.',
@@ -65,8 +67,10 @@ const de: Record<MessageCode, string> = {
   email_taken: 'Hier gibt es bereits ein Konto mit dieser E-Mail-Adresse.',
   password_too_short: 'Verwenden Sie mindestens {min} Zeichen.',
   password_too_long: 'Verwenden Sie höchstens {max} Zeichen.',
-  password_too_common: 'Dieses Passwort ist leicht zu erraten: Es ist ein verbreitetes Passwort oder ein Muster (Wiederholungen, Folgen, Tastaturreihen, häufige Wörter mit Ziffern). Verwenden Sie stattdessen einige Wörter, die nichts miteinander zu tun haben.',
-  password_too_similar: 'Ohne Ihren Namen, Ihre E-Mail-Adresse oder den Namen dieser Website ist der Rest dieses Passworts leicht zu erraten.',
+  password_too_common:
+    'Dieses Passwort ist leicht zu erraten: Es ist ein verbreitetes Passwort oder ein Muster (Wiederholungen, Folgen, Tastaturreihen, häufige Wörter mit Ziffern). Verwenden Sie stattdessen einige Wörter, die nichts miteinander zu tun haben.',
+  password_too_similar:
+    'Ohne Ihren Namen, Ihre E-Mail-Adresse oder den Namen dieser Website ist der Rest dieses Passworts leicht zu erraten.',
   password_mismatch: 'Die Passwörter stimmen nicht überein.',
   password_unchanged: 'Das neue Passwort muss sich vom aktuellen unterscheiden.',
   password_incorrect: 'Das Passwort ist falsch.',
@@ -103,12 +107,14 @@ const fr: Record<MessageCode, string> = {
   name_combining_marks: 'Utilisez au plus {max} accents sur une même lettre.',
   invalid_email: 'Saisissez une adresse e-mail valide.',
   email_too_long: "L'adresse e-mail doit comporter au plus {max} caractères.",
-  email_local_too_long: "La partie avant le @ doit comporter au plus {max} caractères.",
+  email_local_too_long: 'La partie avant le @ doit comporter au plus {max} caractères.',
   email_taken: 'Un compte existe déjà ici avec cette adresse e-mail.',
   password_too_short: 'Utilisez au moins {min} caractères.',
   password_too_long: 'Utilisez au plus {max} caractères.',
-  password_too_common: 'Ce mot de passe est facile à deviner\u00a0: c’est un mot de passe courant ou un motif (répétitions, suites, rangées du clavier, mots courants suivis de chiffres). Utilisez plutôt quelques mots sans rapport entre eux.',
-  password_too_similar: 'Sans votre nom, votre adresse e-mail ou le nom de ce site, le reste de ce mot de passe est facile à deviner.',
+  password_too_common:
+    'Ce mot de passe est facile à deviner\u00a0: c’est un mot de passe courant ou un motif (répétitions, suites, rangées du clavier, mots courants suivis de chiffres). Utilisez plutôt quelques mots sans rapport entre eux.',
+  password_too_similar:
+    'Sans votre nom, votre adresse e-mail ou le nom de ce site, le reste de ce mot de passe est facile à deviner.',
   password_mismatch: 'Les mots de passe ne correspondent pas.',
   password_unchanged: "Le nouveau mot de passe doit être différent de l'actuel.",
   password_incorrect: 'Le mot de passe est incorrect.',
@@ -118,7 +124,7 @@ const fr: Record<MessageCode, string> = {
   verify_token_invalid: "Ce lien n'est plus valide. Demandez-en un nouveau.",
   validation_failed: 'Certains champs ne sont pas valides.',
   invalid_body: 'Le corps de la requête est illisible.',
-  invalid_host: "La requête ne nomme aucun hôte valide, ou sa cible en nomme un autre.",
+  invalid_host: 'La requête ne nomme aucun hôte valide, ou sa cible en nomme un autre.',
   duplicate_field: 'Un champ a été envoyé plusieurs fois.',
   unauthenticated: "Vous n'êtes pas connecté ou votre session a expiré.",
   cross_origin: 'Les requêtes d’une autre origine ne sont pas autorisées.',
@@ -143,9 +149,27 @@ export function isMessageCode(code: string): code is MessageCode {
   return Object.hasOwn(en, code);
 }
 
-export function message(code: MessageCode, locale: Locale = DEFAULT_LOCALE, params: Record<string, unknown> = {}): string {
-  const all = typeof params.retryAfter === 'number' ? { wait: humanWait(params.retryAfter, locale), ...params } : params;
-  return TABLES[locale][code].replace(/\{(\w+)\}/g, (_, key: string) => String(all[key] ?? ''));
+/** A text with its `{name}` placeholders filled in from params; a missing one (or one that is no plain value) becomes empty. */
+export function fillTemplate(template: string, params: Record<string, unknown> = {}): string {
+  return template.replace(/\{(\w+)\}/g, (_, key: string) => {
+    const value = params[key];
+    return typeof value === 'string' ||
+      typeof value === 'number' ||
+      typeof value === 'bigint' ||
+      typeof value === 'boolean'
+      ? String(value)
+      : '';
+  });
+}
+
+export function message(
+  code: MessageCode,
+  locale: Locale = DEFAULT_LOCALE,
+  params: Record<string, unknown> = {},
+): string {
+  const all =
+    typeof params.retryAfter === 'number' ? { wait: humanWait(params.retryAfter, locale), ...params } : params;
+  return fillTemplate(TABLES[locale][code], all);
 }
 
 const ABOUT: Record<Locale, string> = { en: 'about', de: 'etwa', fr: 'environ' };
@@ -155,7 +179,8 @@ const unitFormats = new Map<string, Intl.NumberFormat>();
 function unitFormat(locale: Locale, unit: string): Intl.NumberFormat {
   const key = `${locale} ${unit}`;
   let format = unitFormats.get(key);
-  if (!format) unitFormats.set(key, (format = new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'long' })));
+  if (!format)
+    unitFormats.set(key, (format = new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'long' })));
   return format;
 }
 
@@ -165,7 +190,8 @@ function unitFormat(locale: Locale, unit: string): Intl.NumberFormat {
  */
 export function humanWait(seconds: number, locale: Locale): string {
   const s = Math.max(1, Math.ceil(seconds));
-  const [value, unit] = s < 60 ? [s, 'second'] : s < 3600 ? [Math.ceil(s / 60), 'minute'] : [Math.ceil(s / 3600), 'hour'];
+  const [value, unit] =
+    s < 60 ? [s, 'second'] : s < 3600 ? [Math.ceil(s / 60), 'minute'] : [Math.ceil(s / 3600), 'hour'];
   const amount = unitFormat(locale, unit).format(value);
   return unit === 'second' ? amount : `${ABOUT[locale]} ${amount}`;
 }

@@ -19,13 +19,16 @@ export const NAME_MAX_MARK_RUN = 5;
  * points (zero-width space, Hangul fillers, soft hyphen, tags) except the joiners and variation
  * selectors that emoji and some scripts need; those are allowed only after a visible character.
  */
-const DISALLOWED = /[\p{Cc}\p{Co}\p{Cn}\p{Bidi_Control}\u2028\u2029]|(?![\u200C\u200D\uFE00-\uFE0F\u{E0100}-\u{E01EF}])\p{Default_Ignorable_Code_Point}/u;
+const DISALLOWED =
+  // eslint-disable-next-line no-misleading-character-class -- the class lists single code points (joiners, variation selectors), not a sequence to match
+  /[\p{Cc}\p{Co}\p{Cn}\p{Bidi_Control}\u2028\u2029]|(?![\u200C\u200D\uFE00-\uFE0F\u{E0100}-\u{E01EF}])\p{Default_Ignorable_Code_Point}/u;
 /** What a grapheme cluster must start with: something visible (a lone space is fine too). */
 const VISIBLE_BASE = /^[\p{L}\p{N}\p{P}\p{S}]/u;
 const MARK_RUN = new RegExp(`\\p{M}{${NAME_MAX_MARK_RUN + 1}}`, 'u');
 
 let segmenter: Intl.Segmenter | undefined;
-const graphemes = (s: string) => [...(segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' })).segment(s)].map((g) => g.segment);
+const graphemes = (s: string) =>
+  [...(segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' })).segment(s)].map((g) => g.segment);
 
 /** RFC 8266 §2.2: other spaces become U+0020, NFKC, then leading/trailing spaces go and runs collapse. */
 export function normalizeName(raw: string): string {

@@ -87,7 +87,10 @@ function assess(password: string, ctx: PasswordContext, estimator: PasswordEstim
   const guessesLog10 = estimator.guessesLog10(p, passwordUserInputs(ctx));
   if (guessesLog10 >= PASSWORD_MIN_GUESSES_LOG10) return { verdict: 'ok' as const, guessesLog10 };
   const alone = estimator.guessesLog10(p, []);
-  return { verdict: alone >= PASSWORD_MIN_GUESSES_LOG10 ? ('password_too_similar' as const) : ('password_too_common' as const), guessesLog10 };
+  return {
+    verdict: alone >= PASSWORD_MIN_GUESSES_LOG10 ? ('password_too_similar' as const) : ('password_too_common' as const),
+    guessesLog10,
+  };
 }
 
 export type StrengthCheck = 'length' | 'not_common' | 'not_similar';
@@ -116,13 +119,23 @@ export function passwordStrength(
   const length = passwordLength(password);
   const lengthOk = length >= policy.minLength && length <= PASSWORD_MAX_LENGTH;
   if (!estimator || length === 0) {
-    return { passed: { length: lengthOk, not_common: false, not_similar: false }, acceptable: false, score: lengthOk ? 1 : 0, pending: !estimator };
+    return {
+      passed: { length: lengthOk, not_common: false, not_similar: false },
+      acceptable: false,
+      score: lengthOk ? 1 : 0,
+      pending: !estimator,
+    };
   }
   const { verdict, guessesLog10 } = assess(password, ctx, estimator);
-  const passed = { length: lengthOk, not_common: verdict !== 'password_too_common', not_similar: verdict !== 'password_too_similar' };
+  const passed = {
+    length: lengthOk,
+    not_common: verdict !== 'password_too_common',
+    not_similar: verdict !== 'password_too_similar',
+  };
   const acceptable = passed.length && verdict === 'ok';
   let score: PasswordStrength['score'] = guessesLog10 >= PASSWORD_MIN_GUESSES_LOG10 / 2 ? 1 : 0;
-  if (acceptable) score = guessesLog10 >= PASSWORD_MIN_GUESSES_LOG10 + 6 ? 4 : guessesLog10 >= PASSWORD_MIN_GUESSES_LOG10 + 3 ? 3 : 2;
+  if (acceptable)
+    score = guessesLog10 >= PASSWORD_MIN_GUESSES_LOG10 + 6 ? 4 : guessesLog10 >= PASSWORD_MIN_GUESSES_LOG10 + 3 ? 3 : 2;
   return { passed, acceptable, score, pending: false };
 }
 
@@ -133,9 +146,11 @@ let loading: Promise<PasswordEstimator> | undefined;
  * chunk of their own, fetched only when this is called.
  */
 export function loadPasswordEstimator(): Promise<PasswordEstimator> {
-  loading ??= import('./password-estimator.js').then((m) => m.passwordEstimator()).catch((err: unknown) => {
-    loading = undefined;
-    throw err;
-  });
+  loading ??= import('./password-estimator.js')
+    .then((m) => m.passwordEstimator())
+    .catch((err: unknown) => {
+      loading = undefined;
+      throw err;
+    });
   return loading;
 }

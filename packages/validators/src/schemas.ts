@@ -67,8 +67,14 @@ export const emailField = knownEmailField
 /** A new password: length rules only, counted as typed; the rules that need other fields run on the object. */
 export const newPasswordField = (policy: PasswordPolicy) =>
   filled()
-    .refine((p) => passwordLength(p) >= policy.minLength, { error: 'password_too_short', params: { min: policy.minLength } })
-    .refine((p) => passwordLength(p) <= PASSWORD_MAX_LENGTH, { error: 'password_too_long', params: { max: PASSWORD_MAX_LENGTH } });
+    .refine((p) => passwordLength(p) >= policy.minLength, {
+      error: 'password_too_short',
+      params: { min: policy.minLength },
+    })
+    .refine((p) => passwordLength(p) <= PASSWORD_MAX_LENGTH, {
+      error: 'password_too_long',
+      params: { max: PASSWORD_MAX_LENGTH },
+    });
 
 /** An existing password is only compared, never judged; the cap keeps hashing bounded. */
 export const currentPasswordField = filled().refine((p) => codePoints(p) <= PASSWORD_MAX_LENGTH * 4, {
@@ -121,7 +127,15 @@ export const registerSchema = ({ policy = DEFAULT_POLICY, realm, estimator }: Re
   z
     .object({ name: nameField, email: emailField, password: newPasswordField(policy), password2: filled() })
     .superRefine((v, ctx) => {
-      if (isText(v.password)) checkNewPassword(v.password, policy, { name: textOr(v.name), email: textOr(v.email), realm }, estimator, 'password', ctx);
+      if (isText(v.password))
+        checkNewPassword(
+          v.password,
+          policy,
+          { name: textOr(v.name), email: textOr(v.email), realm },
+          estimator,
+          'password',
+          ctx,
+        );
       if (isText(v.password) && isText(v.password2) && !same(v.password, v.password2))
         ctx.addIssue({ code: 'custom', path: ['password2'], message: 'password_mismatch' });
     }, runEvenWithFieldErrors);

@@ -31,7 +31,9 @@ export const deleteAccountSchema = z.object({ current_password: currentPasswordF
  */
 export const ACTIVITY_CURSOR = /^(?:[A-Za-z0-9_-]{21}[AQgw])?$/;
 
-export const activitySchema = z.object({ cursor: text().regex(ACTIVITY_CURSOR, { error: 'cursor_invalid' }).optional() });
+export const activitySchema = z.object({
+  cursor: text().regex(ACTIVITY_CURSOR, { error: 'cursor_invalid' }).optional(),
+});
 
 export type RevokeSessionInput = z.input<typeof revokeSessionSchema>;
 export type RevokeOtherSessionsInput = z.input<typeof revokeOtherSessionsSchema>;

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { forgotPasswordSchema } from '../src/account-links.js';
 import { emailField, NAME_MAX_LENGTH, nameField, signInSchema, toFieldErrors } from '../src/index.js';
 
-const codeOf = (schema: typeof nameField | typeof emailField, value: unknown) => {
+// The name and email fields share one schema type, so either is a `typeof nameField`.
+const codeOf = (schema: typeof nameField, value: unknown) => {
   const r = schema.safeParse(value);
   return r.success ? null : toFieldErrors(r.error, 'en')[0]!.code;
 };
@@ -57,7 +58,8 @@ describe('names (after the PRECIS Nickname profile, RFC 8266)', () => {
     expect(codeOf(nameField, `Ann${'\u0316\u0350\u0362\u036b\u0353\u0354'}`)).toBe('name_combining_marks');
     const r = nameField.safeParse(`Z${'\u0300'.repeat(40)}algo`);
     expect(r.success).toBe(false);
-    if (!r.success) expect(toFieldErrors(r.error, 'en')[0]).toMatchObject({ code: 'name_combining_marks', params: { max: 5 } });
+    if (!r.success)
+      expect(toFieldErrors(r.error, 'en')[0]).toMatchObject({ code: 'name_combining_marks', params: { max: 5 } });
   });
 
   it('counts the length in grapheme clusters, as a reader sees it', () => {
@@ -74,8 +76,33 @@ describe('names (after the PRECIS Nickname profile, RFC 8266)', () => {
   });
 
   it('never lets a default-ignorable, bidi control or invisible-only name through (property)', () => {
-    const ignorable = fc.constantFrom('\u200b', '\u200c', '\u200d', '\u2060', '\ufeff', '\u00ad', '\u3164', '\u115f', '\u180e', '\u034f', '\u{e0041}');
-    const bidi = fc.constantFrom('\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069', '\u200e', '\u200f', '\u061c');
+    const ignorable = fc.constantFrom(
+      '\u200b',
+      '\u200c',
+      '\u200d',
+      '\u2060',
+      '\ufeff',
+      '\u00ad',
+      '\u3164',
+      '\u115f',
+      '\u180e',
+      '\u034f',
+      '\u{e0041}',
+    );
+    const bidi = fc.constantFrom(
+      '\u202a',
+      '\u202b',
+      '\u202c',
+      '\u202d',
+      '\u202e',
+      '\u2066',
+      '\u2067',
+      '\u2068',
+      '\u2069',
+      '\u200e',
+      '\u200f',
+      '\u061c',
+    );
     const space = fc.constantFrom(' ', '\u00a0', '\u3000', '\u2003', '\t');
     fc.assert(
       fc.property(fc.array(fc.oneof(ignorable, bidi, space), { minLength: 1, maxLength: 12 }), (parts) => {
@@ -83,9 +110,17 @@ describe('names (after the PRECIS Nickname profile, RFC 8266)', () => {
       }),
     );
     fc.assert(
-      fc.property(fc.string({ maxLength: 10 }), fc.oneof(bidi, ignorable.filter((c) => !'\u200c\u200d'.includes(c))), fc.string({ maxLength: 10 }), (a, bad, b) => {
-        expect(nameField.safeParse(`Ann${a}${bad}${b}`).success).toBe(false);
-      }),
+      fc.property(
+        fc.string({ maxLength: 10 }),
+        fc.oneof(
+          bidi,
+          ignorable.filter((c) => !'\u200c\u200d'.includes(c)),
+        ),
+        fc.string({ maxLength: 10 }),
+        (a, bad, b) => {
+          expect(nameField.safeParse(`Ann${a}${bad}${b}`).success).toBe(false);
+        },
+      ),
     );
   });
 
@@ -105,22 +140,34 @@ describe('email addresses', () => {
     expect(codeOf(emailField, `${'a'.repeat(64)}@example.com`)).toBeNull();
     expect(codeOf(emailField, `${'a'.repeat(65)}@example.com`)).toBe('email_local_too_long');
     const r = emailField.safeParse(`${'b'.repeat(65)}@example.com`);
-    if (!r.success) expect(toFieldErrors(r.error, 'fr')[0]).toMatchObject({ params: { max: 64 }, message: 'La partie avant le @ doit comporter au plus 64 caractères.' });
+    if (!r.success)
+      expect(toFieldErrors(r.error, 'fr')[0]).toMatchObject({
+        params: { max: 64 },
+        message: 'La partie avant le @ doit comporter au plus 64 caractères.',
+      });
   });
 
-  it.each([['.ada@example.com'], ['ada.@example.com'], ['ada..lovelace@example.com'], ['..@example.com'], ['.@example.com'], ['"ada"@example.com'], ['"ada lovelace"@example.com']])(
-    'refuses %j: a leading, trailing or doubled dot in the local part, or a quoted one',
-    (email) => {
-      expect(codeOf(emailField, email)).toBe('invalid_email');
-    },
-  );
+  it.each([
+    ['.ada@example.com'],
+    ['ada.@example.com'],
+    ['ada..lovelace@example.com'],
+    ['..@example.com'],
+    ['.@example.com'],
+    ['"ada"@example.com'],
+    ['"ada lovelace"@example.com'],
+  ])('refuses %j: a leading, trailing or doubled dot in the local part, or a quoted one', (email) => {
+    expect(codeOf(emailField, email)).toBe('invalid_email');
+  });
 
   it('accepts single dots between the characters of a local part', () => {
     expect(emailField.parse(' Ada.B.Lovelace@Example.com ')).toBe('ada.b.lovelace@example.com');
     expect(codeOf(emailField, "o'brien.x-y+tag@example.co.uk")).toBeNull();
     const r = emailField.safeParse('ada..l@example.com');
     expect(r.success).toBe(false);
-    if (!r.success) expect(toFieldErrors(r.error, 'de')).toEqual([{ field: 'body', code: 'invalid_email', message: 'Geben Sie eine gültige E-Mail-Adresse ein.' }]);
+    if (!r.success)
+      expect(toFieldErrors(r.error, 'de')).toEqual([
+        { field: 'body', code: 'invalid_email', message: 'Geben Sie eine gültige E-Mail-Adresse ein.' },
+      ]);
   });
 
   it('still takes such an address where an account may already have it (sign-in, forgotten password)', () => {

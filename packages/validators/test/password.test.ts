@@ -77,8 +77,10 @@ describe('the password rule', () => {
     expect(register('㌀㌁㌂㌃㌄㌅㌆㌇㌈㌉㌊㌋㌌㌍')).toEqual({ password: 'password_too_short' });
   });
 
-  it('passes the estimator the person\'s name, email parts and realm', () => {
-    expect(passwordUserInputs({ name: 'Rosa Parks', email: 'rosa.parks+home@example.org', realm: 'acme-europe' })).toEqual([
+  it("passes the estimator the person's name, email parts and realm", () => {
+    expect(
+      passwordUserInputs({ name: 'Rosa Parks', email: 'rosa.parks+home@example.org', realm: 'acme-europe' }),
+    ).toEqual([
       'rosa parks',
       'rosa',
       'parks',
@@ -103,27 +105,44 @@ describe('the password rule', () => {
 
   it('refuses a password that is weak once the name, email and realm are known', () => {
     expect(register('RosaParks19131955', 'Rosa Parks')).toEqual({ password: 'password_too_similar' });
-    expect(register('zebulon.quartz@example.com', 'Z Q', 'zebulon.quartz@example.com')).toEqual({ password: 'password_too_similar' });
-    expect(register('gwendolyn smith europe', 'Gwendolyn Smith', 'g@example.com', 'europe')).toEqual({ password: 'password_too_similar' });
+    expect(register('zebulon.quartz@example.com', 'Z Q', 'zebulon.quartz@example.com')).toEqual({
+      password: 'password_too_similar',
+    });
+    expect(register('gwendolyn smith europe', 'Gwendolyn Smith', 'g@example.com', 'europe')).toEqual({
+      password: 'password_too_similar',
+    });
     // Weak even without knowing the person: too common, whatever else it contains.
-    expect(register('GwendolynSmithEurope', 'Gwendolyn Smith', 'g@example.com', 'europe')).toEqual({ password: 'password_too_common' });
+    expect(register('GwendolynSmithEurope', 'Gwendolyn Smith', 'g@example.com', 'europe')).toEqual({
+      password: 'password_too_common',
+    });
   });
 
   it('applies the same rule to a new password on change, with the account as context', () => {
-    const schema = changePasswordSchema({ estimator, context: { name: 'Rosa Parks', email: 'rosa@example.com', realm: 'default' } });
-    const codes = (new_password: string) => fieldCodes(schema.safeParse({ current_password: 'old one', new_password, confirm_password: new_password }));
+    const schema = changePasswordSchema({
+      estimator,
+      context: { name: 'Rosa Parks', email: 'rosa@example.com', realm: 'default' },
+    });
+    const codes = (new_password: string) =>
+      fieldCodes(schema.safeParse({ current_password: 'old one', new_password, confirm_password: new_password }));
     expect(codes('aaaaaaaaaaaaaaa')).toEqual({ new_password: 'password_too_common' });
     expect(codes('RosaParks19131955')).toEqual({ new_password: 'password_too_similar' });
     expect(codes('rosaline tractor sings at midnight')).toEqual({});
   });
 
   it('judges only the first 64 characters, so the work per password stays bounded', () => {
-    expect(judgePassword(`${'a'.repeat(64)} violet tractor sings at midnight`, {}, estimator)).toBe('password_too_common');
+    expect(judgePassword(`${'a'.repeat(64)} violet tractor sings at midnight`, {}, estimator)).toBe(
+      'password_too_common',
+    );
     expect(judgePassword(`violet tractor sings at midnight ${'a'.repeat(200)}`, {}, estimator)).toBe('ok');
   });
 
   it('leaves the content rule to the server when no estimator is given (a browser still loading it)', () => {
-    const r = registerSchema({ estimator: null }).safeParse({ name: 'A', email: 'a@b.co', password: 'aaaaaaaaaaaaaaa', password2: 'aaaaaaaaaaaaaaa' });
+    const r = registerSchema({ estimator: null }).safeParse({
+      name: 'A',
+      email: 'a@b.co',
+      password: 'aaaaaaaaaaaaaaa',
+      password2: 'aaaaaaaaaaaaaaa',
+    });
     expect(r.success).toBe(true);
   });
 
@@ -135,7 +154,24 @@ describe('the password rule', () => {
 
 describe('the strength meter reading', () => {
   it('is acceptable exactly when the schema accepts the password (property)', () => {
-    const words = ['violet', 'tractor', 'sings', 'at', 'midnight', 'password', '123', 'qwerty', 'aaaa', 'rosa', 'parks', ' ', '!', '2026', 'x7', 'é'];
+    const words = [
+      'violet',
+      'tractor',
+      'sings',
+      'at',
+      'midnight',
+      'password',
+      '123',
+      'qwerty',
+      'aaaa',
+      'rosa',
+      'parks',
+      ' ',
+      '!',
+      '2026',
+      'x7',
+      'é',
+    ];
     const candidate = fc.oneof(
       fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 8 }).map((w) => w.join('')),
       fc.string({ minLength: 0, maxLength: 40 }),
@@ -157,9 +193,16 @@ describe('the strength meter reading', () => {
 
   it('marks the failed checks, and calls nothing acceptable while the estimator loads', () => {
     const weak = passwordStrength('aaaaaaaaaaaaaaa', DEFAULT_POLICY, {}, estimator);
-    expect(weak).toMatchObject({ passed: { length: true, not_common: false, not_similar: true }, acceptable: false, pending: false });
+    expect(weak).toMatchObject({
+      passed: { length: true, not_common: false, not_similar: true },
+      acceptable: false,
+      pending: false,
+    });
     const similar = passwordStrength('RosaParks19131955', DEFAULT_POLICY, { name: 'Rosa Parks' }, estimator);
-    expect(similar).toMatchObject({ passed: { length: true, not_common: true, not_similar: false }, acceptable: false });
+    expect(similar).toMatchObject({
+      passed: { length: true, not_common: true, not_similar: false },
+      acceptable: false,
+    });
     const good = passwordStrength('violet tractor sings at midnight over the bay', DEFAULT_POLICY, {}, estimator);
     expect(good).toMatchObject({ passed: { length: true, not_common: true, not_similar: true }, acceptable: true });
     expect(good.score).toBe(4);

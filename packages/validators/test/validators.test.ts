@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { LOCALES, MESSAGE_CODES, message, normalizeEmail, pickLocale, registerSchema, toFieldErrors, localizeFieldErrors, type Locale, type MessageCode } from '../src/index.js';
+import {
+  LOCALES,
+  MESSAGE_CODES,
+  message,
+  normalizeEmail,
+  pickLocale,
+  registerSchema,
+  toFieldErrors,
+  localizeFieldErrors,
+  type Locale,
+  type MessageCode,
+} from '../src/index.js';
 
 describe('rules', () => {
   it('normalizes emails one way: trimmed, NFC, lower-case', () => {
@@ -11,7 +22,8 @@ describe('messages', () => {
   it('has every code in every locale, with the same parameters, and fills them', () => {
     // Parameters that render as their own placeholder, to read which ones a message uses.
     const asPlaceholders = new Proxy({}, { get: (_, key) => `{${String(key)}}` }) as Record<string, unknown>;
-    const placeholders = (code: MessageCode, l: Locale) => [...message(code, l, asPlaceholders).matchAll(/\{(\w+)\}/g)].map((m) => m[1]!).sort();
+    const placeholders = (code: MessageCode, l: Locale) =>
+      [...message(code, l, asPlaceholders).matchAll(/\{(\w+)\}/g)].map((m) => m[1]!).sort();
     expect(MESSAGE_CODES).toContain('password_too_short');
     for (const code of MESSAGE_CODES) {
       const names = placeholders(code, 'en');
@@ -26,7 +38,12 @@ describe('messages', () => {
     expect(placeholders('password_too_short', 'de')).toEqual(['min']);
     const r = registerSchema({ estimator: null }).safeParse({});
     expect(r.success).toBe(false);
-    if (!r.success) expect(toFieldErrors(r.error, 'de')[0]).toEqual({ field: 'name', code: 'required', message: 'Dieses Feld ist erforderlich.' });
+    if (!r.success)
+      expect(toFieldErrors(r.error, 'de')[0]).toEqual({
+        field: 'name',
+        code: 'required',
+        message: 'Dieses Feld ist erforderlich.',
+      });
   });
 
   it('names the media type a JSON-only route takes, in every locale', () => {
@@ -41,11 +58,21 @@ describe('messages', () => {
 
 describe('field errors across languages', () => {
   it('carries the message parameters, so a client re-renders the same words in its language', () => {
-    const r = registerSchema({ estimator: null }).safeParse({ name: 'A', email: 'a@b.co', password: 'short', password2: 'short' });
+    const r = registerSchema({ estimator: null }).safeParse({
+      name: 'A',
+      email: 'a@b.co',
+      password: 'short',
+      password2: 'short',
+    });
     expect(r.success).toBe(false);
     if (r.success) return;
     const [en] = toFieldErrors(r.error, 'en');
-    expect(en).toEqual({ field: 'password', code: 'password_too_short', message: 'Use at least 15 characters.', params: { min: 15 } });
+    expect(en).toEqual({
+      field: 'password',
+      code: 'password_too_short',
+      message: 'Use at least 15 characters.',
+      params: { min: 15 },
+    });
     expect(localizeFieldErrors([en!], 'fr')[0]!.message).toBe('Utilisez au moins 15 caractères.');
   });
 });

@@ -20,7 +20,11 @@ describe('waits in words', () => {
     expect(message('too_many_attempts', 'en', { retryAfter: 597 })).toBe(
       'Too many failed password attempts for this account. Try again in about 10 minutes.',
     );
-    expect(message('rate_limited', 'de', { retryAfter: 30 })).toBe('Zu viele Anfragen. Versuchen Sie es in 30 Sekunden erneut.');
-    expect(message('rate_limited', 'fr', { retryAfter: 7200 })).toBe('Trop de requêtes. Réessayez dans environ 2\u00a0heures.');
+    expect(message('rate_limited', 'de', { retryAfter: 30 })).toBe(
+      'Zu viele Anfragen. Versuchen Sie es in 30 Sekunden erneut.',
+    );
+    expect(message('rate_limited', 'fr', { retryAfter: 7200 })).toBe(
+      'Trop de requêtes. Réessayez dans environ 2\u00a0heures.',
+    );
   });
 });

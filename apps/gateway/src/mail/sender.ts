@@ -1,5 +1,13 @@
-import { claimDueMails, markFailed, markSent, renderMail, type MailTemplate, type OutboxPolicy, type OutboxRow } from '@accounts/api';
-import type { Database } from '@accounts/db';
+import {
+  claimDueMails,
+  markFailed,
+  markSent,
+  renderMail,
+  type Database,
+  type MailTemplate,
+  type OutboxPolicy,
+  type OutboxRow,
+} from '@accounts/api';
 import type { Locale } from '@accounts/validators';
 import type { FastifyInstance } from 'fastify';
 import nodemailer, { type Transporter } from 'nodemailer';
@@ -20,13 +28,18 @@ type Deliver = (row: OutboxRow) => Promise<void>;
 
 /** SMTP through nodemailer when SMTP_URL is set; otherwise one log line per mail, link included (development). */
 function deliveryFor(app: FastifyInstance, config: Config): { deliver: Deliver; close(): void; kind: 'smtp' | 'log' } {
-  const render = (row: OutboxRow) => renderMail(row.template as MailTemplate, row.locale as Locale, row.payload as never);
+  const render = (row: OutboxRow) =>
+    renderMail(row.template as MailTemplate, row.locale as Locale, row.payload as never);
   if (!config.SMTP_URL) {
     return {
       kind: 'log',
-      deliver: async (row) => {
+      deliver: (row) => {
         const mail = render(row);
-        app.log.info({ mail: { id: row.id, to: row.recipient, template: row.template, subject: mail.subject, link: mail.link } }, 'mail (SMTP_URL not set: logged, not sent)');
+        app.log.info(
+          { mail: { id: row.id, to: row.recipient, template: row.template, subject: mail.subject, link: mail.link } },
+          'mail (SMTP_URL not set: logged, not sent)',
+        );
+        return Promise.resolve();
       },
       close() {},
     };
@@ -74,12 +87,21 @@ export function startMailSender(app: FastifyInstance & { draining: boolean }, db
       try {
         await delivery.deliver(row);
         await markSent(db, row.id);
-        if (delivery.kind === 'smtp') app.log.info({ mail: { id: row.id, template: row.template, attempt: row.attempts } }, 'mail sent');
+        if (delivery.kind === 'smtp')
+          app.log.info({ mail: { id: row.id, template: row.template, attempt: row.attempts } }, 'mail sent');
       } catch (err) {
         const error = err instanceof Error ? err.message : String(err);
         const gaveUp = await markFailed(db, row, error, policy);
-        if (gaveUp) app.log.error({ mail: { id: row.id, template: row.template, attempts: row.attempts }, err: error }, 'mail given up after the last attempt');
-        else app.log.warn({ mail: { id: row.id, template: row.template, attempt: row.attempts }, err: error }, 'mail delivery failed; will retry');
+        if (gaveUp)
+          app.log.error(
+            { mail: { id: row.id, template: row.template, attempts: row.attempts }, err: error },
+            'mail given up after the last attempt',
+          );
+        else
+          app.log.warn(
+            { mail: { id: row.id, template: row.template, attempt: row.attempts }, err: error },
+            'mail delivery failed; will retry',
+          );
       }
     }
     return rows.length;
@@ -103,13 +125,20 @@ export function startMailSender(app: FastifyInstance & { draining: boolean }, db
       });
   };
 
-  app.addHook('onReady', async () => {
-    app.log.info({ delivery: delivery.kind, pollMs: config.MAIL_POLL_MS }, delivery.kind === 'smtp' ? 'mail sender started (SMTP)' : 'mail sender started: SMTP_URL not set, mails are written to the log');
+  app.addHook('onReady', (done) => {
+    app.log.info(
+      { delivery: delivery.kind, pollMs: config.MAIL_POLL_MS },
+      delivery.kind === 'smtp'
+        ? 'mail sender started (SMTP)'
+        : 'mail sender started: SMTP_URL not set, mails are written to the log',
+    );
     schedule(0);
+    done();
   });
-  app.addHook('preClose', async () => {
+  app.addHook('preClose', (done) => {
     stopped = true;
     clearTimeout(timer);
+    done();
   });
   app.addHook('onClose', async () => {
     stopped = true;

@@ -27,11 +27,21 @@ describe.each(testDrivers())('sign-in enumeration on %s', (driver) => {
       for (const email of [known, uniqueEmail('nobody')]) {
         const res = await attempt(email);
         bodies.add(res.text);
-        shapes.add(JSON.stringify([res.status, res.headers['content-type'], res.headers['content-length'], res.headers['set-cookie'] ?? null]));
+        shapes.add(
+          JSON.stringify([
+            res.status,
+            res.headers['content-type'],
+            res.headers['content-length'],
+            res.headers['set-cookie'] ?? null,
+          ]),
+        );
       }
     }
     expect(bodies.size).toBe(1);
     expect(shapes.size).toBe(1);
-    expect(JSON.parse([...bodies][0]!)).toMatchObject({ status: 422, errors: [{ field: 'password', code: 'credentials_invalid' }] });
+    expect(JSON.parse([...bodies][0]!)).toMatchObject({
+      status: 422,
+      errors: [{ field: 'password', code: 'credentials_invalid' }],
+    });
   });
 });

@@ -23,7 +23,9 @@ describe.each(testDrivers())('header abuse on %s', (driver) => {
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
     expectProblem(res.json, 431, 'huge cookie');
     expect(res.json.code).toBe('headers_too_large');
-    const many = await gw.send('GET', '/users/me', { headers: Object.fromEntries(Array.from({ length: 400 }, (_, i) => [`x-h${i}`, 'y'.repeat(60)])) });
+    const many = await gw.send('GET', '/users/me', {
+      headers: Object.fromEntries(Array.from({ length: 400 }, (_, i) => [`x-h${i}`, 'y'.repeat(60)])),
+    });
     expect(many.status).toBe(431);
     expect((await gw.send('GET', '/users/me', { headers: { cookie: `session=${token}` } })).status).toBe(200);
   });
@@ -31,8 +33,16 @@ describe.each(testDrivers())('header abuse on %s', (driver) => {
   it('finds the session among many cookies, takes the first of duplicates, and ignores garbage', async () => {
     const crowd = Array.from({ length: 1000 }, (_, i) => `c${i}=${i}`).join('; ');
     expect((await gw.send('GET', '/users/me', { headers: { cookie: `${crowd}; session=${token}` } })).status).toBe(200);
-    expect((await gw.send('GET', '/users/me', { headers: { cookie: `session=${token}; session=nope` } })).status).toBe(200);
-    for (const cookie of [`session=nope; session=${token}`, 'session=%ZZ', 'session="unterminated', `session=${token}\u00a0`.replace('\u00a0', '%A0'), ';;;=;=='] as const) {
+    expect((await gw.send('GET', '/users/me', { headers: { cookie: `session=${token}; session=nope` } })).status).toBe(
+      200,
+    );
+    for (const cookie of [
+      `session=nope; session=${token}`,
+      'session=%ZZ',
+      'session="unterminated',
+      `session=${token}\u00a0`.replace('\u00a0', '%A0'),
+      ';;;=;==',
+    ] as const) {
       const res = await gw.send('GET', '/users/me', { headers: { cookie } });
       expect(res.status, cookie.slice(0, 40)).toBe(401);
       expectCleanFormAnswer(res, cookie);
@@ -41,12 +51,27 @@ describe.each(testDrivers())('header abuse on %s', (driver) => {
 
   it('answers a forged Host for an unknown realm with 404 and creates nothing', async () => {
     const before = await countRows(gw.db.db);
-    for (const host of ['evil.example.com', 'nope.localhost', 'localhost.evil.com', 'a..localhost', 'x.acme.localhost', '-acme.localhost', `${'a'.repeat(64)}.localhost`]) {
+    for (const host of [
+      'evil.example.com',
+      'nope.localhost',
+      'localhost.evil.com',
+      'a..localhost',
+      'x.acme.localhost',
+      '-acme.localhost',
+      `${'a'.repeat(64)}.localhost`,
+    ]) {
       const res = await gw.form('/users/register', registration(), { host });
-      expect({ host, status: res.status, code: res.json?.code }).toEqual({ host, status: 404, code: 'realm_not_found' });
+      expect({ host, status: res.status, code: res.json?.code }).toEqual({
+        host,
+        status: 404,
+        code: 'realm_not_found',
+      });
     }
     // A request with no Host at all addresses no realm (documented: 404 realm_not_found).
-    const noHost = await rawRequest(gw.port, `POST /users/register HTTP/1.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+    const noHost = await rawRequest(
+      gw.port,
+      `POST /users/register HTTP/1.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`,
+    );
     expect(noHost.status).toBe(404);
     expect(noHost.head).toMatch(/content-type: application\/problem\+json/i);
     expect(JSON.parse(noHost.body).code).toBe('realm_not_found');
@@ -54,18 +79,32 @@ describe.each(testDrivers())('header abuse on %s', (driver) => {
   });
 
   it('does not let X-Forwarded-Host pick the realm when the proxy is not trusted', async () => {
-    const res = await gw.form('/users/register', registration(), { headers: { 'x-forwarded-host': 'acme.localhost', forwarded: 'host=acme.localhost' } });
+    const res = await gw.form('/users/register', registration(), {
+      headers: { 'x-forwarded-host': 'acme.localhost', forwarded: 'host=acme.localhost' },
+    });
     expect(res.status).toBe(201);
     expect(res.json.user.realm).toBe('default');
-    const unknown = await gw.form('/users/register', registration(), { headers: { 'x-forwarded-host': 'nope.localhost' } });
+    const unknown = await gw.form('/users/register', registration(), {
+      headers: { 'x-forwarded-host': 'nope.localhost' },
+    });
     expect(unknown.status).toBe(201);
   });
 
   it('counts the rate limit by the socket address, whatever X-Forwarded-For says, when the proxy is not trusted', async () => {
     const tries = [];
     for (let i = 0; i < 4; i++) {
-      const spoofed = { 'x-forwarded-for': `198.51.100.${i + 10}`, forwarded: `for=198.51.100.${i + 10}`, 'x-real-ip': `198.51.100.${i + 10}` };
-      tries.push(await gw.form('/users/login', { email: uniqueEmail('xff'), password: 'not the password at all' }, { headers: spoofed }));
+      const spoofed = {
+        'x-forwarded-for': `198.51.100.${i + 10}`,
+        forwarded: `for=198.51.100.${i + 10}`,
+        'x-real-ip': `198.51.100.${i + 10}`,
+      };
+      tries.push(
+        await gw.form(
+          '/users/login',
+          { email: uniqueEmail('xff'), password: 'not the password at all' },
+          { headers: spoofed },
+        ),
+      );
     }
     expect(tries.map((r) => r.status)).toEqual([422, 422, 422, 429]);
     expect(tries[3]!.json.code).toBe('rate_limited');

@@ -20,9 +20,37 @@ type Route = keyof typeof ROUTES | 'GET /users/me';
 
 const AUDITED = new Set(['credentials_invalid', 'password_incorrect']);
 
-const auth = fc.constantFrom('none', 'cookie', 'bearer', 'garbage-cookie', 'garbage-bearer', 'cookie-and-bearer', 'many-cookies', 'duplicate-cookies');
-const host = fc.constantFrom('localhost', 'localhost', 'localhost', 'localhost', 'acme.localhost', 'nope.localhost', '127.0.0.1');
-const origin = fc.constantFrom<'none' | 'own' | 'evil' | 'same-site'>('none', 'none', 'none', 'none', 'none', 'none', 'own', 'own', 'evil', 'same-site');
+const auth = fc.constantFrom(
+  'none',
+  'cookie',
+  'bearer',
+  'garbage-cookie',
+  'garbage-bearer',
+  'cookie-and-bearer',
+  'many-cookies',
+  'duplicate-cookies',
+);
+const host = fc.constantFrom(
+  'localhost',
+  'localhost',
+  'localhost',
+  'localhost',
+  'acme.localhost',
+  'nope.localhost',
+  '127.0.0.1',
+);
+const origin = fc.constantFrom<'none' | 'own' | 'evil' | 'same-site'>(
+  'none',
+  'none',
+  'none',
+  'none',
+  'none',
+  'none',
+  'own',
+  'own',
+  'evil',
+  'same-site',
+);
 
 describe.each(testDrivers())('hostile form requests on %s', (driver) => {
   let gw: Gateway;
@@ -34,12 +62,20 @@ describe.each(testDrivers())('hostile form requests on %s', (driver) => {
   let drawn = 0;
   const VALID: Record<keyof typeof ROUTES, () => Pair[]> = {
     // Every third registration reuses the owner's address in another spelling (409).
-    '/users/register': () => Object.entries(registration(++drawn % 3 ? uniqueEmail('fuzz') : ` ${ownerEmail.toUpperCase()}`)),
+    '/users/register': () =>
+      Object.entries(registration(++drawn % 3 ? uniqueEmail('fuzz') : ` ${ownerEmail.toUpperCase()}`)),
     '/users/change_password': () => {
       const next = ownerPassword === STRONG ? STRONG2 : STRONG;
-      return [['current_password', ownerPassword], ['new_password', next], ['confirm_password', next]];
+      return [
+        ['current_password', ownerPassword],
+        ['new_password', next],
+        ['confirm_password', next],
+      ];
     },
-    '/users/login': () => [['email', ownerEmail], ['password', ownerPassword]],
+    '/users/login': () => [
+      ['email', ownerEmail],
+      ['password', ownerPassword],
+    ],
     '/users/logout': () => [],
   };
 
@@ -48,16 +84,25 @@ describe.each(testDrivers())('hostile form requests on %s', (driver) => {
   });
   afterAll(() => gw?.close());
 
-  async function headersFor(kind: string, h: string, o: string, type: string | undefined): Promise<Record<string, string>> {
+  async function headersFor(
+    kind: string,
+    h: string,
+    o: string,
+    type: string | undefined,
+  ): Promise<Record<string, string>> {
     const headers: Record<string, string> = { accept: '*/*' };
     if (type !== undefined) headers['content-type'] = type;
-    const token = ['cookie', 'bearer', 'cookie-and-bearer', 'many-cookies', 'duplicate-cookies'].includes(kind) ? await mintSession(gw.db.db, ownerId) : '';
+    const token = ['cookie', 'bearer', 'cookie-and-bearer', 'many-cookies', 'duplicate-cookies'].includes(kind)
+      ? await mintSession(gw.db.db, ownerId)
+      : '';
     if (kind === 'cookie') headers.cookie = `session=${token}`;
     if (kind === 'bearer') headers.authorization = `Bearer ${token}`;
     if (kind === 'garbage-cookie') headers.cookie = 'session=%ZZ%00; session=; =; ;;';
     if (kind === 'garbage-bearer') headers.authorization = 'Bearer a b c';
-    if (kind === 'cookie-and-bearer') Object.assign(headers, { cookie: 'session=nope', authorization: `Bearer ${token}` });
-    if (kind === 'many-cookies') headers.cookie = [...Array.from({ length: 300 }, (_, i) => `c${i}=${i}`), `session=${token}`].join('; ');
+    if (kind === 'cookie-and-bearer')
+      Object.assign(headers, { cookie: 'session=nope', authorization: `Bearer ${token}` });
+    if (kind === 'many-cookies')
+      headers.cookie = [...Array.from({ length: 300 }, (_, i) => `c${i}=${i}`), `session=${token}`].join('; ');
     if (kind === 'duplicate-cookies') headers.cookie = `session=${'x'.repeat(43)}; session=${token}`;
     if (o === 'own') headers.origin = `http://${h}:${gw.port}`;
     if (o === 'evil') Object.assign(headers, { origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' });
@@ -66,7 +111,10 @@ describe.each(testDrivers())('hostile form requests on %s', (driver) => {
   }
 
   /** Sends one generated request and checks the answer and what it wrote. */
-  async function probe(route: Route, req: { body?: Buffer; type?: string; auth: string; host: string; origin: string }) {
+  async function probe(
+    route: Route,
+    req: { body?: Buffer; type?: string; auth: string; host: string; origin: string },
+  ) {
     const headers = await headersFor(req.auth, req.host, req.origin, req.type);
     const before = await countRows(gw.db.db);
     const [method, path] = route === 'GET /users/me' ? ['GET', '/users/me'] : ['POST', route];
@@ -76,11 +124,16 @@ describe.each(testDrivers())('hostile form requests on %s', (driver) => {
     const what = `${method} ${path} (${req.type}, ${req.auth}, ${req.host}, ${req.origin}) → ${res.status} ${res.text.slice(0, 160)}`;
     expectCleanFormAnswer(res, what);
     expectWrites(route, res, before, after, what);
-    if (route === '/users/change_password' && res.status === 200) ownerPassword = String(new URLSearchParams(req.body!.toString()).get('new_password'));
+    if (route === '/users/change_password' && res.status === 200)
+      ownerPassword = String(new URLSearchParams(req.body!.toString()).get('new_password'));
   }
 
   function expectWrites(route: Route, res: Response, before: RowCounts, after: RowCounts, what: string) {
-    const d = { users: after.users - before.users, sessions: after.sessions - before.sessions, events: after.events - before.events };
+    const d = {
+      users: after.users - before.users,
+      sessions: after.sessions - before.sessions,
+      events: after.events - before.events,
+    };
     if (res.status >= 400) {
       // A refused request stores nothing; only a failed password check leaves its audit event
       // (an over-long current password is refused by validation, before any check, with none).
@@ -105,13 +158,19 @@ describe.each(testDrivers())('hostile form requests on %s', (driver) => {
   const request = (route: keyof typeof ROUTES) =>
     fc.record({
       // Mostly the right content type, so the generated bodies reach the parser and validation.
-      type: fc.oneof({ weight: 3, arbitrary: fc.constant<string | undefined>(FORM) }, { weight: 2, arbitrary: contentType }),
+      type: fc.oneof(
+        { weight: 3, arbitrary: fc.constant<string | undefined>(FORM) },
+        { weight: 2, arbitrary: contentType },
+      ),
       body: fc.oneof(
         { weight: 3, arbitrary: formBody(ROUTES[route]) },
         { weight: 4, arbitrary: nearlyValid(VALID[route]) },
         { weight: 1, arbitrary: jsonBody(ROUTES[route]) },
         { weight: 1, arbitrary: fc.constant(undefined) },
-        { weight: 1, arbitrary: fc.integer({ min: 16 * 1024, max: 64 * 1024 }).map((n) => Buffer.from(`name=${'x'.repeat(n)}`)) },
+        {
+          weight: 1,
+          arbitrary: fc.integer({ min: 16 * 1024, max: 64 * 1024 }).map((n) => Buffer.from(`name=${'x'.repeat(n)}`)),
+        },
       ),
       auth,
       host,
@@ -137,7 +196,16 @@ describe.each(testDrivers())('hostile form requests on %s', (driver) => {
   }
 
   it(`GET /users/me: ${RUNS} generated requests`, { timeout: 120_000 }, async () => {
-    const me = fc.record({ type: contentType, body: fc.oneof(fc.constant(undefined), hostileText.map((s) => Buffer.from(s))), auth, host, origin });
+    const me = fc.record({
+      type: contentType,
+      body: fc.oneof(
+        fc.constant(undefined),
+        hostileText.map((s) => Buffer.from(s)),
+      ),
+      auth,
+      host,
+      origin,
+    });
     seen = new Set();
     await assertProperty(me, (req) => probe('GET /users/me', req), RUNS);
     expect([...seen].sort()).toEqual(expect.arrayContaining(REACHED['GET /users/me']));

@@ -31,13 +31,19 @@ if (process.env.TEST_DATABASE_URL) {
   describe('instances starting together on a new PostgreSQL database', () => {
     it('all come up: one applies the migrations, the others wait for it', { timeout: 60_000 }, async () => {
       const temp = await createTempDatabase();
-      const started = await Promise.allSettled(Array.from({ length: 3 }, () => spawnGateway({ DATABASE_URL: temp.url })));
+      const started = await Promise.allSettled(
+        Array.from({ length: 3 }, () => spawnGateway({ DATABASE_URL: temp.url })),
+      );
       try {
-        expect(started.map((s) => (s.status === 'rejected' ? String(s.reason).slice(0, 300) : 'up'))).toEqual(['up', 'up', 'up']);
+        expect(started.map((s) => (s.status === 'rejected' ? String(s.reason).slice(0, 300) : 'up'))).toEqual([
+          'up',
+          'up',
+          'up',
+        ]);
         const up = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
         expect((await up[2]!.client.form('/users/register', registration())).status).toBe(201);
       } finally {
-        await Promise.all(started.map((s) => s.status === 'fulfilled' && s.value.stop()));
+        await Promise.all(started.flatMap((s) => (s.status === 'fulfilled' ? [s.value.stop()] : [])));
         await temp.drop();
       }
     });
@@ -70,7 +76,11 @@ if (process.env.TEST_DATABASE_URL) {
       const reg = await a.client.form('/users/register', registration(email));
       const onB = await b.client.form('/users/login', { email, password: STRONG });
       expect((await b.client.send('GET', '/users/me', { headers: { cookie: onB.cookie! } })).status).toBe(200);
-      const changed = await a.client.form('/users/change_password', { current_password: STRONG, new_password: STRONG2, confirm_password: STRONG2 }, { headers: { cookie: reg.cookie! } });
+      const changed = await a.client.form(
+        '/users/change_password',
+        { current_password: STRONG, new_password: STRONG2, confirm_password: STRONG2 },
+        { headers: { cookie: reg.cookie! } },
+      );
       expect(changed.json).toEqual({ ok: true, otherSessionsRevoked: 1 });
       expect((await b.client.send('GET', '/users/me', { headers: { cookie: onB.cookie! } })).status).toBe(401);
       expect((await b.client.send('GET', '/users/me', { headers: { cookie: changed.cookie! } })).status).toBe(200);
@@ -81,7 +91,12 @@ if (process.env.TEST_DATABASE_URL) {
       const email = uniqueEmail('guessed');
       await a.client.form('/users/register', registration(email));
       // One attacker address, sending to both instances.
-      const guess = (gw: GatewayProcess, i: number) => gw.client.form('/users/login', { email, password: `guess ${i} here` }, { headers: { 'x-forwarded-for': '198.51.100.7' } });
+      const guess = (gw: GatewayProcess, i: number) =>
+        gw.client.form(
+          '/users/login',
+          { email, password: `guess ${i} here` },
+          { headers: { 'x-forwarded-for': '198.51.100.7' } },
+        );
       const one = [];
       for (let i = 0; i < 3; i++) one.push((await guess(i % 2 ? b : a, i)).status);
       expect(one).toEqual([422, 422, 422]);
@@ -97,9 +112,21 @@ if (process.env.TEST_DATABASE_URL) {
       }
       expect(checked).toBe(5);
       const attacker = { headers: { 'x-forwarded-for': '198.51.100.7' } };
-      for (const gw of [a, b]) expect((await gw.client.form('/users/login', { email, password: STRONG }, attacker)).json.code).toBe('too_many_attempts');
+      for (const gw of [a, b])
+        expect((await gw.client.form('/users/login', { email, password: STRONG }, attacker)).json.code).toBe(
+          'too_many_attempts',
+        );
       // Anyone else still gets in, on either instance.
-      for (const gw of [a, b]) expect((await gw.client.form('/users/login', { email, password: STRONG }, { headers: { 'x-forwarded-for': '198.51.100.8' } })).status).toBe(200);
+      for (const gw of [a, b])
+        expect(
+          (
+            await gw.client.form(
+              '/users/login',
+              { email, password: STRONG },
+              { headers: { 'x-forwarded-for': '198.51.100.8' } },
+            )
+          ).status,
+        ).toBe(200);
     });
 
     // Per-address rate limits are shared only through Redis (TEST_REDIS_URL in CI).
@@ -109,13 +136,19 @@ if (process.env.TEST_DATABASE_URL) {
         let rb: GatewayProcess;
         let redis: Redis;
         // A client /64 of our own (documentation range), so no other test shares the keys.
-        const group = () => (0x1000 + randomBytes(2).readUInt16BE() % 0xe000).toString(16);
+        const group = () => (0x1000 + (randomBytes(2).readUInt16BE() % 0xe000)).toString(16);
         const net = `2001:db8:${group()}:${group()}`;
         const ip = `${net}::1`;
         const key = `${net}::/64`;
         beforeAll(async () => {
           redis = new Redis(process.env.TEST_REDIS_URL!, { maxRetriesPerRequest: 1 });
-          const env = { DATABASE_URL: db.url!, REDIS_URL: process.env.TEST_REDIS_URL!, TRUST_PROXY: '127.0.0.1', RATE_LIMIT_SIGN_IN: '4', RATE_LIMIT_WINDOW_SECONDS: '60' };
+          const env = {
+            DATABASE_URL: db.url!,
+            REDIS_URL: process.env.TEST_REDIS_URL!,
+            TRUST_PROXY: '127.0.0.1',
+            RATE_LIMIT_SIGN_IN: '4',
+            RATE_LIMIT_WINDOW_SECONDS: '60',
+          };
           [ra, rb] = await Promise.all([spawnGateway(env), spawnGateway(env)]);
         });
         afterAll(async () => {
@@ -126,7 +159,12 @@ if (process.env.TEST_DATABASE_URL) {
         });
 
         it('counts one client address across both instances', async () => {
-          const login = (gw: GatewayProcess) => gw.client.form('/users/login', { email: uniqueEmail('rl'), password: 'not it, not it at all' }, { headers: { 'x-forwarded-for': ip } });
+          const login = (gw: GatewayProcess) =>
+            gw.client.form(
+              '/users/login',
+              { email: uniqueEmail('rl'), password: 'not it, not it at all' },
+              { headers: { 'x-forwarded-for': ip } },
+            );
           const statuses = [];
           for (let i = 0; i < 6; i++) statuses.push((await login(i % 2 ? rb : ra)).status);
           expect(statuses).toEqual([422, 422, 422, 422, 429, 429]);

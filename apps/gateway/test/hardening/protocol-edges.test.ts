@@ -17,7 +17,11 @@ describe.each(testDrivers())('protocol edges on %s', (driver) => {
 
   beforeAll(async () => {
     // Behind a trusted proxy, so X-Forwarded-Proto and -Host would be believed where they are read.
-    gw = await startGateway(driver, { TRUST_PROXY: '127.0.0.1', MAIL_POLL_MS: '50', RATE_LIMIT_FORGOT_PASSWORD: '1000' });
+    gw = await startGateway(driver, {
+      TRUST_PROXY: '127.0.0.1',
+      MAIL_POLL_MS: '50',
+      RATE_LIMIT_FORGOT_PASSWORD: '1000',
+    });
     email = uniqueEmail('edges');
     expect((await gw.form('/users/register', registration(email))).status).toBe(201);
     token = await mintSession(gw.db.db, (await userByEmail(gw.db.db, email))!.id);
@@ -34,9 +38,9 @@ describe.each(testDrivers())('protocol edges on %s', (driver) => {
       body: new URLSearchParams({ email }).toString(),
     });
     expect(res.status).toBe(202);
-    const line = async () => gw.logs.find((l) => l.includes('"template":"reset_password"') && l.includes(email));
+    const line = () => gw.logs.find((l) => l.includes('"template":"reset_password"') && l.includes(email));
     await expect.poll(line, { timeout: 10_000 }).toBeTruthy();
-    const link = JSON.parse((await line())!).mail.link as string;
+    const link = JSON.parse(line()!).mail.link as string;
     // The defaults: http, and the port the server is configured to listen on (PORT, 3000).
     expect(link).toMatch(/^http:\/\/localhost:3000\/reset-password\?token=/);
   });
@@ -46,8 +50,33 @@ describe.each(testDrivers())('protocol edges on %s', (driver) => {
     const form = registration(uniqueEmail('host'));
     const body = new URLSearchParams(form).toString();
     const post = (host: string, extra: string[] = []) =>
-      raw(['POST /users/register HTTP/1.1', `Host: ${host}`, ...extra, 'Content-Type: application/x-www-form-urlencoded', `Content-Length: ${body.length}`, 'Connection: close'], body);
-    for (const host of ['localhost:abc', 'localhost:99999', 'localhost:0', ':99999', ':4101', 'localhost:4101:5', 'localhost:', '/x', 'local host', 'localhost/x', 'user@localhost', '[::1', '[nope]:80', 'localhost:+80']) {
+      raw(
+        [
+          'POST /users/register HTTP/1.1',
+          `Host: ${host}`,
+          ...extra,
+          'Content-Type: application/x-www-form-urlencoded',
+          `Content-Length: ${body.length}`,
+          'Connection: close',
+        ],
+        body,
+      );
+    for (const host of [
+      'localhost:abc',
+      'localhost:99999',
+      'localhost:0',
+      ':99999',
+      ':4101',
+      'localhost:4101:5',
+      'localhost:',
+      '/x',
+      'local host',
+      'localhost/x',
+      'user@localhost',
+      '[::1',
+      '[nope]:80',
+      'localhost:+80',
+    ]) {
       const res = await post(host);
       expect({ host, status: res.status }).toEqual({ host, status: 400 });
       expect(res.head).toMatch(/content-type: application\/problem\+json/i);
@@ -60,20 +89,36 @@ describe.each(testDrivers())('protocol edges on %s', (driver) => {
     expect(await countRows(gw.db.db)).toEqual(before);
     // Valid forms still reach their realm.
     for (const host of ['localhost', 'LOCALHOST:4101', '127.0.0.1:80', '[::1]:3000', 'acme.localhost:65535']) {
-      const res = await raw(['GET /users/me HTTP/1.1', `Host: ${host}`, `Cookie: session=${token}`, 'Connection: close']);
+      const res = await raw([
+        'GET /users/me HTTP/1.1',
+        `Host: ${host}`,
+        `Cookie: session=${token}`,
+        'Connection: close',
+      ]);
       expect({ host, status: res.status }).toEqual({ host, status: host.startsWith('acme') ? 401 : 200 });
     }
   });
 
   it('sends no-store on personal answers whatever form the request-target takes', async () => {
     const auth = [`Cookie: session=${token}`, 'Connection: close'];
-    for (const target of ['/users/me', '/%75sers/me', '/users/me?x=1', `http://localhost:${gw.port}/users/me`, `HTTP://LOCALHOST:${gw.port}/%75sers/me`]) {
+    for (const target of [
+      '/users/me',
+      '/%75sers/me',
+      '/users/me?x=1',
+      `http://localhost:${gw.port}/users/me`,
+      `HTTP://LOCALHOST:${gw.port}/%75sers/me`,
+    ]) {
       const res = await raw([`GET ${target} HTTP/1.1`, `Host: localhost:${gw.port}`, ...auth]);
       expect({ target, status: res.status }).toEqual({ target, status: 200 });
       expect(JSON.parse(res.body).user.email, target).toBe(email);
       expect(res.head, target).toMatch(/^cache-control: no-store$/im);
     }
-    for (const target of ['/trpc/account.me', '/%74rpc/account.me', '/trpc/%61ccount.me', `http://localhost:${gw.port}/%74rpc/account.me`]) {
+    for (const target of [
+      '/trpc/account.me',
+      '/%74rpc/account.me',
+      '/trpc/%61ccount.me',
+      `http://localhost:${gw.port}/%74rpc/account.me`,
+    ]) {
       const res = await raw([`GET ${target} HTTP/1.1`, `Host: localhost:${gw.port}`, ...auth]);
       expect({ target, status: res.status }).toEqual({ target, status: 200 });
       expect(res.head, target).toMatch(/^cache-control: no-store$/im);
@@ -82,29 +127,62 @@ describe.each(testDrivers())('protocol edges on %s', (driver) => {
     const refused = await raw(['GET /%74rpc/account.me HTTP/1.1', `Host: localhost:${gw.port}`, 'Connection: close']);
     expect(refused.status).toBe(401);
     // (Sent chunked: the JSON is between the chunk's size line and the last chunk.)
-    expect(JSON.parse(refused.body.slice(refused.body.indexOf('{'), refused.body.lastIndexOf('}') + 1)).error.data.problem.code).toBe('unauthenticated');
+    expect(
+      JSON.parse(refused.body.slice(refused.body.indexOf('{'), refused.body.lastIndexOf('}') + 1)).error.data.problem
+        .code,
+    ).toBe('unauthenticated');
   });
 
   it('refuses an absolute-form target whose authority is not the Host, without serving or redirecting', async () => {
     const before = await countRows(gw.db.db);
-    for (const target of ['http://evil.example/users/me', `http://localhost:${gw.port + 1}/users/me`, `ftp://localhost:${gw.port}/users/me`, `http://user@localhost:${gw.port}/users/me`]) {
-      const res = await raw([`GET ${target} HTTP/1.1`, `Host: localhost:${gw.port}`, `Cookie: session=${token}`, 'Connection: close']);
+    for (const target of [
+      'http://evil.example/users/me',
+      `http://localhost:${gw.port + 1}/users/me`,
+      `ftp://localhost:${gw.port}/users/me`,
+      `http://user@localhost:${gw.port}/users/me`,
+    ]) {
+      const res = await raw([
+        `GET ${target} HTTP/1.1`,
+        `Host: localhost:${gw.port}`,
+        `Cookie: session=${token}`,
+        'Connection: close',
+      ]);
       expect({ target, status: res.status }).toEqual({ target, status: 400 });
       expect(JSON.parse(res.body).code).toBe('invalid_host');
       expect(res.head).not.toMatch(/^location:/im);
     }
-    const post = await raw(['POST http://evil.example/x HTTP/1.1', `Host: localhost:${gw.port}`, 'Accept: text/html', 'Content-Length: 0', 'Connection: close']);
+    const post = await raw([
+      'POST http://evil.example/x HTTP/1.1',
+      `Host: localhost:${gw.port}`,
+      'Accept: text/html',
+      'Content-Length: 0',
+      'Connection: close',
+    ]);
     expect(post.status).toBe(400);
     expect(post.head).not.toMatch(/^location:/im);
     expect(await countRows(gw.db.db)).toEqual(before);
   });
 
-  it('refuses more header lines than it keeps (431), so a proxy\'s X-Forwarded-For after them is never lost', async () => {
+  it("refuses more header lines than it keeps (431), so a proxy's X-Forwarded-For after them is never lost", async () => {
     const filler = (n: number) => Array.from({ length: n }, (_, i) => `a${i}: b`);
     // Host, Cookie, Connection and X-Forwarded-For are four of the lines.
-    const kept = await raw(['GET /users/me HTTP/1.1', 'Host: localhost', `Cookie: session=${token}`, ...filler(1996), 'X-Forwarded-For: 198.51.100.7', 'Connection: close']);
+    const kept = await raw([
+      'GET /users/me HTTP/1.1',
+      'Host: localhost',
+      `Cookie: session=${token}`,
+      ...filler(1996),
+      'X-Forwarded-For: 198.51.100.7',
+      'Connection: close',
+    ]);
     expect(kept.status).toBe(200);
-    const over = await raw(['GET /users/me HTTP/1.1', 'Host: localhost', `Cookie: session=${token}`, ...filler(1997), 'X-Forwarded-For: 198.51.100.7', 'Connection: close']);
+    const over = await raw([
+      'GET /users/me HTTP/1.1',
+      'Host: localhost',
+      `Cookie: session=${token}`,
+      ...filler(1997),
+      'X-Forwarded-For: 198.51.100.7',
+      'Connection: close',
+    ]);
     expect(over.status).toBe(431);
     expectProblem(JSON.parse(over.body), 431, 'over 2000 header lines');
     expect(JSON.parse(over.body).code).toBe('headers_too_large');
@@ -135,7 +213,11 @@ describe.each(testDrivers())('protocol edges on %s', (driver) => {
       expect({ scheme, status: trpc.status }).toEqual({ scheme, status: 200 });
     }
     // A bearer client gets its new session in the body, not in a cookie, whatever the case of the scheme.
-    const res = await gw.form('/users/login', { email, password: registration().password }, { headers: { authorization: `bearer ${token}` } });
+    const res = await gw.form(
+      '/users/login',
+      { email, password: registration().password },
+      { headers: { authorization: `bearer ${token}` } },
+    );
     expect(res.status).toBe(200);
     expect(res.json.session.token).toMatch(/\S{20,}/);
     expect(res.headers['set-cookie']).toBeUndefined();
@@ -155,11 +237,20 @@ describe.each(testDrivers())('protocol edges on %s', (driver) => {
     ];
     for (const [method, path, allow] of cases) {
       const res = await gw.send(method, path, { headers: { cookie: `session=${token}` } });
-      expect({ method, path, status: res.status, allow: res.headers.allow }).toEqual({ method, path, status: 405, allow });
+      expect({ method, path, status: res.status, allow: res.headers.allow }).toEqual({
+        method,
+        path,
+        status: 405,
+        allow,
+      });
       if (method !== 'HEAD') expect(res.text).toMatch(/method_not_allowed/);
     }
     // An address that has no route at all is not found, whatever the method.
-    for (const [method, path] of [['PUT', '/nope'], ['DELETE', '/users/nope'], ['PUT', '/trpc/no.such']] as const) {
+    for (const [method, path] of [
+      ['PUT', '/nope'],
+      ['DELETE', '/users/nope'],
+      ['PUT', '/trpc/no.such'],
+    ] as const) {
       const res = await gw.send(method, path);
       expect({ method, path, status: res.status }).toEqual({ method, path, status: 404 });
     }
@@ -168,7 +259,10 @@ describe.each(testDrivers())('protocol edges on %s', (driver) => {
   it('compares media types case-insensitively', async () => {
     const signIn = JSON.stringify({ email, password: registration().password });
     for (const type of ['APPLICATION/JSON', 'Application/Json; Charset=UTF-8']) {
-      const res = await gw.send('POST', '/trpc/account.signIn', { headers: { 'content-type': type, 'x-session-delivery': 'token' }, body: signIn });
+      const res = await gw.send('POST', '/trpc/account.signIn', {
+        headers: { 'content-type': type, 'x-session-delivery': 'token' },
+        body: signIn,
+      });
       expect({ type, status: res.status }).toEqual({ type, status: 200 });
     }
     const form = await gw.send('POST', '/users/login', {
@@ -176,7 +270,10 @@ describe.each(testDrivers())('protocol edges on %s', (driver) => {
       body: new URLSearchParams({ email, password: registration().password }).toString(),
     });
     expect(form.status).toBe(200);
-    const wrong = await gw.send('POST', '/trpc/account.signIn', { headers: { 'content-type': 'TEXT/PLAIN' }, body: signIn });
+    const wrong = await gw.send('POST', '/trpc/account.signIn', {
+      headers: { 'content-type': 'TEXT/PLAIN' },
+      body: signIn,
+    });
     expect(wrong.status).toBe(415);
     expect((await gw.send('POST', '/trpc/account.signIn', { headers: JSON_TYPE, body: '{}' })).status).toBe(422);
   });

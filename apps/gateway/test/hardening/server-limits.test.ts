@@ -62,14 +62,21 @@ describe('slow clients and held connections', () => {
   });
 
   it('cuts off a client whose headers never end', async () => {
-    const { dripped, answer } = await dripUntilClosed(gw.port, `GET /users/me HTTP/1.1\r\nHost: localhost:${gw.port}\r\nX-Slow: `, 200);
+    const { dripped, answer } = await dripUntilClosed(
+      gw.port,
+      `GET /users/me HTTP/1.1\r\nHost: localhost:${gw.port}\r\nX-Slow: `,
+      200,
+    );
     expect(dripped).toBeLessThan(1000);
     expect(answer).not.toMatch(/^HTTP\/1\.1 200/);
   });
 
   it('answers two Host headers with 400, whatever they name', async () => {
     for (const second of ['localhost', 'acme.localhost', 'evil.example']) {
-      const res = await rawRequest(gw.port, `GET /users/me HTTP/1.1\r\nHost: localhost:${gw.port}\r\nHost: ${second}\r\nConnection: close\r\n\r\n`);
+      const res = await rawRequest(
+        gw.port,
+        `GET /users/me HTTP/1.1\r\nHost: localhost:${gw.port}\r\nHost: ${second}\r\nConnection: close\r\n\r\n`,
+      );
       expect(res.status, second).toBe(400);
       expectProblem(JSON.parse(res.body), 400, `second host ${second}`);
     }
@@ -95,7 +102,7 @@ describe('the connection cap', () => {
       extra.write(`GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n`);
     });
     expect(closed).toBe('');
-    held[0]!.destroy();
+    held[0].destroy();
     await sleep(100);
     const ok = await rawRequest(gw.port, `GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
     expect(ok.status).toBe(200);
@@ -107,13 +114,20 @@ describe('per-address limits while Redis is unreachable', () => {
   let gw: Gateway;
   beforeAll(async () => {
     // Nothing listens on port 1: every Redis command fails.
-    gw = await startGateway(testDrivers()[0]!, { REDIS_URL: 'redis://127.0.0.1:1', RATE_LIMIT_SIGN_IN: '3', LOG_LEVEL: 'warn' });
+    gw = await startGateway(testDrivers()[0]!, {
+      REDIS_URL: 'redis://127.0.0.1:1',
+      RATE_LIMIT_SIGN_IN: '3',
+      LOG_LEVEL: 'warn',
+    });
   });
   afterAll(() => gw?.close());
 
   it('falls back to counting in the process instead of turning the limits off', async () => {
     const statuses = [];
-    for (let i = 0; i < 5; i++) statuses.push((await gw.form('/users/login', { email: uniqueEmail(), password: 'not it, not it at all' })).status);
+    for (let i = 0; i < 5; i++)
+      statuses.push(
+        (await gw.form('/users/login', { email: uniqueEmail(), password: 'not it, not it at all' })).status,
+      );
     expect(statuses).toEqual([422, 422, 422, 429, 429]);
     expect(gw.logs.join('\n')).toMatch(/redis unavailable; per-address limits fall back to this process/);
   });
@@ -122,7 +136,12 @@ describe('per-address limits while Redis is unreachable', () => {
 describe.each(testDrivers())('the retention purge on %s', (driver) => {
   let gw: Gateway;
   beforeAll(async () => {
-    gw = await startGateway(driver, { PURGE_INTERVAL_SECONDS: '1', EVENT_RETENTION_DAYS: '2', KNOWN_DEVICE_DAYS: '30', SESSION_IDLE_HOURS: '24' });
+    gw = await startGateway(driver, {
+      PURGE_INTERVAL_SECONDS: '1',
+      EVENT_RETENTION_DAYS: '2',
+      KNOWN_DEVICE_DAYS: '30',
+      SESSION_IDLE_HOURS: '24',
+    });
   });
   afterAll(() => gw?.close());
 
@@ -133,29 +152,55 @@ describe.each(testDrivers())('the retention purge on %s', (driver) => {
     const ago = (days: number) => sql`now() - ${days}::integer * interval '1 day'`;
     const old = {
       sessions: [
-        ...(await gw.db.db.insert(sessions).values({ userId: user.id, tokenHash: `expired-${email}`, expiresAt: sql`now() - interval '1 minute'` }).returning()),
-        ...(await gw.db.db.insert(sessions).values({ userId: user.id, tokenHash: `idle-${email}`, expiresAt: sql`now() + interval '10 days'`, lastSeenAt: ago(2) }).returning()),
+        ...(await gw.db.db
+          .insert(sessions)
+          .values({ userId: user.id, tokenHash: `expired-${email}`, expiresAt: sql`now() - interval '1 minute'` })
+          .returning()),
+        ...(await gw.db.db
+          .insert(sessions)
+          .values({
+            userId: user.id,
+            tokenHash: `idle-${email}`,
+            expiresAt: sql`now() + interval '10 days'`,
+            lastSeenAt: ago(2),
+          })
+          .returning()),
       ].map((r) => r.id),
       events: (
         await gw.db.db
           .insert(accountEvents)
-          .values(Array.from({ length: 1200 }, () => ({ realmId: user.realmId, userId: user.id, type: 'sign_in_failed', createdAt: ago(3) })))
+          .values(
+            Array.from({ length: 1200 }, () => ({
+              realmId: user.realmId,
+              userId: user.id,
+              type: 'sign_in_failed',
+              createdAt: ago(3),
+            })),
+          )
           .returning()
       ).map((r) => r.id),
-      devices: (await gw.db.db.insert(knownDevices).values({ userId: user.id, tokenHash: `old-${email}`, lastUsedAt: ago(31) }).returning()).map((r) => r.id),
+      devices: (
+        await gw.db.db
+          .insert(knownDevices)
+          .values({ userId: user.id, tokenHash: `old-${email}`, lastUsedAt: ago(31) })
+          .returning()
+      ).map((r) => r.id),
     };
     // A program that signs in again and again without sending its credential back: 25 devices.
     const busy = uniqueEmail('program');
     await gw.form('/users/register', registration(busy));
     const busyUser = (await userByEmail(gw.db.db, busy))!;
-    await gw.db.db.insert(knownDevices).values(Array.from({ length: 24 }, (_, i) => ({ userId: busyUser.id, tokenHash: `busy-${i}-${busy}` })));
+    await gw.db.db
+      .insert(knownDevices)
+      .values(Array.from({ length: 24 }, (_, i) => ({ userId: busyUser.id, tokenHash: `busy-${i}-${busy}` })));
     const left = async () => ({
       sessions: (await gw.db.db.select().from(sessions).where(inArray(sessions.id, old.sessions))).length,
       events: (await gw.db.db.select().from(accountEvents).where(inArray(accountEvents.id, old.events))).length,
       devices: (await gw.db.db.select().from(knownDevices).where(inArray(knownDevices.id, old.devices))).length,
     });
     let now = await left();
-    const busyDevices = async () => (await gw.db.db.select().from(knownDevices).where(eq(knownDevices.userId, busyUser.id))).length;
+    const busyDevices = async () =>
+      (await gw.db.db.select().from(knownDevices).where(eq(knownDevices.userId, busyUser.id))).length;
     for (let i = 0; i < 100 && (now.sessions + now.events + now.devices > 0 || (await busyDevices()) > 20); i++) {
       await sleep(200);
       now = await left();
@@ -164,7 +209,9 @@ describe.each(testDrivers())('the retention purge on %s', (driver) => {
     expect(await busyDevices()).toBe(20);
     // What is still live stays: the registration's session, event and known device.
     expect((await gw.send('GET', '/users/me', { headers: { cookie: reg.cookie! } })).status).toBe(200);
-    expect((await gw.db.db.select().from(accountEvents).where(eq(accountEvents.userId, user.id))).map((e) => e.type)).toContain('registered');
+    expect(
+      (await gw.db.db.select().from(accountEvents).where(eq(accountEvents.userId, user.id))).map((e) => e.type),
+    ).toContain('registered');
     expect(await gw.db.db.select().from(knownDevices).where(eq(knownDevices.userId, user.id))).toHaveLength(1);
     expect((await gw.form('/users/login', { email, password: STRONG })).status).toBe(200);
     expect(gw.logs.join('\n')).toMatch(/retention purge/);

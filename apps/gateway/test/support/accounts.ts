@@ -16,7 +16,10 @@ export async function userByEmail(db: Database, email: string) {
 }
 
 export async function sessionCount(db: Database, userId: string): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(sessions).where(eq(sessions.userId, userId));
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(sessions)
+    .where(eq(sessions.userId, userId));
   return row!.n;
 }
 

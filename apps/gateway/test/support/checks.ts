@@ -10,12 +10,20 @@ import type { Response } from './gateway.js';
 export const DOCUMENTED = new Set([200, 201, 400, 401, 403, 404, 409, 413, 415, 422, 429, 503]);
 
 // Traces, file positions and internal error names must never reach a client in an error.
-const LEAK = /\bat [^"]*:\d+:\d+|node_modules|\.(ts|js|mjs):\d+|TypeError|ReferenceError|DrizzleQueryError|PostgresError|\bstack\b/;
+const LEAK =
+  /\bat [^"]*:\d+:\d+|node_modules|\.(ts|js|mjs):\d+|TypeError|ReferenceError|DrizzleQueryError|PostgresError|\bstack\b/;
 
 /** Checks a documented problem: the status line, the body's status and the registry agree. */
-export function expectProblem(problem: any, status: number, what: string) {
-  expect(problem, what).toMatchObject({ type: 'about:blank', status, title: expect.any(String), code: expect.any(String) });
-  expect(PROBLEM_STATUS[problem.code as keyof typeof PROBLEM_STATUS], `${what}: code ${problem.code}`).toBe(status);
+export function expectProblem(problem: unknown, status: number, what: string) {
+  expect(problem, what).toMatchObject({
+    type: 'about:blank',
+    status,
+    title: expect.any(String),
+    code: expect.any(String),
+  });
+  // An object with a string code: checked just above.
+  const { code } = problem as { code: string };
+  expect(PROBLEM_STATUS[code as keyof typeof PROBLEM_STATUS], `${what}: code ${code}`).toBe(status);
 }
 
 /** A form-route answer: documented status, no leak, problem+json for every error. */
@@ -32,7 +40,10 @@ export function expectCleanFormAnswer(res: Response, what: string) {
 
 /** A /trpc answer: documented status, JSON, and for an error the tRPC envelope carrying the problem. */
 export function expectCleanTrpcAnswer(res: Response, what: string, extra: number[] = [], method = 'POST') {
-  expect(DOCUMENTED.has(res.status) || extra.includes(res.status), `${what}: status ${res.status} ${res.text.slice(0, 200)}`).toBe(true);
+  expect(
+    DOCUMENTED.has(res.status) || extra.includes(res.status),
+    `${what}: status ${res.status} ${res.text.slice(0, 200)}`,
+  ).toBe(true);
   expect(res.headers['content-type'], what).toMatch(/^application\/json/);
   // A HEAD answer has no body: nothing under /trpc serves HEAD, so it is refused (405, or 404 for an unknown realm).
   if (method === 'HEAD') {
@@ -74,5 +85,7 @@ export async function assertProperty<T>(arb: fc.Arbitrary<T>, check: (value: T) 
   const out = await fc.check(fc.asyncProperty(arb, check), { numRuns, endOnFailure: true });
   if (!out.failed) return;
   const example = inspect(out.counterexample?.[0], { maxStringLength: 300, maxArrayLength: 80, breakLength: 200 });
-  throw new Error(`failed after ${out.numRuns} runs (seed ${out.seed}): ${example}\n${String(out.errorInstance).slice(0, 2000)}`);
+  throw new Error(
+    `failed after ${out.numRuns} runs (seed ${out.seed}): ${example}\n${String(out.errorInstance).slice(0, 2000)}`,
+  );
 }

@@ -2,8 +2,8 @@ import { Writable } from 'node:stream';
 import { createHasher, createRealm, type Hasher } from '@accounts/api';
 import type { Driver } from '@accounts/db';
 import { createTestDatabase, httpClient, STRONG, uniqueEmail, type Client, type TestDatabase } from '@accounts/testing';
-import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
+import { createServer, type Server } from '../../src/server.js';
 
 export const SEED_HEADERS = {
   'content-type': 'application/x-www-form-urlencoded; charset=UTF-8',
@@ -20,7 +20,7 @@ export interface Gateway extends Client {
   port: number;
   db: TestDatabase;
   logs: string[];
-  app: Awaited<ReturnType<typeof buildApp>>;
+  app: Server['app'];
   hasher: Hasher;
 }
 
@@ -29,6 +29,10 @@ export async function startGateway(driver: Driver, env: Record<string, string> =
   const db = await createTestDatabase(driver);
   await createRealm(db.db, 'acme', 'Acme Inc');
   const config = loadConfig({
+    // A port of its own; links in mails keep the default port (3000), whatever this one is.
+    HOST: '127.0.0.1',
+    PORT: '0',
+    PUBLIC_PORT: '3000',
     BCRYPT_COST: '4',
     LOG_LEVEL: 'info',
     HASH_WORKERS: '2',
@@ -39,7 +43,12 @@ export async function startGateway(driver: Driver, env: Record<string, string> =
     RATE_LIMIT_ACCOUNT_WRITES: '1000',
     ...env,
   });
-  const hasher = await createHasher({ cost: config.BCRYPT_COST, pepper: config.PASSWORD_PEPPER, workers: config.HASH_WORKERS, queueMax: config.HASH_QUEUE_MAX });
+  const hasher = await createHasher({
+    cost: config.BCRYPT_COST,
+    pepper: config.PASSWORD_PEPPER,
+    workers: config.HASH_WORKERS,
+    queueMax: config.HASH_QUEUE_MAX,
+  });
   const logs: string[] = [];
   const logStream = new Writable({
     write(chunk, _enc, cb) {
@@ -47,8 +56,10 @@ export async function startGateway(driver: Driver, env: Record<string, string> =
       cb();
     },
   });
-  const app = await buildApp({ config, database: db, hasher, logStream });
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  // The test's database and hashing pool outlive the server's stop, so a test can look at them after it.
+  const server = await createServer(config, { database: db, hasher, logStream });
+  const { app } = server;
+  await server.start();
   const port = (app.server.address() as { port: number }).port;
 
   const client = httpClient(port, { formHeaders: SEED_HEADERS });
@@ -61,12 +72,17 @@ export async function startGateway(driver: Driver, env: Record<string, string> =
     hasher,
     close: async () => {
       await client.close();
-      // A test may have started the stop itself.
-      if (!app.draining) await app.close();
+      // A test may have started the stop itself (app.close()): this waits for it.
+      await server.stop();
       await hasher.close();
       await db.close();
     },
   };
 }
 
-export const registration = (email = uniqueEmail(), password = STRONG, name = 'Test User') => ({ name, email, password, password2: password });
+export const registration = (email = uniqueEmail(), password = STRONG, name = 'Test User') => ({
+  name,
+  email,
+  password,
+  password2: password,
+});

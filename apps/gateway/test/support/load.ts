@@ -16,7 +16,18 @@ export interface Outcome {
  * Keeps `workers` registrations in flight until `done()` says stop (or `max` were sent in all),
  * and returns every outcome: the status, or 0 and the error when the connection failed.
  */
-export async function registrationLoad(client: Client, opts: { workers: number; done: () => boolean; max?: number; tag?: string; pauseMs?: number; label?: () => string; onOutcome?: (o: Outcome) => void }): Promise<Outcome[]> {
+export async function registrationLoad(
+  client: Client,
+  opts: {
+    workers: number;
+    done: () => boolean;
+    max?: number;
+    tag?: string;
+    pauseMs?: number;
+    label?: () => string;
+    onOutcome?: (o: Outcome) => void;
+  },
+): Promise<Outcome[]> {
   const out: Outcome[] = [];
   const max = opts.max ?? 5000;
   const worker = async () => {
@@ -35,7 +46,8 @@ export async function registrationLoad(client: Client, opts: { workers: number; 
 }
 
 /** Signs in with the registration password: 200 when the account is there. */
-export const canSignIn = async (client: Client, email: string, password = STRONG) => (await client.form('/users/login', { email, password })).status;
+export const canSignIn = async (client: Client, email: string, password = STRONG) =>
+  (await client.form('/users/login', { email, password })).status;
 
 /**
  * Users whose registration is only partly stored: the user row, its first session and its

@@ -4,7 +4,9 @@ import addFormats from 'ajv-formats';
 import { expect } from 'vitest';
 import type { Gateway, Response } from './gateway.js';
 
-type Operation = { responses: Record<string, { headers?: Record<string, unknown>; content: Record<string, { schema: object }> }> };
+type Operation = {
+  responses: Record<string, { headers?: Record<string, unknown>; content: Record<string, { schema: object }> }>;
+};
 export type OpenApiDocument = { openapi: string; paths: Record<string, Record<string, Operation>> };
 
 /**
@@ -50,7 +52,8 @@ export async function openApiOf(gw: Gateway) {
       for (const [method, op] of Object.entries(ops)) {
         const key = `${method.toUpperCase()} ${url}`;
         for (const status of Object.keys(op.responses).map(Number)) {
-          if (!statuses.get(key)?.has(status) && !(except[key] ?? []).includes(status)) missing.push(`${key} ${status}`);
+          if (!statuses.get(key)?.has(status) && !(except[key] ?? []).includes(status))
+            missing.push(`${key} ${status}`);
         }
       }
     }
@@ -58,4 +61,43 @@ export async function openApiOf(gw: Gateway) {
   }
 
   return { doc, check, unchecked };
+}
+
+/** The OpenAPI test's checked request functions: each answer is held to the document. */
+export type Post = (
+  url: string,
+  body: string | Record<string, string>,
+  headers?: Record<string, string>,
+  host?: string,
+) => Promise<Response>;
+export type Get = (url: string, headers?: Record<string, string>, host?: string) => Promise<Response>;
+
+/**
+ * The refusals every form route shares, asked of each route with a valid form of its fields:
+ * a body that is not UTF-8, a cross-site origin, an unknown realm, an oversized body, another
+ * media type and a repeated field. `signedIn` routes are also refused without the session and
+ * with their first field empty.
+ */
+export async function expectPostRefusals(
+  post: Post,
+  bodies: Record<string, Record<string, string>>,
+  { cookie, signedIn = false }: { cookie: string; signedIn?: boolean },
+) {
+  for (const [url, fields] of Object.entries(bodies)) {
+    const form = new URLSearchParams(fields).toString();
+    expect((await post(url, `${form}&x=%FF`, { cookie })).json.code).toBe('invalid_body');
+    expect(
+      (await post(url, form, { cookie, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' })).json.code,
+    ).toBe('cross_origin');
+    expect((await post(url, form, { cookie }, 'nope.localhost')).json.code).toBe('realm_not_found');
+    expect((await post(url, `${form}&pad=${'x'.repeat(20 * 1024)}`, { cookie })).json.code).toBe('payload_too_large');
+    expect((await post(url, form || 'x=1', { cookie, 'content-type': 'text/plain' })).json.code).toBe(
+      'unsupported_media_type',
+    );
+    if (signedIn) expect((await post(url, form)).json.code).toBe('unauthenticated');
+    const first = Object.keys(fields)[0];
+    if (!first) continue;
+    expect((await post(url, `${form}&${first}=again`, { cookie })).json.code).toBe('duplicate_field');
+    if (signedIn) expect((await post(url, { [first]: '' }, { cookie })).json.code).toBe('validation_failed');
+  }
 }

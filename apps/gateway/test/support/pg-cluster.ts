@@ -14,8 +14,12 @@ const ROOT = '/usr/lib/postgresql';
 /** The newest installed server's bin directory, if it has initdb and pg_ctl. */
 function binDir(): string | null {
   if (!existsSync(ROOT)) return null;
-  const versions = readdirSync(ROOT).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
-  const bin = versions.map((v) => join(ROOT, v, 'bin')).find((d) => existsSync(join(d, 'initdb')) && existsSync(join(d, 'pg_ctl')));
+  const versions = readdirSync(ROOT)
+    .filter((v) => /^\d+$/.test(v))
+    .sort((a, b) => Number(b) - Number(a));
+  const bin = versions
+    .map((v) => join(ROOT, v, 'bin'))
+    .find((d) => existsSync(join(d, 'initdb')) && existsSync(join(d, 'pg_ctl')));
   return bin ?? null;
 }
 
@@ -29,7 +33,9 @@ function postgresUid(): number | null {
 
 /** True when this machine can run a private cluster: the binaries, and root to act as postgres. */
 export function privateClusterAvailable(): boolean {
-  return binDir() !== null && postgresUid() !== null && (process.getuid?.() === 0 || process.getuid?.() === postgresUid());
+  return (
+    binDir() !== null && postgresUid() !== null && (process.getuid?.() === 0 || process.getuid?.() === postgresUid())
+  );
 }
 
 export interface Cluster {
@@ -51,8 +57,11 @@ export async function createCluster(): Promise<Cluster> {
   const port = await freePort();
   // Asynchronous, so the test's own clients keep running while the server stops or starts.
   const asPostgres = async (cmd: string, args: string[]) => {
-    const [file, argv] = process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', join(bin, cmd), ...args]] : [join(bin, cmd), args];
-    await promisify(execFile)(file as string, argv as string[], { cwd: dir, timeout: 60_000 });
+    const [file, argv] =
+      process.getuid?.() === 0
+        ? ['runuser', ['-u', 'postgres', '--', join(bin, cmd), ...args]]
+        : [join(bin, cmd), args];
+    await promisify(execFile)(file, argv, { cwd: dir, timeout: 60_000 });
   };
   let running = false;
   const cluster: Cluster = {

@@ -39,14 +39,18 @@ const BASE_ENV = {
  */
 export function spawnGateway(env: Record<string, string>, readyMs = 90_000): Promise<GatewayProcess> {
   // Only what the process needs from ours: no DATABASE_URL or REDIS_URL leaks in by accident.
-  const inherited = Object.fromEntries(['PATH', 'HOME', 'TMPDIR', 'LANG'].filter((k) => process.env[k]).map((k) => [k, process.env[k]!]));
+  const inherited = Object.fromEntries(
+    ['PATH', 'HOME', 'TMPDIR', 'LANG'].filter((k) => process.env[k]).map((k) => [k, process.env[k]!]),
+  );
   const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', 'src/main.ts'], {
     cwd: GATEWAY_DIR,
     env: { ...inherited, ...BASE_ENV, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: string[] = [];
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   const collect = (stream: NodeJS.ReadableStream) => {
     let rest = '';
     stream.setEncoding('utf8');
@@ -56,8 +60,8 @@ export function spawnGateway(env: Record<string, string>, readyMs = 90_000): Pro
       logs.push(...lines.filter(Boolean));
     });
   };
-  collect(child.stdout!);
-  collect(child.stderr!);
+  collect(child.stdout);
+  collect(child.stderr);
 
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -93,4 +97,3 @@ export function spawnGateway(env: Record<string, string>, readyMs = 90_000): Pro
     void exited.then(() => clearInterval(poll));
   });
 }
-

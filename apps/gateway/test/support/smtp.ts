@@ -61,10 +61,11 @@ export async function startSmtp(): Promise<TestSmtp> {
             parsed,
           };
           mails.push(mail);
-          for (const w of [...waiters]) if (w.pick(mail)) {
-            waiters.splice(waiters.indexOf(w), 1);
-            w.resolve(mail);
-          }
+          for (const w of [...waiters])
+            if (w.pick(mail)) {
+              waiters.splice(waiters.indexOf(w), 1);
+              w.resolve(mail);
+            }
           cb();
         })
         .catch((err: Error) => cb(err));
@@ -86,7 +87,10 @@ export async function startSmtp(): Promise<TestSmtp> {
       const hit = mails.find(pick);
       if (hit) return Promise.resolve(hit);
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no matching mail within ${ms} ms (received ${mails.length})`)), ms);
+        const timer = setTimeout(
+          () => reject(new Error(`no matching mail within ${ms} ms (received ${mails.length})`)),
+          ms,
+        );
         waiters.push({ pick, resolve: (m) => (clearTimeout(timer), resolve(m)) });
       });
     },

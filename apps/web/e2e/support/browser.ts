@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { CHROMIUM_PATH, SCREENSHOT_DIR } from './paths';
 
 const ARGS = [
@@ -26,6 +27,31 @@ export function newContext(browser: Browser, options: BrowserContextOptions = {}
   return browser.newContext({ locale: 'en-US', viewport: DESKTOP, ...options });
 }
 
+/**
+ * One Chromium for the tests of the `describe` that calls this: launched in a beforeAll, and
+ * closed in an afterAll with every context they opened (the hooks run where the call stands).
+ */
+export function useBrowser() {
+  let browser: Browser | undefined;
+  const contexts: BrowserContext[] = [];
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    for (const ctx of contexts) await ctx.close();
+    await browser?.close();
+  });
+  const context = async (options?: BrowserContextOptions): Promise<BrowserContext> => {
+    if (!browser) throw new Error('the browser starts in beforeAll: open contexts in hooks or tests');
+    const ctx = await newContext(browser, options);
+    contexts.push(ctx);
+    return ctx;
+  };
+  /** A page in a fresh context of its own. */
+  const page = async (options?: BrowserContextOptions): Promise<Page> => (await context(options)).newPage();
+  return { context, page };
+}
+
 export async function screenshot(page: Page, name: string) {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
@@ -35,7 +61,10 @@ export async function screenshot(page: Page, name: string) {
 export async function errorNextTo(page: Page, inputId: string): Promise<string> {
   return page.evaluate((id) => {
     const input = document.getElementById(id);
-    const ref = input?.getAttribute('aria-describedby')?.split(' ').find((r) => r.endsWith('-error'));
+    const ref = input
+      ?.getAttribute('aria-describedby')
+      ?.split(' ')
+      .find((r) => r.endsWith('-error'));
     return (ref && document.getElementById(ref)?.textContent) || '';
   }, inputId);
 }

@@ -11,13 +11,18 @@ export interface Person {
   password: string;
 }
 
-export const person = (tag: string, name = 'Ada Lovelace'): Person => ({ name, email: uniqueEmail(tag), password: FIRST_PASSWORD });
+export const person = (tag: string, name = 'Ada Lovelace'): Person => ({
+  name,
+  email: uniqueEmail(tag),
+  password: FIRST_PASSWORD,
+});
 
 /**
  * Waits until the app runs the page the server sent: until then its inputs are read-only and its
  * buttons disabled (see src/hydrated.ts), so keys pressed earlier would go nowhere.
  */
-export const appRunning = (page: Page) => page.waitForFunction(() => !document.querySelector('input[readonly]:not([hidden]), .toggle[disabled]'));
+export const appRunning = (page: Page) =>
+  page.waitForFunction(() => !document.querySelector('input[readonly]:not([hidden]), .toggle[disabled]'));
 
 /** An input by its visible label (exact, so the "Show …" toggles do not match). */
 export const field = (page: Page, label: string) => page.getByLabel(label, { exact: true });
@@ -48,4 +53,5 @@ export async function summaryAfterSubmit(page: Page): Promise<string> {
   return (await page.locator('.error-summary h2').textContent()) ?? '';
 }
 
-export const noSideScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+export const noSideScroll = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);

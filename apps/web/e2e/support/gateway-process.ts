@@ -10,15 +10,26 @@ const run = promisify(execFile);
 
 export interface RunningGateway {
   port: number;
+  /** Everything the process wrote so far. */
+  log(): string;
   stop(): Promise<void>;
 }
 
 /**
- * Starts the built gateway on a fresh data directory with realm "acme" created beforehand
- * (the embedded database allows one process at a time), and waits until it answers.
+ * Starts the built gateway on a fresh data directory, after running the operator command
+ * `prepare` on it (the embedded database allows one process at a time, so it runs first), and
+ * waits until it answers. `env` comes on top of ours and the test settings.
  */
-export async function startGateway(): Promise<RunningGateway> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'accounts-web-e2e-'));
+export async function startBuiltGateway({
+  dirPrefix,
+  prepare,
+  env: extra,
+}: {
+  dirPrefix: string;
+  prepare: string[];
+  env: Record<string, string>;
+}): Promise<RunningGateway> {
+  const dataDir = await mkdtemp(join(tmpdir(), dirPrefix));
   const port = await freePort();
   const env = {
     ...process.env,
@@ -26,10 +37,10 @@ export async function startGateway(): Promise<RunningGateway> {
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     BCRYPT_COST: '4',
-    LOG_LEVEL: 'warn',
     PASSWORD_PEPPER: 'e2e-only-pepper-not-a-secret',
+    ...extra,
   };
-  await run(process.execPath, [GATEWAY_CLI, 'realm', 'create', 'acme', 'Acme Inc'], { env });
+  await run(process.execPath, [GATEWAY_CLI, ...prepare], { env });
 
   const child = spawn(process.execPath, [GATEWAY_MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const log: string[] = [];
@@ -41,6 +52,7 @@ export async function startGateway(): Promise<RunningGateway> {
   try {
     await waitForHealth(`http://127.0.0.1:${port}`, { child, timeoutMs: 30_000, log: () => log.join('') });
   } catch (error) {
+    process.off('exit', killOnExit);
     child.kill('SIGKILL');
     await rm(dataDir, { recursive: true, force: true });
     throw error;
@@ -48,11 +60,27 @@ export async function startGateway(): Promise<RunningGateway> {
 
   return {
     port,
+    log: () => log.join(''),
     async stop() {
       process.off('exit', killOnExit);
       await stopProcess(child);
       await rm(dataDir, { recursive: true, force: true });
-      const problems = log.join('').trim();
+    },
+  };
+}
+
+/** The gateway every browser test shares, with realm "acme" created; its warnings are shown at the end. */
+export async function startGateway(): Promise<RunningGateway> {
+  const gateway = await startBuiltGateway({
+    dirPrefix: 'accounts-web-e2e-',
+    prepare: ['realm', 'create', 'acme', 'Acme Inc'],
+    env: { LOG_LEVEL: 'warn' },
+  });
+  return {
+    ...gateway,
+    async stop() {
+      await gateway.stop();
+      const problems = gateway.log().trim();
       if (problems) console.warn(`gateway log (warnings and errors):\n${problems}`);
     },
   };

@@ -50,7 +50,10 @@ export default async function setup(project: TestProject) {
     );
   }
   if (newestMtime(WEB_SRC_DIR) > statSync(WEB_DIST_INDEX).mtimeMs) {
-    loud(['apps/web/dist is older than apps/web/src: these tests run the OLD build.', 'Rebuild with: pnpm --filter @accounts/web build']);
+    loud([
+      'apps/web/dist is older than apps/web/src: these tests run the OLD build.',
+      'Rebuild with: pnpm --filter @accounts/web build',
+    ]);
   }
 
   const gateway = await startGateway();

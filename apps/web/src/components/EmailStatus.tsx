@@ -22,7 +22,12 @@ export function EmailStatus({ user }: { user: SignedInUser }) {
           {resend.data.alreadyVerified ? m('resendAlready') : m('resendDone', { email: user.email })}
         </span>
       ) : (
-        <button type="button" className="link-button resend-verification" disabled={resend.isPending || !hydrated} onClick={() => resend.mutate()}>
+        <button
+          type="button"
+          className="link-button resend-verification"
+          disabled={resend.isPending || !hydrated}
+          onClick={() => resend.mutate()}
+        >
           {resend.isPending ? m('resendBusy') : m('resendLink')}
         </button>
       )}

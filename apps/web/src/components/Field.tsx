@@ -19,7 +19,16 @@ interface FieldProps<F extends string> extends Omit<InputHTMLAttributes<HTMLInpu
  * A labelled input. Its error, when there is one, sits between the label and the input (as in
  * GOV.UK's pattern) and is read first; nothing is reserved for an error that is not there.
  */
-export function Field<F extends string>({ form, name, label, describedBy = [], addon, children, required = true, ...input }: FieldProps<F>) {
+export function Field<F extends string>({
+  form,
+  name,
+  label,
+  describedBy = [],
+  addon,
+  children,
+  required = true,
+  ...input
+}: FieldProps<F>) {
   const error = form.errorFor(name);
   const errorId = errorIdOf(name);
   const describedByIds = [...(error ? [errorId] : []), ...describedBy].join(' ') || undefined;

@@ -14,7 +14,14 @@ interface PasswordFieldProps<F extends string> {
 }
 
 /** A password input with a show/hide toggle; the toggle never submits and keeps the value. */
-export function PasswordField<F extends string>({ form, name, label, autoComplete, describedBy, children }: PasswordFieldProps<F>) {
+export function PasswordField<F extends string>({
+  form,
+  name,
+  label,
+  autoComplete,
+  describedBy,
+  children,
+}: PasswordFieldProps<F>) {
   const { t } = useI18n();
   const [visible, setVisible] = useState(false);
   const hydrated = useHydrated();

@@ -1,4 +1,10 @@
-import { passwordStrength, type PasswordContext, type PasswordEstimator, type PasswordPolicy, type StrengthCheck } from '@accounts/validators';
+import {
+  passwordStrength,
+  type PasswordContext,
+  type PasswordEstimator,
+  type PasswordPolicy,
+  type StrengthCheck,
+} from '@accounts/validators';
 import { useI18n, type UiKey } from '../i18n';
 
 const CHECK_LABELS: Record<StrengthCheck, UiKey> = {

@@ -24,7 +24,9 @@ export function keptValues(fields: readonly string[]): Record<string, string> {
     if (!raw) return {};
     const kept = JSON.parse(raw) as Kept;
     if (kept.path !== window.location.pathname) return {};
-    return Object.fromEntries(fields.filter((f) => typeof kept.values[f] === 'string').map((f) => [f, kept.values[f]!]));
+    return Object.fromEntries(
+      fields.filter((f) => typeof kept.values[f] === 'string').map((f) => [f, kept.values[f]!]),
+    );
   } catch {
     return {};
   }

@@ -83,19 +83,22 @@ export function useForm<F extends string>({ initial, schema, submit, keep = [], 
   };
 
   /** The code of the error shown for a field, for pages that offer a way out (e.g. email_taken). */
-  const errorCodeFor = (field: F): string | undefined => (errorFor(field) ? (serverErrors[field]?.code ?? clientErrors.get(field)?.code) : undefined);
+  const errorCodeFor = (field: F): string | undefined =>
+    errorFor(field) ? (serverErrors[field]?.code ?? clientErrors.get(field)?.code) : undefined;
 
   const setValue = (field: F, value: string) => {
     setValues((prev) => ({ ...prev, [field]: value }));
     setEdited((prev) => (prev.has(field) ? prev : new Set(prev).add(field)));
     setServerErrors((prev) => {
       if (!(field in prev)) return prev;
-      const { [field]: _, ...rest } = prev;
-      return rest as typeof prev;
+      const rest = { ...prev };
+      delete rest[field];
+      return rest;
     });
   };
 
-  const fail = (entries: SummaryEntry[], message: string | null) => setReport((r) => ({ entries, message, key: r.key + 1 }));
+  const fail = (entries: SummaryEntry[], message: string | null) =>
+    setReport((r) => ({ entries, message, key: r.key + 1 }));
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -126,7 +129,9 @@ export function useForm<F extends string>({ initial, schema, submit, keep = [], 
       const failure = describeFailure(error, locale);
       const known = failure.fieldErrors.filter((e) => isKnown(e.field)).map(worded);
       const unknown = failure.fieldErrors.filter((e) => !isKnown(e.field));
-      setServerErrors(Object.fromEntries(known.map((e) => [e.field, { code: e.code, message: e.message }])) as typeof serverErrors);
+      setServerErrors(
+        Object.fromEntries(known.map((e) => [e.field, { code: e.code, message: e.message }])) as typeof serverErrors,
+      );
       fail(
         known.map((e) => ({ field: e.field, message: e.message })),
         [failure.message, ...unknown.map((e) => e.message)].filter(Boolean).join(' ') || null,

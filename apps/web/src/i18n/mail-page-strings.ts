@@ -1,8 +1,7 @@
 // Words of the pages behind mailed links (forgotten password, reset, address verification) and
 // of the account page's address status. Only those pages (loaded on demand) import this table, so
 // the sign-in page's script does not carry it.
-import type { Locale } from '@accounts/validators';
-import { useI18n } from './index';
+import { createTranslator, useTranslator } from './index';
 
 const MAIL_EN = {
   forgotTitle: 'Reset your password',
@@ -11,7 +10,8 @@ const MAIL_EN = {
   forgotIntro: 'Enter the email address of your account in {realm}. We will send you a link to choose a new password.',
   forgotSubmit: 'Send the link',
   forgotBusy: 'Sending…',
-  forgotSent: 'If an account exists for {email}, we have sent a link to it. The link works once, for a limited time. Check your spam folder if nothing arrives.',
+  forgotSent:
+    'If an account exists for {email}, we have sent a link to it. The link works once, for a limited time. Check your spam folder if nothing arrives.',
   forgotAgain: 'Use another address',
   backToSignIn: 'Back to sign in',
   resetIntro: 'After the change every device is signed out, this one too; then you sign in with the new password.',
@@ -43,16 +43,20 @@ const MAIL_DE: Record<MailKey, string> = {
   forgotTitle: 'Passwort zurücksetzen',
   resetTitle: 'Neues Passwort wählen',
   verifyTitle: 'E-Mail-Adresse bestätigen',
-  forgotIntro: 'Geben Sie die E-Mail-Adresse Ihres Kontos bei {realm} ein. Wir senden Ihnen einen Link, mit dem Sie ein neues Passwort wählen.',
+  forgotIntro:
+    'Geben Sie die E-Mail-Adresse Ihres Kontos bei {realm} ein. Wir senden Ihnen einen Link, mit dem Sie ein neues Passwort wählen.',
   forgotSubmit: 'Link senden',
   forgotBusy: 'Wird gesendet…',
-  forgotSent: 'Falls es ein Konto für {email} gibt, haben wir einen Link dorthin gesendet. Der Link funktioniert einmal und nur für begrenzte Zeit. Sehen Sie auch im Spam-Ordner nach, falls nichts ankommt.',
+  forgotSent:
+    'Falls es ein Konto für {email} gibt, haben wir einen Link dorthin gesendet. Der Link funktioniert einmal und nur für begrenzte Zeit. Sehen Sie auch im Spam-Ordner nach, falls nichts ankommt.',
   forgotAgain: 'Andere Adresse verwenden',
   backToSignIn: 'Zurück zur Anmeldung',
-  resetIntro: 'Nach der Änderung werden alle Geräte abgemeldet, auch dieses; danach melden Sie sich mit dem neuen Passwort an.',
+  resetIntro:
+    'Nach der Änderung werden alle Geräte abgemeldet, auch dieses; danach melden Sie sich mit dem neuen Passwort an.',
   resetSubmit: 'Neues Passwort festlegen',
   resetBusy: 'Passwort wird festgelegt…',
-  resetNoToken: 'Diese Seite braucht den Link aus der E-Mail, die wir Ihnen gesendet haben. Fordern Sie einen neuen Link an, wenn Sie ihn nicht mehr haben.',
+  resetNoToken:
+    'Diese Seite braucht den Link aus der E-Mail, die wir Ihnen gesendet haben. Fordern Sie einen neuen Link an, wenn Sie ihn nicht mehr haben.',
   resetNewLink: 'Neuen Link anfordern',
   fieldResetLink: 'Link zum Zurücksetzen',
   verifyChecking: 'Link wird geprüft…',
@@ -61,7 +65,8 @@ const MAIL_DE: Record<MailKey, string> = {
   verifyNotYours: 'Nicht Ihr Konto? Verlassen Sie diese Seite: Bestätigt wird nur, wenn Sie die Schaltfläche drücken.',
   verifyBusy: 'E-Mail-Adresse wird bestätigt…',
   verifyDone: 'Ihre E-Mail-Adresse ist bestätigt.',
-  verifyFailed: 'Dieser Link hat nicht funktioniert: Er wurde schon benutzt, ist abgelaufen, oder ein neuerer wurde gesendet.',
+  verifyFailed:
+    'Dieser Link hat nicht funktioniert: Er wurde schon benutzt, ist abgelaufen, oder ein neuerer wurde gesendet.',
   verifyNoToken: 'Diese Seite braucht den Link aus der E-Mail, die wir Ihnen gesendet haben.',
   toAccount: 'Zu Ihrem Konto',
   emailVerified: 'Bestätigt',
@@ -76,22 +81,27 @@ const MAIL_FR: Record<MailKey, string> = {
   forgotTitle: 'Réinitialiser votre mot de passe',
   resetTitle: 'Choisir un nouveau mot de passe',
   verifyTitle: 'Confirmer votre adresse e-mail',
-  forgotIntro: 'Saisissez l’adresse e-mail de votre compte sur {realm}. Nous vous enverrons un lien pour choisir un nouveau mot de passe.',
+  forgotIntro:
+    'Saisissez l’adresse e-mail de votre compte sur {realm}. Nous vous enverrons un lien pour choisir un nouveau mot de passe.',
   forgotSubmit: 'Envoyer le lien',
   forgotBusy: 'Envoi…',
-  forgotSent: 'Si un compte existe pour {email}, nous y avons envoyé un lien. Le lien fonctionne une fois, pendant une durée limitée. Vérifiez vos indésirables si rien n’arrive.',
+  forgotSent:
+    'Si un compte existe pour {email}, nous y avons envoyé un lien. Le lien fonctionne une fois, pendant une durée limitée. Vérifiez vos indésirables si rien n’arrive.',
   forgotAgain: 'Utiliser une autre adresse',
   backToSignIn: 'Retour à la connexion',
-  resetIntro: 'Après la modification, tous les appareils sont déconnectés, celui-ci aussi\u00a0; vous vous connectez ensuite avec le nouveau mot de passe.',
+  resetIntro:
+    'Après la modification, tous les appareils sont déconnectés, celui-ci aussi\u00a0; vous vous connectez ensuite avec le nouveau mot de passe.',
   resetSubmit: 'Définir le nouveau mot de passe',
   resetBusy: 'Enregistrement…',
-  resetNoToken: 'Cette page a besoin du lien du message que nous vous avons envoyé. Demandez un nouveau lien si vous ne l’avez plus.',
+  resetNoToken:
+    'Cette page a besoin du lien du message que nous vous avons envoyé. Demandez un nouveau lien si vous ne l’avez plus.',
   resetNewLink: 'Demander un nouveau lien',
   fieldResetLink: 'Lien de réinitialisation',
   verifyChecking: 'Vérification du lien…',
   verifyConfirmIntro: 'Confirmez {email} comme adresse e-mail de votre compte sur {realm}.',
   verifyConfirm: 'Confirmer cette adresse',
-  verifyNotYours: 'Ce n’est pas votre compte\u00a0? Quittez cette page\u00a0: rien n’est confirmé si vous n’appuyez pas sur le bouton.',
+  verifyNotYours:
+    'Ce n’est pas votre compte\u00a0? Quittez cette page\u00a0: rien n’est confirmé si vous n’appuyez pas sur le bouton.',
   verifyBusy: 'Confirmation de votre adresse e-mail…',
   verifyDone: 'Votre adresse e-mail est confirmée.',
   verifyFailed: 'Ce lien n’a pas fonctionné\u00a0: il a déjà servi, a expiré, ou un lien plus récent a été envoyé.',
@@ -105,10 +115,8 @@ const MAIL_FR: Record<MailKey, string> = {
   resendAlready: 'Votre adresse e-mail est déjà confirmée.',
 };
 
-const TABLES: Record<Locale, Record<MailKey, string>> = { en: MAIL_EN, de: MAIL_DE, fr: MAIL_FR };
+export const MAIL_PAGE_STRINGS = { en: MAIL_EN, de: MAIL_DE, fr: MAIL_FR };
+export const translateMail = createTranslator<MailKey>(MAIL_PAGE_STRINGS);
 
-/** t() for the mail pages' words, in the page's language. */
-export function useMailText() {
-  const { locale } = useI18n();
-  return (key: MailKey, params: Record<string, string | number> = {}) => TABLES[locale][key].replace(/\{(\w+)\}/g, (_, name: string) => String(params[name] ?? ''));
-}
+/** The mail pages' words in the page's language: `m(key, params)`, beside the shared `t`. */
+export const useMailText = () => useTranslator(translateMail);

@@ -7,9 +7,11 @@ export const MAIL_EN = {
 } as const;
 export const MAIL_DE: Record<keyof typeof MAIL_EN, string> = {
   forgotLink: 'Passwort vergessen?',
-  passwordResetSignIn: 'Ihr Passwort wurde zurückgesetzt, und alle Geräte wurden abgemeldet. Melden Sie sich mit Ihrem neuen Passwort an.',
+  passwordResetSignIn:
+    'Ihr Passwort wurde zurückgesetzt, und alle Geräte wurden abgemeldet. Melden Sie sich mit Ihrem neuen Passwort an.',
 };
 export const MAIL_FR: Record<keyof typeof MAIL_EN, string> = {
   forgotLink: 'Mot de passe oublié ?',
-  passwordResetSignIn: 'Votre mot de passe a été réinitialisé et tous les appareils ont été déconnectés. Connectez-vous avec votre nouveau mot de passe.',
+  passwordResetSignIn:
+    'Votre mot de passe a été réinitialisé et tous les appareils ont été déconnectés. Connectez-vous avec votre nouveau mot de passe.',
 };

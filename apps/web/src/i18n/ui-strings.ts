@@ -95,14 +95,14 @@ const en = {
   notFoundBody: 'There is no page at this address.',
   goHome: 'Go to the start page',
   // The security page
-  navSessions: "Devices",
-  navActivity: "Activity",
-  accountSecurity: "Security and privacy",
+  navSessions: 'Devices',
+  navActivity: 'Activity',
+  accountSecurity: 'Security and privacy',
   seeSessions: "See where you're signed in",
   sessionsTitle: "Where you're signed in",
-  activityTitle: "Recent activity",
-  nameTitle: "Change your name",
-  deleteTitle: "Delete your account",
+  activityTitle: 'Recent activity',
+  nameTitle: 'Change your name',
+  deleteTitle: 'Delete your account',
 } as const;
 
 export type UiKey = keyof typeof en;
@@ -198,14 +198,14 @@ const de: Record<UiKey, string> = {
   notFoundTitle: 'Seite nicht gefunden',
   notFoundBody: 'Unter dieser Adresse gibt es keine Seite.',
   goHome: 'Zur Startseite',
-  navSessions: "Geräte",
-  navActivity: "Aktivität",
-  accountSecurity: "Sicherheit und Datenschutz",
-  seeSessions: "Sehen, wo Sie angemeldet sind",
-  sessionsTitle: "Wo Sie angemeldet sind",
-  activityTitle: "Letzte Aktivität",
-  nameTitle: "Namen ändern",
-  deleteTitle: "Konto löschen",
+  navSessions: 'Geräte',
+  navActivity: 'Aktivität',
+  accountSecurity: 'Sicherheit und Datenschutz',
+  seeSessions: 'Sehen, wo Sie angemeldet sind',
+  sessionsTitle: 'Wo Sie angemeldet sind',
+  activityTitle: 'Letzte Aktivität',
+  nameTitle: 'Namen ändern',
+  deleteTitle: 'Konto löschen',
 };
 
 const fr: Record<UiKey, string> = {
@@ -299,14 +299,14 @@ const fr: Record<UiKey, string> = {
   notFoundTitle: 'Page introuvable',
   notFoundBody: "Il n'y a aucune page à cette adresse.",
   goHome: "Aller à la page d'accueil",
-  navSessions: "Appareils",
-  navActivity: "Activité",
-  accountSecurity: "Sécurité et confidentialité",
-  seeSessions: "Voir où vous êtes connecté",
-  sessionsTitle: "Où vous êtes connecté",
-  activityTitle: "Activité récente",
-  nameTitle: "Modifier votre nom",
-  deleteTitle: "Supprimer votre compte",
+  navSessions: 'Appareils',
+  navActivity: 'Activité',
+  accountSecurity: 'Sécurité et confidentialité',
+  seeSessions: 'Voir où vous êtes connecté',
+  sessionsTitle: 'Où vous êtes connecté',
+  activityTitle: 'Activité récente',
+  nameTitle: 'Modifier votre nom',
+  deleteTitle: 'Supprimer votre compte',
 };
 
 export const UI_STRINGS = { en, de, fr } as const;

@@ -4,25 +4,16 @@ import { useI18n } from '../i18n';
 import { RequireAuth } from '../RequireAuth';
 import { Link, useLocation } from '../router';
 import { useRealmSettings } from '../session';
+import { passwordChangedOf } from './page-state';
 import '../security.css';
 
 // The address status and its "send the link again" load with their words, apart from the first page.
 const EmailStatus = lazy(() => import('./MailPages').then((m) => ({ default: m.EmailStatus })));
 
-/** What the settings page hands over after a password change. */
-export type PasswordChanged = {
-  passwordChanged: { otherSessionsRevoked: number };
-};
-
-function changedOf(state: unknown): PasswordChanged['passwordChanged'] | null {
-  const changed = (state as Partial<PasswordChanged> | null)?.passwordChanged;
-  return changed && typeof changed.otherSessionsRevoked === 'number' ? changed : null;
-}
-
 export function AccountPage() {
   const { t } = useI18n();
   const { realm } = useRealmSettings();
-  const changed = changedOf(useLocation().state);
+  const changed = passwordChangedOf(useLocation().state);
   return (
     <RequireAuth>
       {(user) => (
@@ -79,7 +70,8 @@ function ChangeConfirmation({ revoked }: { revoked: number }) {
   const { t } = useI18n();
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => ref.current?.focus(), []);
-  const others = revoked === 0 ? t('revokedNone') : revoked === 1 ? t('revokedOne') : t('revokedMany', { count: revoked });
+  const others =
+    revoked === 0 ? t('revokedNone') : revoked === 1 ? t('revokedOne') : t('revokedMany', { count: revoked });
   return (
     <div className="success" role="status" tabIndex={-1} ref={ref}>
       <p>{t('passwordChanged')}</p>

@@ -32,14 +32,19 @@ function ActivityList() {
   return (
     <ol className="activity">
       {cursors.map((cursor, i) => (
-        <ActivityChunk key={cursor ?? 'first'} cursor={cursor} last={i === cursors.length - 1} onMore={(next) => setCursors((c) => [...c, next])} />
+        <ActivityChunk
+          key={cursor ?? 'first'}
+          cursor={cursor}
+          last={i === cursors.length - 1}
+          onMore={(next) => setCursors((c) => [...c, next])}
+        />
       ))}
     </ol>
   );
 }
 
 function ActivityChunk({ cursor, last, onMore }: { cursor?: string; last: boolean; onMore: (cursor: string) => void }) {
-  const { has, locale, s, t } = useSecurityStrings();
+  const { has, locale, s } = useSecurityStrings();
   const sessionEnded = useSessionEnded();
   const page = trpc.security.activity.useQuery(cursor ? { cursor } : {});
   useEffect(() => {
@@ -75,7 +80,10 @@ function ActivityChunk({ cursor, last, onMore }: { cursor?: string; last: boolea
               <TimeAgo at={e.at} locale={locale} />
             </p>
             <p className="event-where">
-              {s('activityFrom', { device: e.device ?? s('sessionsUnknownDevice'), address: e.address ?? s('sessionsUnknownAddress') })}
+              {s('activityFrom', {
+                device: e.device ?? s('sessionsUnknownDevice'),
+                address: e.address ?? s('sessionsUnknownAddress'),
+              })}
             </p>
           </li>
         );

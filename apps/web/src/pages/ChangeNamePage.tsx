@@ -11,7 +11,7 @@ import { type SignedInUser } from '../session';
 import { trpc } from '../trpc';
 
 export function ChangeNamePage() {
-  const { s, t } = useSecurityStrings();
+  const { t } = useSecurityStrings();
   return (
     <>
       <PageHeading>{t('nameTitle')}</PageHeading>
@@ -44,7 +44,7 @@ function ChangeNameForm({ user }: { user: SignedInUser }) {
         {changed && <p>{s('nameChanged', { name: changed })}</p>}
       </div>
       <ErrorSummary report={form.report} labels={labels} />
-      <form method="post" noValidate onSubmit={form.onSubmit} aria-busy={form.submitting}>
+      <form method="post" noValidate onSubmit={(event) => void form.onSubmit(event)} aria-busy={form.submitting}>
         <Field form={form} name="name" label={labels.name} type="text" autoComplete="name" />
         <SubmitButton busy={form.submitting} label={s('nameSubmit')} busyLabel={s('nameBusy')} />
       </form>

@@ -13,19 +13,23 @@ import { useForgetSession, type SignedInUser } from '../session';
 import { trpc } from '../trpc';
 
 export function DeleteAccountPage() {
-  const { s, t } = useSecurityStrings();
+  const { t } = useSecurityStrings();
   const [deleted, setDeleted] = useState(false);
   return (
     <>
       <PageHeading>{t('deleteTitle')}</PageHeading>
-      {deleted ? <Deleted /> : <RequireAuth>{(user) => <DeleteAccountForm user={user} onDeleted={() => setDeleted(true)} />}</RequireAuth>}
+      {deleted ? (
+        <Deleted />
+      ) : (
+        <RequireAuth>{(user) => <DeleteAccountForm user={user} onDeleted={() => setDeleted(true)} />}</RequireAuth>
+      )}
     </>
   );
 }
 
 /** Says it is done (taking focus so it is read out); the session is gone, so no sign-in redirect. */
 function Deleted() {
-  const { s, t } = useSecurityStrings();
+  const { s } = useSecurityStrings();
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => ref.current?.focus(), []);
   return (
@@ -63,9 +67,14 @@ function DeleteAccountForm({ user, onDeleted }: { user: SignedInUser; onDeleted:
       </ul>
       <p>{s('deleteAfter')}</p>
       <ErrorSummary report={form.report} labels={labels} />
-      <form method="post" noValidate onSubmit={form.onSubmit} aria-busy={form.submitting}>
+      <form method="post" noValidate onSubmit={(event) => void form.onSubmit(event)} aria-busy={form.submitting}>
         <input type="text" name="username" autoComplete="username" value={user.email} readOnly hidden />
-        <PasswordField form={form} name="current_password" label={labels.current_password} autoComplete="current-password" />
+        <PasswordField
+          form={form}
+          name="current_password"
+          label={labels.current_password}
+          autoComplete="current-password"
+        />
         <SubmitButton busy={form.submitting} label={s('deleteSubmit')} busyLabel={s('deleteBusy')} />
       </form>
     </>

@@ -44,8 +44,16 @@ export function ForgotPasswordPage() {
         <>
           <p className="intro">{m('forgotIntro', { realm: realm.name })}</p>
           <ErrorSummary report={form.report} labels={labels} />
-          <form method="post" noValidate onSubmit={form.onSubmit} aria-busy={form.submitting}>
-            <Field form={form} name="email" label={labels.email} type="email" autoComplete="username" autoCapitalize="none" spellCheck={false} />
+          <form method="post" noValidate onSubmit={(event) => void form.onSubmit(event)} aria-busy={form.submitting}>
+            <Field
+              form={form}
+              name="email"
+              label={labels.email}
+              type="email"
+              autoComplete="username"
+              autoCapitalize="none"
+              spellCheck={false}
+            />
             <SubmitButton busy={form.submitting} label={m('forgotSubmit')} busyLabel={m('forgotBusy')} />
           </form>
           <p className="switch">

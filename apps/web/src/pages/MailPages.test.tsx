@@ -6,7 +6,7 @@ import { currentPath, findSummary, renderApp } from '../test/render-app';
 
 const NEW_PASSWORD = 'quiet harbor lanterns drifting east';
 const TOKEN = 'A'.repeat(43);
-const field = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
+const field = (label: string) => screen.getByLabelText<HTMLInputElement>(label);
 
 describe('forgotten password', () => {
   it('the sign-in page links to the request page, which always says the same after sending', async () => {
@@ -16,7 +16,9 @@ describe('forgotten password', () => {
     await screen.findByRole('button', { name: 'Send the link' });
     await app.user.type(field('Email address'), 'someone@example.com');
     await app.user.click(screen.getByRole('button', { name: 'Send the link' }));
-    expect((await screen.findByRole('status')).textContent).toContain('If an account exists for someone@example.com, we have sent a link to it.');
+    expect((await screen.findByRole('status')).textContent).toContain(
+      'If an account exists for someone@example.com, we have sent a link to it.',
+    );
     expect(app.api.callsTo('email.forgotPassword')[0]!.input).toEqual({ email: 'someone@example.com' });
   });
 
@@ -39,15 +41,24 @@ describe('forgotten password', () => {
     // Signed out here too: the sign-in page, which says why, with nothing of the reset in the address.
     await waitFor(() => expect(currentPath()).toBe('/login'));
     expect(window.location.search).toBe('');
-    expect(app.api.callsTo('email.resetPassword')).toEqual([{ path: 'email.resetPassword', input: { token: TOKEN, new_password: NEW_PASSWORD, confirm_password: NEW_PASSWORD } }]);
-    expect((await screen.findByRole('status')).textContent).toBe('Your password has been reset and every device was signed out. Sign in with your new password.');
+    expect(app.api.callsTo('email.resetPassword')).toEqual([
+      {
+        path: 'email.resetPassword',
+        input: { token: TOKEN, new_password: NEW_PASSWORD, confirm_password: NEW_PASSWORD },
+      },
+    ]);
+    expect((await screen.findByRole('status')).textContent).toBe(
+      'Your password has been reset and every device was signed out. Sign in with your new password.',
+    );
     expect(await screen.findByRole('button', { name: 'Sign in' })).toBeTruthy();
   });
 
   it('a used or expired link says so and offers a new one', async () => {
     const app = renderApp(`/reset-password?token=${TOKEN}`, {
       'email.resetPassword': () =>
-        problem(400, 'reset_token_invalid', { errors: [{ field: 'token', code: 'reset_token_invalid', message: message('reset_token_invalid', 'en') }] }),
+        problem(400, 'reset_token_invalid', {
+          errors: [{ field: 'token', code: 'reset_token_invalid', message: message('reset_token_invalid', 'en') }],
+        }),
     });
     await app.user.type(await screen.findByLabelText('New password'), NEW_PASSWORD);
     await app.user.type(field('Confirm new password'), NEW_PASSWORD);
@@ -58,7 +69,9 @@ describe('forgotten password', () => {
 
   it('without a token, the reset page sends the person to ask for a link', async () => {
     renderApp('/reset-password');
-    expect((await screen.findByRole('link', { name: 'Ask for a new link' })).getAttribute('href')).toBe('/forgot-password');
+    expect((await screen.findByRole('link', { name: 'Ask for a new link' })).getAttribute('href')).toBe(
+      '/forgot-password',
+    );
   });
 });
 
@@ -72,11 +85,15 @@ describe('address verification', () => {
       },
       'de',
     );
-    expect((await screen.findByText(/Bestätigen Sie/)).textContent).toBe(`Bestätigen Sie ${ADA.email} als E-Mail-Adresse Ihres Kontos bei Acme Inc.`);
+    expect((await screen.findByText(/Bestätigen Sie/)).textContent).toBe(
+      `Bestätigen Sie ${ADA.email} als E-Mail-Adresse Ihres Kontos bei Acme Inc.`,
+    );
     expect(currentPath()).toBe('/verify-email');
     const button = screen.getByRole('button', { name: 'Diese Adresse bestätigen' });
     expect(button.closest('form')!.getAttribute('method')).toBe('post');
-    expect(app.api.callsTo('email.verificationLink')).toEqual([{ path: 'email.verificationLink', input: { token: TOKEN } }]);
+    expect(app.api.callsTo('email.verificationLink')).toEqual([
+      { path: 'email.verificationLink', input: { token: TOKEN } },
+    ]);
     expect(app.api.callsTo('email.verifyEmail')).toEqual([]);
     await app.user.click(button);
     expect(await screen.findByText('Ihre E-Mail-Adresse ist bestätigt.')).toBeTruthy();
@@ -85,7 +102,10 @@ describe('address verification', () => {
 
   it('a verification link that would confirm nothing says so, without a button', async () => {
     const app = renderApp(`/verify-email?token=${TOKEN}`, {
-      'email.verificationLink': () => problem(400, 'verify_token_invalid', { errors: [{ field: 'token', code: 'verify_token_invalid', message: message('verify_token_invalid', 'en') }] }),
+      'email.verificationLink': () =>
+        problem(400, 'verify_token_invalid', {
+          errors: [{ field: 'token', code: 'verify_token_invalid', message: message('verify_token_invalid', 'en') }],
+        }),
     });
     expect(await screen.findByText(/This link did not work/)).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Confirm this address' })).toBeNull();
@@ -99,7 +119,9 @@ describe('address verification', () => {
     });
     expect((await screen.findByText(/Not confirmed yet/)).textContent).toContain('Not confirmed yet');
     await app.user.click(screen.getByRole('button', { name: 'Send the link again' }));
-    expect((await screen.findByText(/We have sent a new link/)).textContent).toBe(`We have sent a new link to ${ADA.email}.`);
+    expect((await screen.findByText(/We have sent a new link/)).textContent).toBe(
+      `We have sent a new link to ${ADA.email}.`,
+    );
   });
 
   it('the account page says when the address is confirmed', async () => {

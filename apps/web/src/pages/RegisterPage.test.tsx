@@ -13,7 +13,7 @@ async function openRegister(handlers = {}) {
   return app;
 }
 
-const field = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
+const field = (label: string) => screen.getByLabelText<HTMLInputElement>(label);
 
 /** Puts a whole value into a field at once, as a password manager does (one estimate, not one per key). */
 async function enter(user: ReturnType<typeof renderApp>['user'], label: string, value: string) {
@@ -23,7 +23,10 @@ async function enter(user: ReturnType<typeof renderApp>['user'], label: string, 
 
 /** The text of the error the input points to with aria-describedby. */
 function describedError(input: HTMLElement) {
-  const id = input.getAttribute('aria-describedby')?.split(' ').find((ref) => ref.endsWith('-error'));
+  const id = input
+    .getAttribute('aria-describedby')
+    ?.split(' ')
+    .find((ref) => ref.endsWith('-error'));
   return id ? document.getElementById(id)?.textContent : undefined;
 }
 
@@ -73,14 +76,19 @@ describe('registration page', () => {
     await enter(user, 'Password', 'ada lovelace babbage');
     await enter(user, 'Confirm password', 'something else entirely');
     await user.tab();
-    await waitFor(() => expect(document.getElementById('password-error')?.textContent).toBe(message('password_too_similar', 'en')));
+    await waitFor(() =>
+      expect(document.getElementById('password-error')?.textContent).toBe(message('password_too_similar', 'en')),
+    );
     expect(document.getElementById('password2-error')?.textContent).toBe(message('password_mismatch', 'en'));
   });
 
-  it('meters strength with the server\'s own rule, and calls good only what the server accepts', async () => {
+  it("meters strength with the server's own rule, and calls good only what the server accepts", async () => {
     const { user } = await openRegister();
     const checks = () =>
-      [...document.querySelectorAll('#password-checks li')].map((li) => [li.textContent?.replace(/\s+/g, ' ').trim(), li.classList.contains('met')]);
+      [...document.querySelectorAll('#password-checks li')].map((li) => [
+        li.textContent?.replace(/\s+/g, ' ').trim(),
+        li.classList.contains('met'),
+      ]);
     const level = () => document.querySelector('.strength-level')?.textContent;
     expect(screen.getByText('Strength: not entered yet')).toBeTruthy();
     await user.type(field('Name'), 'Rosa Parks');
@@ -128,14 +136,19 @@ describe('registration page', () => {
   }
 
   it('sends one registration however often the button is pressed, then shows the account', async () => {
-    const pending = deferred<Reply>();
+    const pending = deferred<Reply<'account.register'>>();
     const { user, api } = await openRegister({ 'account.register': () => pending.promise });
     await fillValid(user);
     const submit = screen.getByRole('button', { name: 'Create account' });
     await user.dblClick(submit);
     await user.click(submit);
     expect(api.callsTo('account.register')).toHaveLength(1);
-    expect(api.callsTo('account.register')[0]!.input).toEqual({ name: ADA.name, email: ADA.email, password: PASSWORD, password2: PASSWORD });
+    expect(api.callsTo('account.register')[0]!.input).toEqual({
+      name: ADA.name,
+      email: ADA.email,
+      password: PASSWORD,
+      password2: PASSWORD,
+    });
     expect(screen.getByRole('button', { name: 'Creating account…' }).hasAttribute('disabled')).toBe(true);
 
     pending.resolve({ data: { user: ADA } });
@@ -149,7 +162,9 @@ describe('registration page', () => {
   it('puts a server field error next to its field, worded by code in the page language', async () => {
     const { user } = await openRegister({
       'account.register': () =>
-        problem(409, 'email_taken', { errors: [{ field: 'email', code: 'email_taken', message: 'Hier gibt es bereits ein Konto.' }] }),
+        problem(409, 'email_taken', {
+          errors: [{ field: 'email', code: 'email_taken', message: 'Hier gibt es bereits ein Konto.' }],
+        }),
     });
     await fillValid(user);
     await user.click(screen.getByRole('button', { name: 'Create account' }));

@@ -2,12 +2,11 @@ import { registerSchema } from '@accounts/validators';
 import { useMemo } from 'react';
 import { ErrorSummary } from '../components/ErrorSummary';
 import { Field } from '../components/Field';
+import { NewPasswordFields } from '../components/NewPasswordFields';
 import { PageHeading } from '../components/PageHeading';
-import { PasswordField } from '../components/PasswordField';
-import { StrengthMeter, strengthLevelId } from '../components/StrengthMeter';
 import { SubmitButton } from '../components/SubmitButton';
 import { useForm } from '../forms/useForm';
-import { usePasswordEstimator } from '../forms/usePasswordEstimator';
+import { useNewPassword } from '../forms/useNewPassword';
 import { useI18n } from '../i18n';
 import { Link, loginPathFor, navigate, Redirect, safeNext, useLocation } from '../router';
 import { useRealmSettings, useSession, useSetSignedIn } from '../session';
@@ -15,19 +14,26 @@ import { trpc } from '../trpc';
 
 export function RegisterPage() {
   const { t } = useI18n();
-  const { realm, passwordPolicy } = useRealmSettings();
+  const { realm } = useRealmSettings();
   const session = useSession();
   const next = safeNext(useLocation().search.get('next'));
   const setSignedIn = useSetSignedIn();
   const register = trpc.account.register.useMutation();
 
-  const policy = useMemo(() => ({ minLength: passwordPolicy.minLength }), [passwordPolicy.minLength]);
-  const estimator = usePasswordEstimator();
-  const schema = useMemo(() => registerSchema({ policy, realm: realm.slug, estimator }), [policy, realm.slug, estimator]);
+  const rule = useNewPassword();
+  const schema = useMemo(
+    () => registerSchema({ policy: rule.policy, realm: realm.slug, estimator: rule.estimator }),
+    [rule, realm.slug],
+  );
   const form = useForm({
     initial: { name: '', email: '', password: '', password2: '' },
     schema,
-    whenEmpty: { name: 'emptyName', email: 'emptyEmail', password: 'emptyNewPassword', password2: 'emptyPasswordConfirm' },
+    whenEmpty: {
+      name: 'emptyName',
+      email: 'emptyEmail',
+      password: 'emptyNewPassword',
+      password2: 'emptyPasswordConfirm',
+    },
     keep: ['name', 'email'],
     submit: async (values) => {
       const { user } = await register.mutateAsync(values);
@@ -45,7 +51,7 @@ export function RegisterPage() {
     password: t('fieldPassword'),
     password2: t('fieldPasswordConfirm'),
   };
-  const { name, email, password } = form.values;
+  const { name, email } = form.values;
   const signInPath = next === '/account' ? '/login' : loginPathFor(next);
   const signInWithEmail = `${signInPath}${signInPath.includes('?') ? '&' : '?'}email=${encodeURIComponent(email.trim())}`;
 
@@ -54,9 +60,17 @@ export function RegisterPage() {
       <PageHeading>{t('registerTitle')}</PageHeading>
       <p className="intro">{t('registerIntro', { realm: realm.name })}</p>
       <ErrorSummary report={form.report} labels={labels} />
-      <form method="post" noValidate onSubmit={form.onSubmit} aria-busy={form.submitting}>
+      <form method="post" noValidate onSubmit={(event) => void form.onSubmit(event)} aria-busy={form.submitting}>
         <Field form={form} name="name" label={labels.name} autoComplete="name" />
-        <Field form={form} name="email" label={labels.email} type="email" autoComplete="email" autoCapitalize="none" spellCheck={false}>
+        <Field
+          form={form}
+          name="email"
+          label={labels.email}
+          type="email"
+          autoComplete="email"
+          autoCapitalize="none"
+          spellCheck={false}
+        >
           {form.errorCodeFor('email') === 'email_taken' && (
             <p className="field-action">
               <Link to={signInWithEmail}>{t('signInInstead')}</Link>
@@ -65,16 +79,13 @@ export function RegisterPage() {
             </p>
           )}
         </Field>
-        <PasswordField
+        <NewPasswordFields
           form={form}
-          name="password"
-          label={labels.password}
-          autoComplete="new-password"
-          describedBy={[strengthLevelId('password-checks'), 'password-checks']}
-        >
-          <StrengthMeter id="password-checks" password={password} policy={policy} context={{ name, email, realm: realm.slug }} estimator={estimator} />
-        </PasswordField>
-        <PasswordField form={form} name="password2" label={labels.password2} autoComplete="new-password" />
+          names={['password', 'password2']}
+          labels={labels}
+          rule={rule}
+          context={{ ...rule.context, name, email }}
+        />
         <SubmitButton busy={form.submitting} label={t('registerSubmit')} busyLabel={t('registerBusy')} />
       </form>
       <p className="switch">

@@ -1,18 +1,17 @@
 import { resetPasswordSchema } from '@accounts/validators/account-links';
 import { useMemo } from 'react';
 import { ErrorSummary } from '../components/ErrorSummary';
+import { NewPasswordFields } from '../components/NewPasswordFields';
 import { PageHeading } from '../components/PageHeading';
-import { PasswordField } from '../components/PasswordField';
-import { StrengthMeter, strengthLevelId } from '../components/StrengthMeter';
 import { SubmitButton } from '../components/SubmitButton';
 import { useForm } from '../forms/useForm';
-import { usePasswordEstimator } from '../forms/usePasswordEstimator';
+import { useNewPassword } from '../forms/useNewPassword';
 import { useI18n } from '../i18n';
 import { useMailText } from '../i18n/mail-page-strings';
 import { Link, navigate } from '../router';
-import { useForgetSession, useRealmSettings } from '../session';
+import { useForgetSession } from '../session';
 import { trpc } from '../trpc';
-import type { PasswordReset } from './SignInPage';
+import type { PasswordReset } from './page-state';
 import { useLinkToken } from './link-token';
 
 /**
@@ -20,7 +19,6 @@ import { useLinkToken } from './link-token';
  * signed out, this one too, and the sign-in page asks for the new password.
  */
 export function ResetPasswordPage() {
-  const { t } = useI18n();
   const m = useMailText();
   const token = useLinkToken('/reset-password');
   return (
@@ -43,13 +41,10 @@ export function ResetPasswordPage() {
 function ResetForm({ token }: { token: string }) {
   const { t } = useI18n();
   const m = useMailText();
-  const { realm, passwordPolicy } = useRealmSettings();
   const forgetSession = useForgetSession();
   const reset = trpc.email.resetPassword.useMutation();
-  const policy = useMemo(() => ({ minLength: passwordPolicy.minLength }), [passwordPolicy.minLength]);
-  const context = useMemo(() => ({ realm: realm.slug }), [realm.slug]);
-  const estimator = usePasswordEstimator();
-  const schema = useMemo(() => resetPasswordSchema({ policy, context, estimator }), [policy, context, estimator]);
+  const rule = useNewPassword();
+  const schema = useMemo(() => resetPasswordSchema(rule), [rule]);
 
   const form = useForm({
     initial: { token, new_password: '', confirm_password: '' },
@@ -64,7 +59,11 @@ function ResetForm({ token }: { token: string }) {
     },
   });
   const invalidLink = form.report.entries.some((e) => e.field === 'token');
-  const labels = { token: m('fieldResetLink'), new_password: t('fieldNewPassword'), confirm_password: t('fieldNewPasswordConfirm') };
+  const labels = {
+    token: m('fieldResetLink'),
+    new_password: t('fieldNewPassword'),
+    confirm_password: t('fieldNewPasswordConfirm'),
+  };
 
   return (
     <>
@@ -75,17 +74,8 @@ function ResetForm({ token }: { token: string }) {
           <Link to="/forgot-password">{m('resetNewLink')}</Link>
         </p>
       )}
-      <form method="post" noValidate onSubmit={form.onSubmit} aria-busy={form.submitting}>
-        <PasswordField
-          form={form}
-          name="new_password"
-          label={labels.new_password}
-          autoComplete="new-password"
-          describedBy={[strengthLevelId('new-password-checks'), 'new-password-checks']}
-        >
-          <StrengthMeter id="new-password-checks" password={form.values.new_password} policy={policy} context={context} estimator={estimator} />
-        </PasswordField>
-        <PasswordField form={form} name="confirm_password" label={labels.confirm_password} autoComplete="new-password" />
+      <form method="post" noValidate onSubmit={(event) => void form.onSubmit(event)} aria-busy={form.submitting}>
+        <NewPasswordFields form={form} names={['new_password', 'confirm_password']} labels={labels} rule={rule} />
         <SubmitButton busy={form.submitting} label={m('resetSubmit')} busyLabel={m('resetBusy')} />
       </form>
     </>

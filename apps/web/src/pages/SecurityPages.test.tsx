@@ -4,17 +4,33 @@ import { relativeTime } from '../relative-time';
 import { ADA, problem, UNAUTHENTICATED, type Reply } from '../test/fake-api';
 import { currentPath, findSummary, renderApp } from '../test/render-app';
 
-const signedIn = { 'account.me': (): Reply => ({ data: { user: ADA } }) };
+const signedIn = { 'account.me': (): Reply<'account.me'> => ({ data: { user: ADA } }) };
 const ago = (seconds: number) => new Date(Date.now() - seconds * 1000).toISOString();
-const WRONG_PASSWORD = problem(422, 'validation_failed', { errors: [{ field: 'current_password', code: 'password_incorrect', message: 'x' }] });
+const WRONG_PASSWORD = problem(422, 'validation_failed', {
+  errors: [{ field: 'current_password', code: 'password_incorrect', message: 'x' }],
+});
 const SESSIONS = [
-  { id: 's-1', current: true, device: 'Firefox 128 on Windows 10', address: '203.0.113.x', createdAt: ago(7200), lastUsedAt: ago(5) },
-  { id: 's-2', current: false, device: 'Mobile Safari 17 on iOS 17.5', address: '2001:db8:85a3::/48', createdAt: ago(3 * 86400), lastUsedAt: ago(3600) },
+  {
+    id: 's-1',
+    current: true,
+    device: 'Firefox 128 on Windows 10',
+    address: '203.0.113.x',
+    createdAt: ago(7200),
+    lastUsedAt: ago(5),
+  },
+  {
+    id: 's-2',
+    current: false,
+    device: 'Mobile Safari 17 on iOS 17.5',
+    address: '2001:db8:85a3::/48',
+    createdAt: ago(3 * 86400),
+    lastUsedAt: ago(3600),
+  },
   { id: 's-3', current: false, device: null, address: null, createdAt: ago(86400), lastUsedAt: ago(600) },
 ];
 
 describe('relative times', () => {
-  it('speak the person\'s language', () => {
+  it("speak the person's language", () => {
     const now = Date.parse('2026-01-10T12:00:00Z');
     expect(relativeTime('2026-01-10T11:57:00Z', 'en', now)).toBe('3 minutes ago');
     expect(relativeTime('2026-01-10T10:00:00Z', 'de', now)).toBe('vor 2 Stunden');
@@ -54,7 +70,9 @@ describe('where you are signed in', () => {
     expect(app.api.callsTo('security.revokeSession')).toHaveLength(0);
     await app.user.type(password, 'a wrong one');
     await app.user.click(screen.getByRole('button', { name: 'Sign out Mobile Safari 17 on iOS 17.5' }));
-    await waitFor(() => expect(document.querySelector('.error-summary')!.textContent).toContain('The password is incorrect.'));
+    await waitFor(() =>
+      expect(document.querySelector('.error-summary')!.textContent).toContain('The password is incorrect.'),
+    );
     expect(document.querySelectorAll('.session')).toHaveLength(3);
     await app.user.clear(password);
     await app.user.type(password, 'the right one');
@@ -68,12 +86,18 @@ describe('where you are signed in', () => {
     expect(screen.queryByLabelText('Current password')).toBeNull();
   });
 
-  it('closes the confirm step on cancel, sending nothing, in the person\'s language', async () => {
-    const app = renderApp('/settings/sessions', { ...signedIn, 'security.sessions': () => ({ data: { sessions: SESSIONS } }) }, 'fr');
+  it("closes the confirm step on cancel, sending nothing, in the person's language", async () => {
+    const app = renderApp(
+      '/settings/sessions',
+      { ...signedIn, 'security.sessions': () => ({ data: { sessions: SESSIONS } }) },
+      'fr',
+    );
     const opener = await screen.findByRole('button', { name: 'Se déconnecter partout ailleurs' });
     await app.user.click(opener);
     expect(document.activeElement).toBe(await screen.findByLabelText('Mot de passe actuel'));
-    expect(screen.getByText('Saisissez votre mot de passe actuel pour déconnecter tous les autres appareils.')).toBeTruthy();
+    expect(
+      screen.getByText('Saisissez votre mot de passe actuel pour déconnecter tous les autres appareils.'),
+    ).toBeTruthy();
     await app.user.click(screen.getByRole('button', { name: 'Annuler' }));
     expect(screen.queryByLabelText('Mot de passe actuel')).toBeNull();
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Se déconnecter partout ailleurs' }));
@@ -112,12 +136,33 @@ describe('recent activity', () => {
         ...signedIn,
         'security.activity': (input) =>
           (input as { cursor?: string } | undefined)?.cursor === 'older'
-            ? { data: { events: [{ id: '1', at: ago(86400 * 3), type: 'registered', device: null, address: null, failed: false }], nextCursor: null } }
+            ? {
+                data: {
+                  events: [
+                    { id: '1', at: ago(86400 * 3), type: 'registered', device: null, address: null, failed: false },
+                  ],
+                  nextCursor: null,
+                },
+              }
             : {
                 data: {
                   events: [
-                    { id: '3', at: ago(120), type: 'sign_in_failed', device: 'curl 8.5', address: '198.51.100.x', failed: true },
-                    { id: '2', at: ago(7200), type: 'something_new', device: 'Firefox 128 on Windows 10', address: '203.0.113.x', failed: false },
+                    {
+                      id: '3',
+                      at: ago(120),
+                      type: 'sign_in_failed',
+                      device: 'curl 8.5',
+                      address: '198.51.100.x',
+                      failed: true,
+                    },
+                    {
+                      id: '2',
+                      at: ago(7200),
+                      type: 'something_new',
+                      device: 'Firefox 128 on Windows 10',
+                      address: '203.0.113.x',
+                      failed: false,
+                    },
                   ],
                   nextCursor: 'older',
                 },
@@ -140,16 +185,18 @@ describe('recent activity', () => {
 });
 
 describe('name and deletion', () => {
-  it('changes the name, showing the server\'s field error first', async () => {
+  it("changes the name, showing the server's field error first", async () => {
     let tries = 0;
     const app = renderApp('/settings/name', {
       ...signedIn,
       'security.changeName': (input) =>
         ++tries === 1
-          ? problem(422, 'validation_failed', { errors: [{ field: 'name', code: 'name_too_long', message: 'x', params: { max: 150 } }] })
+          ? problem(422, 'validation_failed', {
+              errors: [{ field: 'name', code: 'name_too_long', message: 'x', params: { max: 150 } }],
+            })
           : { data: { user: { ...ADA, name: (input as { name: string }).name } } },
     });
-    const name = (await screen.findByLabelText('Name')) as HTMLInputElement;
+    const name = await screen.findByLabelText<HTMLInputElement>('Name');
     expect(name.value).toBe('Ada Lovelace');
     await app.user.clear(name);
     await app.user.type(name, 'Ada King');
@@ -165,7 +212,9 @@ describe('name and deletion', () => {
       'account.me': () => (deleted ? UNAUTHENTICATED : { data: { user: ADA } }),
       'security.deleteAccount': (input) => {
         if ((input as { current_password: string }).current_password !== 'the right one') {
-          return problem(422, 'validation_failed', { errors: [{ field: 'current_password', code: 'password_incorrect', message: 'x' }] });
+          return problem(422, 'validation_failed', {
+            errors: [{ field: 'current_password', code: 'password_incorrect', message: 'x' }],
+          });
         }
         deleted = true;
         return { data: { ok: true } };
@@ -178,7 +227,9 @@ describe('name and deletion', () => {
     expect(app.api.callsTo('security.deleteAccount')).toHaveLength(0);
     await app.user.type(password, 'a wrong one');
     await app.user.click(screen.getByRole('button', { name: 'Delete my account' }));
-    await waitFor(() => expect(document.querySelector('.error-summary')!.textContent).toContain('The password is incorrect.'));
+    await waitFor(() =>
+      expect(document.querySelector('.error-summary')!.textContent).toContain('The password is incorrect.'),
+    );
     await app.user.clear(password);
     await app.user.type(password, 'the right one');
     await app.user.click(screen.getByRole('button', { name: 'Delete my account' }));

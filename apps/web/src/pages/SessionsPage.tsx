@@ -16,7 +16,7 @@ import { useForgetSession, useSessionEnded, type SignedInUser } from '../session
 import { trpc } from '../trpc';
 
 export function SessionsPage() {
-  const { s, t } = useSecurityStrings();
+  const { t } = useSecurityStrings();
   return (
     <>
       <PageHeading>{t('sessionsTitle')}</PageHeading>
@@ -68,7 +68,8 @@ function SessionList({ user }: { user: SignedInUser }) {
     setEnding(null);
   };
 
-  if (list.error && !isUnauthenticated(list.error)) return <LoadError error={list.error} retry={() => void list.refetch()} />;
+  if (list.error && !isUnauthenticated(list.error))
+    return <LoadError error={list.error} retry={() => void list.refetch()} />;
   if (!list.data) return <Loading />;
   const sessions = list.data.sessions;
   const others = sessions.filter((one) => !one.current).length;
@@ -120,7 +121,14 @@ function SessionList({ user }: { user: SignedInUser }) {
                     onCancel={cancel}
                   />
                 ) : (
-                  <button type="button" className="secondary" disabled={busy} aria-label={s('sessionsRevokeLabel', { device })} data-ends={one.id} onClick={() => confirm({ id: one.id, device })}>
+                  <button
+                    type="button"
+                    className="secondary"
+                    disabled={busy}
+                    aria-label={s('sessionsRevokeLabel', { device })}
+                    data-ends={one.id}
+                    onClick={() => confirm({ id: one.id, device })}
+                  >
                     {s('sessionsRevoke')}
                   </button>
                 ))}
@@ -129,7 +137,13 @@ function SessionList({ user }: { user: SignedInUser }) {
         })}
       </ul>
       {others > 0 && ending === 'others' ? (
-        <ConfirmOwner user={user} prompt={s('sessionsConfirmOthers')} label={s('sessionsRevokeOthers')} onConfirm={onRevokeOthers} onCancel={cancel} />
+        <ConfirmOwner
+          user={user}
+          prompt={s('sessionsConfirmOthers')}
+          label={s('sessionsRevokeOthers')}
+          onConfirm={onRevokeOthers}
+          onCancel={cancel}
+        />
       ) : others > 0 ? (
         <button type="button" className="primary" disabled={busy} data-ends="others" onClick={() => confirm('others')}>
           {s('sessionsRevokeOthers')}
@@ -146,7 +160,19 @@ function SessionList({ user }: { user: SignedInUser }) {
  * session alone cannot sign the owner out everywhere. Accounts with a second step will be asked
  * for it here. The password field takes focus; Cancel puts it back where it was.
  */
-function ConfirmOwner({ user, prompt, label, onConfirm, onCancel }: { user: SignedInUser; prompt: string; label: string; onConfirm: (password: string) => Promise<void>; onCancel: () => void }) {
+function ConfirmOwner({
+  user,
+  prompt,
+  label,
+  onConfirm,
+  onCancel,
+}: {
+  user: SignedInUser;
+  prompt: string;
+  label: string;
+  onConfirm: (password: string) => Promise<void>;
+  onCancel: () => void;
+}) {
   const { s, t } = useSecurityStrings();
   const form = useForm({
     initial: { current_password: '' },
@@ -160,9 +186,20 @@ function ConfirmOwner({ user, prompt, label, onConfirm, onCancel }: { user: Sign
     <div className="confirm-owner">
       <p id="confirm-owner-prompt">{prompt}</p>
       <ErrorSummary report={form.report} labels={labels} />
-      <form method="post" noValidate onSubmit={form.onSubmit} aria-busy={form.submitting} aria-describedby="confirm-owner-prompt">
+      <form
+        method="post"
+        noValidate
+        onSubmit={(event) => void form.onSubmit(event)}
+        aria-busy={form.submitting}
+        aria-describedby="confirm-owner-prompt"
+      >
         <input type="text" name="username" autoComplete="username" value={user.email} readOnly hidden />
-        <PasswordField form={form} name="current_password" label={labels.current_password} autoComplete="current-password" />
+        <PasswordField
+          form={form}
+          name="current_password"
+          label={labels.current_password}
+          autoComplete="current-password"
+        />
         <SubmitButton busy={form.submitting} label={label} busyLabel={s('sessionsRevoking')} />{' '}
         <button type="button" className="secondary" disabled={form.submitting} onClick={onCancel}>
           {s('sessionsCancel')}

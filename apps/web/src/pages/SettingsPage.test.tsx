@@ -1,21 +1,21 @@
 import { message } from '@accounts/validators';
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { ADA, deferred, problem, type Reply } from '../test/fake-api';
+import { ADA, deferred, problem, type Handlers, type Reply } from '../test/fake-api';
 import { currentPath, renderApp } from '../test/render-app';
 
 const CURRENT = 'violet tractor sings at midnight';
 const NEXT = 'quiet harbor lanterns drifting east';
-const field = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
+const field = (label: string) => screen.getByLabelText<HTMLInputElement>(label);
 
 /** Puts a whole value into a field at once, as a password manager does (one estimate, not one per key). */
 async function enter(user: ReturnType<typeof renderApp>['user'], label: string, value: string) {
   await user.click(field(label));
   await user.paste(value);
 }
-const signedIn = { 'account.me': (): Reply => ({ data: { user: ADA } }) };
+const signedIn = { 'account.me': (): Reply<'account.me'> => ({ data: { user: ADA } }) };
 
-async function openSettings(handlers: Record<string, (input: unknown) => Reply | Promise<Reply>> = {}) {
+async function openSettings(handlers: Handlers = {}) {
   const app = renderApp('/settings', { ...signedIn, ...handlers });
   await screen.findByLabelText('Current password');
   return app;
@@ -36,12 +36,16 @@ describe('settings page (change password)', () => {
   });
 
   it('goes to the account page after the change, which confirms it and says how many devices were signed out', async () => {
-    const pending = deferred<Reply>();
+    const pending = deferred<Reply<'account.changePassword'>>();
     const app = await openSettings({ 'account.changePassword': () => pending.promise });
     await fill(app, CURRENT, NEXT);
     await app.user.click(screen.getByRole('button', { name: 'Change password' }));
     expect(screen.getByRole('button', { name: 'Changing password…' }).hasAttribute('disabled')).toBe(true);
-    expect(app.api.callsTo('account.changePassword')[0]!.input).toEqual({ current_password: CURRENT, new_password: NEXT, confirm_password: NEXT });
+    expect(app.api.callsTo('account.changePassword')[0]!.input).toEqual({
+      current_password: CURRENT,
+      new_password: NEXT,
+      confirm_password: NEXT,
+    });
 
     pending.resolve({ data: { ok: true, otherSessionsRevoked: 2 } });
     const status = await screen.findByRole('status');
@@ -62,25 +66,32 @@ describe('settings page (change password)', () => {
     // Words from the account's name are off limits too.
     await app.user.clear(field('New password'));
     await enter(app.user, 'New password', 'ada lovelace babbage');
-    await waitFor(() => expect(document.getElementById('new_password-error')?.textContent).toBe(message('password_too_similar', 'en')));
+    await waitFor(() =>
+      expect(document.getElementById('new_password-error')?.textContent).toBe(message('password_too_similar', 'en')),
+    );
     expect(app.api.callsTo('account.changePassword')).toHaveLength(0);
   });
 
   it('shows a wrong current password next to that field', async () => {
     const app = await openSettings({
       'account.changePassword': () =>
-        problem(422, 'validation_failed', { errors: [{ field: 'current_password', code: 'password_incorrect', message: 'x' }] }),
+        problem(422, 'validation_failed', {
+          errors: [{ field: 'current_password', code: 'password_incorrect', message: 'x' }],
+        }),
     });
     await fill(app, 'not my password at all', NEXT);
     await app.user.click(screen.getByRole('button', { name: 'Change password' }));
-    await waitFor(() => expect(document.getElementById('current_password-error')?.textContent).toBe(message('password_incorrect', 'en')));
+    await waitFor(() =>
+      expect(document.getElementById('current_password-error')?.textContent).toBe(message('password_incorrect', 'en')),
+    );
     expect(screen.queryByRole('status')).toBeNull();
   });
 
   it('sends the user to sign in again when the session ended meanwhile', async () => {
     let sessionAlive = true;
     const app = await openSettings({
-      'account.me': (): Reply => (sessionAlive ? { data: { user: ADA } } : problem(401, 'unauthenticated')),
+      'account.me': (): Reply<'account.me'> =>
+        sessionAlive ? { data: { user: ADA } } : problem(401, 'unauthenticated'),
       'account.changePassword': () => {
         sessionAlive = false;
         return problem(401, 'unauthenticated');

@@ -1,18 +1,18 @@
 import { changePasswordSchema } from '@accounts/validators';
 import { useMemo } from 'react';
 import { ErrorSummary } from '../components/ErrorSummary';
+import { NewPasswordFields } from '../components/NewPasswordFields';
 import { PageHeading } from '../components/PageHeading';
 import { PasswordField } from '../components/PasswordField';
-import { StrengthMeter, strengthLevelId } from '../components/StrengthMeter';
 import { SubmitButton } from '../components/SubmitButton';
 import { useForm } from '../forms/useForm';
-import { usePasswordEstimator } from '../forms/usePasswordEstimator';
+import { useNewPassword } from '../forms/useNewPassword';
 import { useI18n } from '../i18n';
 import { RequireAuth } from '../RequireAuth';
 import { navigate } from '../router';
-import { useRealmSettings, type SignedInUser } from '../session';
+import type { SignedInUser } from '../session';
 import { trpc } from '../trpc';
-import type { PasswordChanged } from './AccountPage';
+import type { PasswordChanged } from './page-state';
 
 export function SettingsPage() {
   const { t } = useI18n();
@@ -26,18 +26,18 @@ export function SettingsPage() {
 
 function ChangePasswordForm({ user }: { user: SignedInUser }) {
   const { t } = useI18n();
-  const { realm, passwordPolicy } = useRealmSettings();
   const changePassword = trpc.account.changePassword.useMutation();
-
-  const policy = useMemo(() => ({ minLength: passwordPolicy.minLength }), [passwordPolicy.minLength]);
-  const context = useMemo(() => ({ name: user.name, email: user.email, realm: realm.slug }), [user.name, user.email, realm.slug]);
-  const estimator = usePasswordEstimator();
-  const schema = useMemo(() => changePasswordSchema({ policy, context, estimator }), [policy, context, estimator]);
+  const rule = useNewPassword(user);
+  const schema = useMemo(() => changePasswordSchema(rule), [rule]);
 
   const form = useForm({
     initial: { current_password: '', new_password: '', confirm_password: '' },
     schema,
-    whenEmpty: { current_password: 'emptyCurrentPassword', new_password: 'emptyNewPasswordSettings', confirm_password: 'emptyNewPasswordConfirm' },
+    whenEmpty: {
+      current_password: 'emptyCurrentPassword',
+      new_password: 'emptyNewPasswordSettings',
+      confirm_password: 'emptyNewPasswordConfirm',
+    },
     submit: async (values) => {
       const result = await changePassword.mutateAsync(values);
       // A new page after the submit is also how password managers notice the change.
@@ -56,20 +56,16 @@ function ChangePasswordForm({ user }: { user: SignedInUser }) {
     <>
       <p className="intro">{t('settingsIntro')}</p>
       <ErrorSummary report={form.report} labels={labels} />
-      <form method="post" noValidate onSubmit={form.onSubmit} aria-busy={form.submitting}>
+      <form method="post" noValidate onSubmit={(event) => void form.onSubmit(event)} aria-busy={form.submitting}>
         {/* Tells password managers which account the new password belongs to. */}
         <input type="text" name="username" autoComplete="username" value={user.email} readOnly hidden />
-        <PasswordField form={form} name="current_password" label={labels.current_password} autoComplete="current-password" />
         <PasswordField
           form={form}
-          name="new_password"
-          label={labels.new_password}
-          autoComplete="new-password"
-          describedBy={[strengthLevelId('new-password-checks'), 'new-password-checks']}
-        >
-          <StrengthMeter id="new-password-checks" password={form.values.new_password} policy={policy} context={context} estimator={estimator} />
-        </PasswordField>
-        <PasswordField form={form} name="confirm_password" label={labels.confirm_password} autoComplete="new-password" />
+          name="current_password"
+          label={labels.current_password}
+          autoComplete="current-password"
+        />
+        <NewPasswordFields form={form} names={['new_password', 'confirm_password']} labels={labels} rule={rule} />
         <SubmitButton busy={form.submitting} label={t('settingsSubmit')} busyLabel={t('settingsBusy')} />
       </form>
     </>

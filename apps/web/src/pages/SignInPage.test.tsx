@@ -5,7 +5,7 @@ import { ADA, problem, UNAUTHENTICATED, type Reply } from '../test/fake-api';
 import { currentPath, findSummary, renderApp } from '../test/render-app';
 
 const PASSWORD = 'violet tractor sings at midnight';
-const field = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
+const field = (label: string) => screen.getByLabelText<HTMLInputElement>(label);
 
 async function signIn(app: ReturnType<typeof renderApp>) {
   await app.user.type(await screen.findByLabelText('Email address'), ADA.email);
@@ -24,7 +24,10 @@ describe('sign-in page', () => {
 
   it('says wrong credentials about the form as a whole, not about the password field', async () => {
     const app = renderApp('/login', {
-      'account.signIn': () => problem(422, 'validation_failed', { errors: [{ field: 'password', code: 'credentials_invalid', message: 'x' }] }),
+      'account.signIn': () =>
+        problem(422, 'validation_failed', {
+          errors: [{ field: 'password', code: 'credentials_invalid', message: 'x' }],
+        }),
     });
     await signIn(app);
     const summary = await findSummary();
@@ -88,7 +91,7 @@ describe('sign-in page', () => {
   it('sends a signed-out visitor of settings to sign-in and back to settings afterwards', async () => {
     let signedIn = false;
     const app = renderApp('/settings', {
-      'account.me': (): Reply => (signedIn ? { data: { user: ADA } } : UNAUTHENTICATED),
+      'account.me': (): Reply<'account.me'> => (signedIn ? { data: { user: ADA } } : UNAUTHENTICATED),
       'account.signIn': () => {
         signedIn = true;
         return { data: { user: ADA } };

@@ -9,9 +9,7 @@ import { useI18n, type UiKey } from '../i18n';
 import { Link, navigate, Redirect, safeNext, useLocation } from '../router';
 import { useRealmSettings, useSession, useSetSignedIn } from '../session';
 import { trpc } from '../trpc';
-
-/** The router state of the sign-in page after a password reset (never the password or the token). */
-export type PasswordReset = { passwordReset: true };
+import { wasPasswordReset } from './page-state';
 
 /** Why to sign in again, by the page the person was on when their session ended. */
 const SIGNED_OUT_REASONS: Record<string, UiKey> = {
@@ -25,7 +23,7 @@ export function SignInPage() {
   const { search, state } = useLocation();
   const next = safeNext(search.get('next'));
   const expired = search.get('expired') === '1';
-  const afterReset = (state as Partial<PasswordReset> | null)?.passwordReset === true;
+  const afterReset = wasPasswordReset(state);
   const setSignedIn = useSetSignedIn();
   const signIn = trpc.account.signIn.useMutation();
 
@@ -62,8 +60,16 @@ export function SignInPage() {
         <p className="intro">{t('signInIntro', { realm: realm.name })}</p>
       )}
       <ErrorSummary report={form.report} labels={labels} />
-      <form method="post" noValidate onSubmit={form.onSubmit} aria-busy={form.submitting}>
-        <Field form={form} name="email" label={labels.email} type="email" autoComplete="username" autoCapitalize="none" spellCheck={false} />
+      <form method="post" noValidate onSubmit={(event) => void form.onSubmit(event)} aria-busy={form.submitting}>
+        <Field
+          form={form}
+          name="email"
+          label={labels.email}
+          type="email"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+        />
         <PasswordField form={form} name="password" label={labels.password} autoComplete="current-password" />
         <p>
           <Link to="/forgot-password">{t('forgotLink')}</Link>

@@ -45,7 +45,11 @@ function ConfirmAddress({ token }: { token: string }) {
   if (verify.isSuccess || link.isError || verify.isError) {
     return (
       <div className={verify.isSuccess ? 'success' : 'notice'} role="status">
-        {verify.isSuccess ? <p className="verify-done">{m('verifyDone')}</p> : <p className="verify-failed">{m('verifyFailed')}</p>}
+        {verify.isSuccess ? (
+          <p className="verify-done">{m('verifyDone')}</p>
+        ) : (
+          <p className="verify-failed">{m('verifyFailed')}</p>
+        )}
         <p>
           <Link to="/account">{m('toAccount')}</Link>
         </p>
@@ -55,7 +59,9 @@ function ConfirmAddress({ token }: { token: string }) {
   if (!link.data) return <p role="status">{m('verifyChecking')}</p>;
   return (
     <>
-      <p className="intro verify-what">{m('verifyConfirmIntro', { email: link.data.email, realm: link.data.realmName })}</p>
+      <p className="intro verify-what">
+        {m('verifyConfirmIntro', { email: link.data.email, realm: link.data.realmName })}
+      </p>
       <form method="post" noValidate onSubmit={confirm} aria-busy={verify.isPending}>
         <SubmitButton busy={verify.isPending} label={m('verifyConfirm')} busyLabel={m('verifyBusy')} />
       </form>

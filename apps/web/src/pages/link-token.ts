@@ -12,7 +12,8 @@ export function useLinkToken(path: string): string | null {
   const { search } = useLocation();
   const [token] = useState(() => search.get('token'));
   useEffect(() => {
-    if (new URLSearchParams(window.location.search).has('token')) window.history.replaceState(window.history.state, '', path);
+    if (new URLSearchParams(window.location.search).has('token'))
+      window.history.replaceState(window.history.state, '', path);
   }, [path]);
   return token;
 }

@@ -1,34 +1,56 @@
-import type { Problem } from '../trpc';
+import type { SignedInUser } from '../session';
+import type { Problem, RouterOutputs } from '../trpc';
 
 // A stand-in for the gateway's /trpc endpoint, speaking tRPC's non-batched HTTP format,
-// so the real client, hooks and error handling run unchanged in component tests.
+// so the real client, hooks and error handling run unchanged in component tests. Its answers
+// are typed with the router's outputs: a fixture that drifts from them does not compile.
 
-export type Reply = { data: unknown } | { problem: Pick<Problem, 'status' | 'code'> & Partial<Problem> };
-export type Handler = (input: unknown) => Reply | Promise<Reply>;
+/** A procedure's address: "account.me". */
+export type ProcedurePath = {
+  [R in keyof RouterOutputs]: `${R}.${keyof RouterOutputs[R] & string}`;
+}[keyof RouterOutputs];
+type OutputOf<P extends ProcedurePath> = P extends `${infer R extends keyof RouterOutputs}.${infer N extends string}`
+  ? RouterOutputs[R][N & keyof RouterOutputs[R]]
+  : never;
 
-export const ACME_SETTINGS = {
+export type ProblemReply = { problem: Pick<Problem, 'status' | 'code'> & Partial<Problem> };
+/** A procedure's answer, or a refusal. */
+export type Reply<P extends ProcedurePath> = { data: OutputOf<P> } | ProblemReply;
+export type Handler<P extends ProcedurePath> = (input: unknown) => Reply<P> | Promise<Reply<P>>;
+export type Handlers = { [P in ProcedurePath]?: Handler<P> };
+
+export const ACME_SETTINGS: RouterOutputs['account']['settings'] = {
   productName: 'Example ID',
   realm: { slug: 'acme', name: 'Acme Inc', isDefault: false },
   passwordPolicy: { minLength: 15, maxLength: 256 },
 };
-export const DEFAULT_SETTINGS = { ...ACME_SETTINGS, realm: { slug: 'default', name: 'Default', isDefault: true } };
-export const ADA = { id: 'u1', name: 'Ada Lovelace', email: 'ada@example.com', realm: 'acme' };
-export const UNAUTHENTICATED: Reply = { problem: { status: 401, code: 'unauthenticated' } };
+export const DEFAULT_SETTINGS: RouterOutputs['account']['settings'] = {
+  ...ACME_SETTINGS,
+  realm: { slug: 'default', name: 'Default', isDefault: true },
+};
+export const ADA: SignedInUser = {
+  id: 'u1',
+  name: 'Ada Lovelace',
+  email: 'ada@example.com',
+  realm: 'acme',
+  emailVerified: false,
+};
+export const UNAUTHENTICATED: ProblemReply = { problem: { status: 401, code: 'unauthenticated' } };
 
-export function problem(status: number, code: Problem['code'], extra: Partial<Problem> = {}): Reply {
+export function problem(status: number, code: Problem['code'], extra: Partial<Problem> = {}): ProblemReply {
   return { problem: { status, code, ...extra } };
 }
 
-export function fakeApi(handlers: Record<string, Handler> = {}) {
+export function fakeApi(handlers: Handlers = {}) {
   const calls: { path: string; input: unknown }[] = [];
-  const all: Record<string, Handler> = {
+  const all: Record<string, Handler<ProcedurePath> | undefined> = {
     'account.settings': () => ({ data: ACME_SETTINGS }),
     'account.me': () => UNAUTHENTICATED,
     ...handlers,
   };
 
   const fetch = async (url: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const parsed = new URL(String(url), 'http://localhost');
+    const parsed = new URL(typeof url === 'string' ? url : url instanceof URL ? url.href : url.url, 'http://localhost');
     const path = parsed.pathname.replace(/^\/trpc\//, '');
     const raw = init?.method === 'POST' ? init.body : parsed.searchParams.get('input');
     const input = typeof raw === 'string' && raw ? JSON.parse(raw) : undefined;
@@ -38,10 +60,16 @@ export function fakeApi(handlers: Record<string, Handler> = {}) {
     const reply = await handler(input);
     if ('data' in reply) return json(200, { result: { data: reply.data } });
     const full = { type: 'about:blank', title: `server title for ${reply.problem.code}`, ...reply.problem };
-    return json(full.status, { error: { message: full.title, code: -32000, data: { code: 'X', httpStatus: full.status, problem: full } } });
+    return json(full.status, {
+      error: { message: full.title, code: -32000, data: { code: 'X', httpStatus: full.status, problem: full } },
+    });
   };
 
-  return { fetch: fetch as typeof globalThis.fetch, calls, callsTo: (path: string) => calls.filter((c) => c.path === path) };
+  return {
+    fetch,
+    calls,
+    callsTo: (path: string) => calls.filter((c) => c.path === path),
+  };
 }
 
 function json(status: number, body: unknown) {

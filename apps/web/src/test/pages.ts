@@ -1,2 +1,7 @@
-/** Every page address of the app (and one that is none), for tests that go through them all. */
-export const PAGES = ['/', '/login', '/register', '/account', '/settings', '/settings/sessions', '/settings/activity', '/settings/name', '/settings/delete', '/forgot-password', '/reset-password?token=abc', '/verify-email?token=abc', '/no/such/page'];
+import { PAGE_REGISTRY } from '../pages/registry';
+
+/** Every page address of the app (a mailed link's with a token) and one that is none, for tests that go through them all. */
+export const PAGES = [
+  ...PAGE_REGISTRY.map((page) => (page.linkToken ? `${page.path}?token=abc` : page.path)),
+  '/no/such/page',
+];

@@ -4,10 +4,10 @@ import userEvent from '@testing-library/user-event';
 import { App } from '../App';
 import { ErrorBoundary } from '../components/ErrorBoundary';
 import { Providers } from '../Providers';
-import { fakeApi, type Handler } from './fake-api';
+import { fakeApi, type Handlers } from './fake-api';
 
 /** Renders the whole app at a path, talking to a fake API. */
-export function renderApp(path: string, handlers: Record<string, Handler> = {}, locale: Locale = 'en') {
+export function renderApp(path: string, handlers: Handlers = {}, locale: Locale = 'en') {
   window.history.replaceState(null, '', path);
   const api = fakeApi(handlers);
   const user = userEvent.setup();

@@ -15,25 +15,62 @@ export const originOf = (ctx: Context) => (ctx.origin ?? 'http://localhost').rep
 export const accountLocale = (user: User): Locale => LOCALES.find((l) => l === user.locale) ?? DEFAULT_LOCALE;
 
 /** Queues a mail to the account's address under the recipient cap; a refusal is logged, without the address. */
-async function queue<T extends MailTemplate>(tx: Database, ctx: Context, user: User, template: T, payload: () => MailPayload[T] | Promise<MailPayload[T]>): Promise<Enqueued> {
-  const result = await enqueueMail(tx, ctx.config.mailCap, { realmId: ctx.realm.id, userId: user.id, recipient: user.email, locale: accountLocale(user), template, payload });
-  if (!result.queued) ctx.log?.warn({ mail: { template, userId: user.id, realm: ctx.realm.slug } }, 'mail not queued: its address reached the mail cap');
+async function queue<T extends MailTemplate>(
+  tx: Database,
+  ctx: Context,
+  user: User,
+  template: T,
+  payload: () => MailPayload[T] | Promise<MailPayload[T]>,
+): Promise<Enqueued> {
+  const result = await enqueueMail(tx, ctx.config.mailCap, {
+    realmId: ctx.realm.id,
+    userId: user.id,
+    recipient: user.email,
+    locale: accountLocale(user),
+    template,
+    payload,
+  });
+  if (!result.queued)
+    ctx.log?.warn(
+      { mail: { template, userId: user.id, realm: ctx.realm.slug } },
+      'mail not queued: its address reached the mail cap',
+    );
   return result;
 }
 
 /** A new verification link for the account's address (older ones stop working, unless the cap refuses this one). */
 export async function queueVerification(tx: Database, ctx: Context, user: User): Promise<Enqueued> {
   return queue(tx, ctx, user, 'verify_email', async () => {
-    const token = await issueToken(tx, { realmId: ctx.realm.id, userId: user.id, purpose: 'verify_email', ttlMs: ctx.config.verifyTokenTtlMs });
-    return { realmName: ctx.realm.name, name: user.name, link: `${originOf(ctx)}/verify-email?token=${token}`, validHours: Math.round(ctx.config.verifyTokenTtlMs / 3600_000) };
+    const token = await issueToken(tx, {
+      realmId: ctx.realm.id,
+      userId: user.id,
+      purpose: 'verify_email',
+      ttlMs: ctx.config.verifyTokenTtlMs,
+    });
+    return {
+      realmName: ctx.realm.name,
+      name: user.name,
+      link: `${originOf(ctx)}/verify-email?token=${token}`,
+      validHours: Math.round(ctx.config.verifyTokenTtlMs / 3600_000),
+    };
   });
 }
 
 /** A new password-reset link (older ones stop working, unless the cap refuses this one). */
 export async function queueReset(tx: Database, ctx: Context, user: User): Promise<Enqueued> {
   return queue(tx, ctx, user, 'reset_password', async () => {
-    const token = await issueToken(tx, { realmId: ctx.realm.id, userId: user.id, purpose: 'reset_password', ttlMs: ctx.config.resetTokenTtlMs });
-    return { realmName: ctx.realm.name, name: user.name, link: `${originOf(ctx)}/reset-password?token=${token}`, validMinutes: Math.round(ctx.config.resetTokenTtlMs / 60_000) };
+    const token = await issueToken(tx, {
+      realmId: ctx.realm.id,
+      userId: user.id,
+      purpose: 'reset_password',
+      ttlMs: ctx.config.resetTokenTtlMs,
+    });
+    return {
+      realmName: ctx.realm.name,
+      name: user.name,
+      link: `${originOf(ctx)}/reset-password?token=${token}`,
+      validMinutes: Math.round(ctx.config.resetTokenTtlMs / 60_000),
+    };
   });
 }
 
@@ -41,7 +78,12 @@ export async function queueReset(tx: Database, ctx: Context, user: User): Promis
 // a notice would let whoever holds the password write to it.
 
 /** Tells the owner their password was changed or reset: when, from where, and how to recover. */
-export async function queuePasswordNotice(tx: Database, ctx: Context, user: User, how: 'changed' | 'reset'): Promise<void> {
+export async function queuePasswordNotice(
+  tx: Database,
+  ctx: Context,
+  user: User,
+  how: 'changed' | 'reset',
+): Promise<void> {
   if (!user.emailVerifiedAt) return;
   await queue(tx, ctx, user, 'password_changed', () => ({
     realmName: ctx.realm.name,

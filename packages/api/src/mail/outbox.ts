@@ -3,7 +3,7 @@ import { and, asc, desc, eq, gt, isNull, lte, sql } from 'drizzle-orm';
 import { mailOutbox, mailSends, type Database } from '@accounts/db';
 import { normalizeEmail, type Locale } from '@accounts/validators';
 import type { MailCap } from '../config.js';
-import { millis } from '../sessions.js';
+import { ago, fromNow, secondsUntilOut } from '../db-time.js';
 import type { MailPayload, MailTemplate } from './templates.js';
 
 // The transactional outbox. A mail is written in the same transaction as the event that causes
@@ -48,14 +48,15 @@ export async function enqueueMail<T extends MailTemplate>(
   mail: Omit<QueuedMail<T>, 'payload'> & { payload: () => MailPayload[T] | Promise<MailPayload[T]> },
 ): Promise<Enqueued> {
   const key = recipientKey(mail.recipient);
-  const limit = REQUESTED.has(mail.template) && cap.requested > 0 ? Math.min(cap.requested, cap.any || cap.requested) : cap.any;
+  const limit =
+    REQUESTED.has(mail.template) && cap.requested > 0 ? Math.min(cap.requested, cap.any || cap.requested) : cap.any;
   if (limit > 0) {
     await tx.execute(sql`select pg_advisory_xact_lock(${MAIL_CAP_LOCK}, ${Number.parseInt(key.slice(0, 8), 16) | 0})`);
     // Over the cap when the limit-th newest mail in the window is still in it; it leaving is when there is room again.
     const [nth] = await tx
-      .select({ retryAfter: sql<number>`ceil(extract(epoch from ${mailSends.createdAt} + ${millis(cap.windowMs)} - now()))`.mapWith(Number) })
+      .select({ retryAfter: secondsUntilOut(mailSends.createdAt, cap.windowMs) })
       .from(mailSends)
-      .where(and(eq(mailSends.recipientKey, key), gt(mailSends.createdAt, sql`now() - ${millis(cap.windowMs)}`)))
+      .where(and(eq(mailSends.recipientKey, key), gt(mailSends.createdAt, ago(cap.windowMs))))
       .orderBy(desc(mailSends.createdAt))
       .offset(limit - 1)
       .limit(1);
@@ -63,7 +64,7 @@ export async function enqueueMail<T extends MailTemplate>(
   }
   await tx.insert(mailSends).values({ recipientKey: key });
   const payload = await mail.payload();
-  await tx.insert(mailOutbox).values({ ...mail, payload: payload as unknown as Record<string, unknown> });
+  await tx.insert(mailOutbox).values({ ...mail, payload });
   return { queued: true };
 }
 
@@ -81,7 +82,8 @@ export interface OutboxPolicy {
 const MAX_BACKOFF_MS = 3600_000;
 
 /** The wait before the next try after `attempts` failed ones. */
-export const backoffMs = (attempts: number, policy: OutboxPolicy) => Math.min(MAX_BACKOFF_MS, policy.retryBaseMs * 2 ** Math.max(0, attempts - 1));
+export const backoffMs = (attempts: number, policy: OutboxPolicy) =>
+  Math.min(MAX_BACKOFF_MS, policy.retryBaseMs * 2 ** Math.max(0, attempts - 1));
 
 /**
  * Claims up to `limit` due mails for this sender: locked with SKIP LOCKED (so concurrent senders
@@ -101,15 +103,23 @@ export async function claimDueMails(db: Database, limit: number, policy: OutboxP
     if (due.length === 0) return [];
     return tx
       .update(mailOutbox)
-      .set({ attempts: sql`${mailOutbox.attempts} + 1`, nextAttemptAt: sql`now() + ${millis(policy.leaseMs)}` })
-      .where(sql`${mailOutbox.id} in (${sql.join(due.map((d) => sql`${d.id}`), sql`, `)})`)
+      .set({ attempts: sql`${mailOutbox.attempts} + 1`, nextAttemptAt: fromNow(policy.leaseMs) })
+      .where(
+        sql`${mailOutbox.id} in (${sql.join(
+          due.map((d) => sql`${d.id}`),
+          sql`, `,
+        )})`,
+      )
       .returning();
   });
 }
 
 /** Delivered: the payload (links, addresses) is cleared, only the record that it was sent remains. */
 export async function markSent(db: Database, id: number): Promise<void> {
-  await db.update(mailOutbox).set({ sentAt: sql`now()`, payload: {}, lastError: null }).where(eq(mailOutbox.id, id));
+  await db
+    .update(mailOutbox)
+    .set({ sentAt: sql`now()`, payload: {}, lastError: null })
+    .where(eq(mailOutbox.id, id));
 }
 
 /** A failed try: retried after the back-off, or given up after the last attempt. Returns whether it was given up. */
@@ -120,7 +130,7 @@ export async function markFailed(db: Database, row: OutboxRow, error: string, po
     .set(
       giveUp
         ? { failedAt: sql`now()`, lastError: error.slice(0, 500), payload: {} }
-        : { lastError: error.slice(0, 500), nextAttemptAt: sql`now() + ${millis(backoffMs(row.attempts, policy))}` },
+        : { lastError: error.slice(0, 500), nextAttemptAt: fromNow(backoffMs(row.attempts, policy)) },
     )
     .where(eq(mailOutbox.id, row.id));
   return giveUp;

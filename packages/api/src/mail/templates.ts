@@ -19,7 +19,12 @@ export interface MailPayload {
 }
 
 export type MailTemplate = keyof MailPayload;
-export const MAIL_TEMPLATES = ['reset_password', 'verify_email', 'password_changed', 'new_sign_in'] as const satisfies readonly MailTemplate[];
+export const MAIL_TEMPLATES = [
+  'reset_password',
+  'verify_email',
+  'password_changed',
+  'new_sign_in',
+] as const satisfies readonly MailTemplate[];
 
 export interface RenderedMail {
   subject: string;
@@ -49,7 +54,9 @@ const en: Texts = {
     subject: `Reset your password for ${p.realmName}`,
     blocks: [
       { p: `Hello ${p.name},` },
-      { p: `Someone (hopefully you) asked to reset the password of your account at ${p.realmName}. Follow this link to choose a new one; it works once, for ${p.validMinutes} minutes:` },
+      {
+        p: `Someone (hopefully you) asked to reset the password of your account at ${p.realmName}. Follow this link to choose a new one; it works once, for ${p.validMinutes} minutes:`,
+      },
       { link: p.link, label: 'Choose a new password' },
       { p: 'If you did not ask for this, ignore this mail: your password stays as it is.' },
     ],
@@ -58,7 +65,9 @@ const en: Texts = {
     subject: `Confirm your email address for ${p.realmName}`,
     blocks: [
       { p: `Hello ${p.name},` },
-      { p: `Please confirm that this is your email address for your account at ${p.realmName}. The link works once, for ${p.validHours} hours:` },
+      {
+        p: `Please confirm that this is your email address for your account at ${p.realmName}. The link works once, for ${p.validHours} hours:`,
+      },
       { link: p.link, label: 'Confirm my email address' },
       { p: 'If you did not create this account, ignore this mail.' },
     ],
@@ -67,8 +76,12 @@ const en: Texts = {
     subject: `Your password for ${p.realmName} was ${p.how === 'reset' ? 'reset' : 'changed'}`,
     blocks: [
       { p: `Hello ${p.name},` },
-      { p: `The password of your account at ${p.realmName} was ${p.how === 'reset' ? 'reset with a link sent to this address' : 'changed'} on ${when(p.at, l)}, from the address ${p.ip ?? unknown.en}.` },
-      { p: 'If this was you, there is nothing to do. If it was not, reset your password now with this link, which signs out everyone else:' },
+      {
+        p: `The password of your account at ${p.realmName} was ${p.how === 'reset' ? 'reset with a link sent to this address' : 'changed'} on ${when(p.at, l)}, from the address ${p.ip ?? unknown.en}.`,
+      },
+      {
+        p: 'If this was you, there is nothing to do. If it was not, reset your password now with this link, which signs out everyone else:',
+      },
       { link: p.recoverLink, label: 'Reset my password' },
     ],
   }),
@@ -76,8 +89,12 @@ const en: Texts = {
     subject: `New sign-in to your account at ${p.realmName}`,
     blocks: [
       { p: `Hello ${p.name},` },
-      { p: `Your account at ${p.realmName} was signed in to on ${when(p.at, l)} from a device it had not seen before (address ${p.ip ?? unknown.en}${p.device ? `, ${p.device}` : ''}).` },
-      { p: 'If this was you, there is nothing to do. If it was not, reset your password now with this link, which signs out everyone else:' },
+      {
+        p: `Your account at ${p.realmName} was signed in to on ${when(p.at, l)} from a device it had not seen before (address ${p.ip ?? unknown.en}${p.device ? `, ${p.device}` : ''}).`,
+      },
+      {
+        p: 'If this was you, there is nothing to do. If it was not, reset your password now with this link, which signs out everyone else:',
+      },
       { link: p.recoverLink, label: 'Reset my password' },
     ],
   }),
@@ -88,7 +105,9 @@ const de: Texts = {
     subject: `Passwort für ${p.realmName} zurücksetzen`,
     blocks: [
       { p: `Hallo ${p.name},` },
-      { p: `Jemand (hoffentlich Sie) hat angefordert, das Passwort Ihres Kontos bei ${p.realmName} zurückzusetzen. Über diesen Link wählen Sie ein neues; er funktioniert einmal, ${p.validMinutes} Minuten lang:` },
+      {
+        p: `Jemand (hoffentlich Sie) hat angefordert, das Passwort Ihres Kontos bei ${p.realmName} zurückzusetzen. Über diesen Link wählen Sie ein neues; er funktioniert einmal, ${p.validMinutes} Minuten lang:`,
+      },
       { link: p.link, label: 'Neues Passwort wählen' },
       { p: 'Wenn Sie das nicht angefordert haben, ignorieren Sie diese E-Mail: Ihr Passwort bleibt unverändert.' },
     ],
@@ -97,7 +116,9 @@ const de: Texts = {
     subject: `E-Mail-Adresse für ${p.realmName} bestätigen`,
     blocks: [
       { p: `Hallo ${p.name},` },
-      { p: `Bitte bestätigen Sie, dass dies Ihre E-Mail-Adresse für Ihr Konto bei ${p.realmName} ist. Der Link funktioniert einmal, ${p.validHours} Stunden lang:` },
+      {
+        p: `Bitte bestätigen Sie, dass dies Ihre E-Mail-Adresse für Ihr Konto bei ${p.realmName} ist. Der Link funktioniert einmal, ${p.validHours} Stunden lang:`,
+      },
       { link: p.link, label: 'E-Mail-Adresse bestätigen' },
       { p: 'Wenn Sie dieses Konto nicht angelegt haben, ignorieren Sie diese E-Mail.' },
     ],
@@ -106,8 +127,12 @@ const de: Texts = {
     subject: `Ihr Passwort für ${p.realmName} wurde ${p.how === 'reset' ? 'zurückgesetzt' : 'geändert'}`,
     blocks: [
       { p: `Hallo ${p.name},` },
-      { p: `Das Passwort Ihres Kontos bei ${p.realmName} wurde am ${when(p.at, l)} von der Adresse ${p.ip ?? unknown.de} ${p.how === 'reset' ? 'über einen an diese Adresse gesendeten Link zurückgesetzt' : 'geändert'}.` },
-      { p: 'Wenn Sie das waren, ist nichts zu tun. Wenn nicht, setzen Sie Ihr Passwort jetzt über diesen Link zurück; alle anderen werden dabei abgemeldet:' },
+      {
+        p: `Das Passwort Ihres Kontos bei ${p.realmName} wurde am ${when(p.at, l)} von der Adresse ${p.ip ?? unknown.de} ${p.how === 'reset' ? 'über einen an diese Adresse gesendeten Link zurückgesetzt' : 'geändert'}.`,
+      },
+      {
+        p: 'Wenn Sie das waren, ist nichts zu tun. Wenn nicht, setzen Sie Ihr Passwort jetzt über diesen Link zurück; alle anderen werden dabei abgemeldet:',
+      },
       { link: p.recoverLink, label: 'Passwort zurücksetzen' },
     ],
   }),
@@ -115,8 +140,12 @@ const de: Texts = {
     subject: `Neue Anmeldung bei Ihrem Konto bei ${p.realmName}`,
     blocks: [
       { p: `Hallo ${p.name},` },
-      { p: `Am ${when(p.at, l)} wurde Ihr Konto bei ${p.realmName} von einem bisher unbekannten Gerät aus angemeldet (Adresse ${p.ip ?? unknown.de}${p.device ? `, ${p.device}` : ''}).` },
-      { p: 'Wenn Sie das waren, ist nichts zu tun. Wenn nicht, setzen Sie Ihr Passwort jetzt über diesen Link zurück; alle anderen werden dabei abgemeldet:' },
+      {
+        p: `Am ${when(p.at, l)} wurde Ihr Konto bei ${p.realmName} von einem bisher unbekannten Gerät aus angemeldet (Adresse ${p.ip ?? unknown.de}${p.device ? `, ${p.device}` : ''}).`,
+      },
+      {
+        p: 'Wenn Sie das waren, ist nichts zu tun. Wenn nicht, setzen Sie Ihr Passwort jetzt über diesen Link zurück; alle anderen werden dabei abgemeldet:',
+      },
       { link: p.recoverLink, label: 'Passwort zurücksetzen' },
     ],
   }),
@@ -127,7 +156,9 @@ const fr: Texts = {
     subject: `Réinitialisez votre mot de passe pour ${p.realmName}`,
     blocks: [
       { p: `Bonjour ${p.name},` },
-      { p: `Quelqu’un (vous, espérons-le) a demandé à réinitialiser le mot de passe de votre compte sur ${p.realmName}. Ce lien permet d’en choisir un nouveau ; il fonctionne une fois, pendant ${p.validMinutes} minutes\u00a0:` },
+      {
+        p: `Quelqu’un (vous, espérons-le) a demandé à réinitialiser le mot de passe de votre compte sur ${p.realmName}. Ce lien permet d’en choisir un nouveau ; il fonctionne une fois, pendant ${p.validMinutes} minutes\u00a0:`,
+      },
       { link: p.link, label: 'Choisir un nouveau mot de passe' },
       { p: 'Si vous n’avez rien demandé, ignorez ce message\u00a0: votre mot de passe reste inchangé.' },
     ],
@@ -136,7 +167,9 @@ const fr: Texts = {
     subject: `Confirmez votre adresse e-mail pour ${p.realmName}`,
     blocks: [
       { p: `Bonjour ${p.name},` },
-      { p: `Merci de confirmer que cette adresse est bien la vôtre pour votre compte sur ${p.realmName}. Le lien fonctionne une fois, pendant ${p.validHours} heures\u00a0:` },
+      {
+        p: `Merci de confirmer que cette adresse est bien la vôtre pour votre compte sur ${p.realmName}. Le lien fonctionne une fois, pendant ${p.validHours} heures\u00a0:`,
+      },
       { link: p.link, label: 'Confirmer mon adresse e-mail' },
       { p: 'Si vous n’avez pas créé ce compte, ignorez ce message.' },
     ],
@@ -145,8 +178,12 @@ const fr: Texts = {
     subject: `Votre mot de passe pour ${p.realmName} a été ${p.how === 'reset' ? 'réinitialisé' : 'modifié'}`,
     blocks: [
       { p: `Bonjour ${p.name},` },
-      { p: `Le mot de passe de votre compte sur ${p.realmName} a été ${p.how === 'reset' ? 'réinitialisé avec un lien envoyé à cette adresse' : 'modifié'} le ${when(p.at, l)}, depuis l’adresse ${p.ip ?? unknown.fr}.` },
-      { p: 'Si c’était vous, il n’y a rien à faire. Sinon, réinitialisez votre mot de passe maintenant avec ce lien, qui déconnecte tous les autres\u00a0:' },
+      {
+        p: `Le mot de passe de votre compte sur ${p.realmName} a été ${p.how === 'reset' ? 'réinitialisé avec un lien envoyé à cette adresse' : 'modifié'} le ${when(p.at, l)}, depuis l’adresse ${p.ip ?? unknown.fr}.`,
+      },
+      {
+        p: 'Si c’était vous, il n’y a rien à faire. Sinon, réinitialisez votre mot de passe maintenant avec ce lien, qui déconnecte tous les autres\u00a0:',
+      },
       { link: p.recoverLink, label: 'Réinitialiser mon mot de passe' },
     ],
   }),
@@ -154,8 +191,12 @@ const fr: Texts = {
     subject: `Nouvelle connexion à votre compte sur ${p.realmName}`,
     blocks: [
       { p: `Bonjour ${p.name},` },
-      { p: `Votre compte sur ${p.realmName} a été connecté le ${when(p.at, l)} depuis un appareil inconnu jusqu’ici (adresse ${p.ip ?? unknown.fr}${p.device ? `, ${p.device}` : ''}).` },
-      { p: 'Si c’était vous, il n’y a rien à faire. Sinon, réinitialisez votre mot de passe maintenant avec ce lien, qui déconnecte tous les autres\u00a0:' },
+      {
+        p: `Votre compte sur ${p.realmName} a été connecté le ${when(p.at, l)} depuis un appareil inconnu jusqu’ici (adresse ${p.ip ?? unknown.fr}${p.device ? `, ${p.device}` : ''}).`,
+      },
+      {
+        p: 'Si c’était vous, il n’y a rien à faire. Sinon, réinitialisez votre mot de passe maintenant avec ce lien, qui déconnecte tous les autres\u00a0:',
+      },
       { link: p.recoverLink, label: 'Réinitialiser mon mot de passe' },
     ],
   }),
@@ -163,15 +204,19 @@ const fr: Texts = {
 
 const TEXTS: Record<Locale, Texts> = { en, de, fr };
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** The subject, text and HTML of a queued mail in its language. */
 export function renderMail<T extends MailTemplate>(template: T, locale: Locale, payload: MailPayload[T]): RenderedMail {
   const texts = (TEXTS[locale] ?? en)[template] as (p: MailPayload[T], l: Locale) => Parts;
   const { subject, blocks } = texts(payload, locale);
-  const text = blocks.map((b) => ('p' in b ? b.p : `${b.label}: ${b.link}`)).join('\n\n') + `\n\n-- \n${payload.realmName}\n`;
+  const text =
+    blocks.map((b) => ('p' in b ? b.p : `${b.label}: ${b.link}`)).join('\n\n') + `\n\n-- \n${payload.realmName}\n`;
   const body = blocks
-    .map((b) => ('p' in b ? `<p>${escapeHtml(b.p)}</p>` : `<p><a href="${escapeHtml(b.link)}">${escapeHtml(b.label)}</a></p>`))
+    .map((b) =>
+      'p' in b ? `<p>${escapeHtml(b.p)}</p>` : `<p><a href="${escapeHtml(b.link)}">${escapeHtml(b.label)}</a></p>`,
+    )
     .join('\n');
   const html = `<!doctype html>\n<html lang="${locale}"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>\n<body>\n${body}\n<p>— ${escapeHtml(payload.realmName)}</p>\n</body></html>\n`;
   const link = blocks.find((b): b is { link: string; label: string } => 'link' in b)?.link;

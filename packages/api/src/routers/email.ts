@@ -1,18 +1,18 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { z } from 'zod';
-import { sessions, users, type Database, type User } from '@accounts/db';
+import { users, type Database, type User } from '@accounts/db';
 import { forgotPasswordSchema, resetPasswordSchema, verifyEmailSchema } from '@accounts/validators/account-links';
 import type { AccountConfig } from '../config.js';
-import { fieldProblem, ProblemError } from '../errors.js';
-import { recordEvent } from '../events.js';
+import { fieldProblem, rateLimited } from '../errors.js';
+import { eventSource, recordEvent } from '../events.js';
 import { endKnownDevices } from '../known-devices.js';
 import { queuePasswordNotice, queueReset, queueVerification } from '../mail/notices.js';
+import { checkNewPassword } from '../new-password.js';
+import { deleteSessionByToken, endSessions } from '../sessions.js';
 import { consumeToken, dummyTokenWork, invalidateTokens, peekToken } from '../tokens.js';
-import { proceduresFor, router, type Context } from '../trpc.js';
-import { findUserByEmail } from '../users.js';
-import { deleteSessionByToken } from '../sessions.js';
-import { checkPasswordContent } from './account.js';
+import { router, type Procedures } from '../trpc.js';
+import { findUserByEmail, NO_USER, setPasswordHash } from '../users.js';
+import { acceptedResult, resendResult, resetResult, verificationLinkResult, verifiedResult } from './email-outputs.js';
 
 /**
  * A reset request is answered no sooner than this after its procedure starts. An account's branch
@@ -21,14 +21,6 @@ import { checkPasswordContent } from './account.js';
  * nothing of which branch ran. Asking for a reset is rare and a person waits for a mail anyway.
  */
 export const FORGOT_PASSWORD_MIN_MS = 100;
-
-export const acceptedResult = z.object({ ok: z.literal(true) });
-export const resetResult = z.object({ ok: z.literal(true), sessionsRevoked: z.int().min(0) });
-export const verifiedResult = z.object({ ok: z.literal(true), emailVerified: z.literal(true) });
-export const verificationLinkResult = z.object({ email: z.string(), realmName: z.string() });
-export const resendResult = z.object({ ok: z.literal(true), alreadyVerified: z.boolean() });
-
-const source = (ctx: Context) => ({ realmId: ctx.realm.id, clientIp: ctx.clientIp, userAgent: ctx.userAgent });
 
 async function userById(db: Database, id: string): Promise<User | null> {
   const [user] = await db.select().from(users).where(eq(users.id, id)).limit(1);
@@ -39,8 +31,10 @@ async function userById(db: Database, id: string): Promise<User | null> {
  * The procedures behind mailed links: asking for a password reset, resetting with the link's
  * token, confirming the address, and asking for a new confirmation link.
  */
-export function createEmailRouter(config: AccountConfig) {
-  const { publicProcedure, limitedProcedure, authedLimitedProcedure } = proceduresFor(config);
+export function createEmailRouter(
+  { publicProcedure, limitedProcedure, authedLimitedProcedure }: Procedures,
+  config: AccountConfig,
+) {
   const policy = config.passwordPolicy;
   return router({
     /**
@@ -49,24 +43,28 @@ export function createEmailRouter(config: AccountConfig) {
      * a database round trip), and both answer after FORGOT_PASSWORD_MIN_MS, so neither body nor
      * timing tells them apart.
      */
-    forgotPassword: limitedProcedure('forgotPassword').input(forgotPasswordSchema).output(acceptedResult).mutation(async ({ ctx, input }) => {
-      const started = performance.now();
-      const user = await findUserByEmail(ctx.db, ctx.realm.id, input.email);
-      if (user && !user.disabledAt) {
-        // Over the address's mail cap nothing is queued (older links keep working) and the answer
-        // is the same: the cap tells nothing either.
-        await ctx.db.transaction(async (tx) => {
-          if ((await queueReset(tx, ctx, user)).queued) await recordEvent(tx, source(ctx), 'password_reset_requested', user.id);
-        });
-      } else {
-        await ctx.db.transaction(async (tx) => {
-          await dummyTokenWork(tx);
-          await invalidateTokens(tx, '00000000-0000-0000-0000-000000000000', 'reset_password');
-        });
-      }
-      await sleep(Math.max(0, FORGOT_PASSWORD_MIN_MS - (performance.now() - started)));
-      return { ok: true as const };
-    }),
+    forgotPassword: limitedProcedure('forgotPassword')
+      .input(forgotPasswordSchema)
+      .output(acceptedResult)
+      .mutation(async ({ ctx, input }) => {
+        const started = performance.now();
+        const user = await findUserByEmail(ctx.db, ctx.realm.id, input.email);
+        if (user && !user.disabledAt) {
+          // Over the address's mail cap nothing is queued (older links keep working) and the answer
+          // is the same: the cap tells nothing either.
+          await ctx.db.transaction(async (tx) => {
+            if ((await queueReset(tx, ctx, user)).queued)
+              await recordEvent(tx, eventSource(ctx), 'password_reset_requested', user.id);
+          });
+        } else {
+          await ctx.db.transaction(async (tx) => {
+            await dummyTokenWork(tx);
+            await invalidateTokens(tx, NO_USER, 'reset_password');
+          });
+        }
+        await sleep(Math.max(0, FORGOT_PASSWORD_MIN_MS - (performance.now() - started)));
+        return { ok: true as const };
+      }),
 
     /**
      * Sets a new password with a reset link's token: the same rules as registration, every
@@ -75,75 +73,85 @@ export function createEmailRouter(config: AccountConfig) {
      * device. Any token that does not work (unknown, used, expired, replaced, older than the
      * password) is one error.
      */
-    resetPassword: limitedProcedure('changePassword').input(resetPasswordSchema({ policy, estimator: null })).output(resetResult).mutation(async ({ ctx, input }) => {
-      const invalid = () => fieldProblem('token', 'reset_token_invalid', 'reset_token_invalid');
-      const userId = await peekToken(ctx.db, input.token, ctx.realm.id, 'reset_password');
-      const user = userId ? await userById(ctx.db, userId) : null;
-      if (!user || user.disabledAt) throw invalid();
-      ctx.hasher.assertCapacity();
-      await checkPasswordContent(ctx, input.new_password, { name: user.name, email: user.email, realm: ctx.realm.slug }, 'new_password');
-      const passwordHash = await ctx.hasher.hash(input.new_password);
-      const done = await ctx.db.transaction(async (tx) => {
-        // Used up in one statement: of two resets with one link, one wins.
-        if ((await consumeToken(tx, input.token, ctx.realm.id, 'reset_password')) !== user.id) return null;
-        // Following a link sent to the address also proves the address is the owner's.
-        const [updated] = await tx
-          .update(users)
-          .set({ passwordHash, passwordChangedAt: sql`now()`, emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())` })
-          .where(eq(users.id, user.id))
-          .returning();
-        await invalidateTokens(tx, user.id, 'reset_password');
-        const revoked = await tx.delete(sessions).where(eq(sessions.userId, user.id)).returning({ id: sessions.id });
-        // A browser that signed in with the old password is no longer trusted as the owner's.
-        await endKnownDevices(tx, user.id);
-        // The client's own session ends too, whoever's it was: a reset leaves it signed out.
-        if (ctx.sessionToken) await deleteSessionByToken(tx, ctx.sessionToken, ctx.realm.id);
-        await recordEvent(tx, source(ctx), 'password_reset', user.id);
-        if (revoked.length > 0) await recordEvent(tx, source(ctx), 'sessions_revoked', user.id);
-        await queuePasswordNotice(tx, ctx, updated!, 'reset');
-        return revoked.length;
-      });
-      if (done === null) throw invalid();
-      if (ctx.sessionToken) ctx.session.clear();
-      return { ok: true as const, sessionsRevoked: done };
-    }),
+    resetPassword: limitedProcedure('changePassword')
+      .input(resetPasswordSchema({ policy, estimator: null }))
+      .output(resetResult)
+      .mutation(async ({ ctx, input }) => {
+        const invalid = () => fieldProblem('token', 'reset_token_invalid', 'reset_token_invalid');
+        const userId = await peekToken(ctx.db, input.token, ctx.realm.id, 'reset_password');
+        const user = userId ? await userById(ctx.db, userId) : null;
+        if (!user || user.disabledAt) throw invalid();
+        ctx.hasher.assertCapacity();
+        await checkNewPassword(ctx, input.new_password, user, 'new_password');
+        const passwordHash = await ctx.hasher.hash(input.new_password);
+        const done = await ctx.db.transaction(async (tx) => {
+          // Used up in one statement: of two resets with one link, one wins.
+          if ((await consumeToken(tx, input.token, ctx.realm.id, 'reset_password')) !== user.id) return null;
+          // Following a link sent to the address also proves the address is the owner's.
+          const updated = await setPasswordHash(tx, user.id, passwordHash, { addressProven: true });
+          await invalidateTokens(tx, user.id, 'reset_password');
+          const revoked = await endSessions(tx, user.id);
+          // A browser that signed in with the old password is no longer trusted as the owner's.
+          await endKnownDevices(tx, user.id);
+          // The client's own session ends too, whoever's it was: a reset leaves it signed out.
+          await deleteSessionByToken(tx, ctx.sessionToken, ctx.realm.id);
+          await recordEvent(tx, eventSource(ctx), 'password_reset', user.id);
+          if (revoked > 0) await recordEvent(tx, eventSource(ctx), 'sessions_revoked', user.id);
+          await queuePasswordNotice(tx, ctx, updated!, 'reset');
+          return revoked;
+        });
+        if (done === null) throw invalid();
+        if (ctx.sessionToken) ctx.cookies.clear();
+        return { ok: true as const, sessionsRevoked: done };
+      }),
 
     /**
      * What a verification link would confirm (the address and the realm), without using it up:
      * the page behind the link shows it and confirms only when the person asks (a mail scanner
      * or a previewer that opens the link confirms nothing).
      */
-    verificationLink: publicProcedure.input(verifyEmailSchema).output(verificationLinkResult).query(async ({ ctx, input }) => {
-      const userId = await peekToken(ctx.db, input.token, ctx.realm.id, 'verify_email');
-      const user = userId ? await userById(ctx.db, userId) : null;
-      if (!user) throw fieldProblem('token', 'verify_token_invalid', 'verify_token_invalid');
-      return { email: user.email, realmName: ctx.realm.name };
-    }),
+    verificationLink: publicProcedure
+      .input(verifyEmailSchema)
+      .output(verificationLinkResult)
+      .query(async ({ ctx, input }) => {
+        const userId = await peekToken(ctx.db, input.token, ctx.realm.id, 'verify_email');
+        const user = userId ? await userById(ctx.db, userId) : null;
+        if (!user) throw fieldProblem('token', 'verify_token_invalid', 'verify_token_invalid');
+        return { email: user.email, realmName: ctx.realm.name };
+      }),
 
     /**
      * Confirms the address with a verification link's token (no session needed: the link may open
      * anywhere). Only this mutation uses the token: opening the link never does.
      */
-    verifyEmail: publicProcedure.input(verifyEmailSchema).output(verifiedResult).mutation(async ({ ctx, input }) => {
-      const ok = await ctx.db.transaction(async (tx) => {
-        const userId = await consumeToken(tx, input.token, ctx.realm.id, 'verify_email');
-        if (!userId) return false;
-        await tx.update(users).set({ emailVerifiedAt: sql`now()` }).where(and(eq(users.id, userId), isNull(users.emailVerifiedAt)));
-        await recordEvent(tx, source(ctx), 'email_verified', userId);
-        return true;
-      });
-      if (!ok) throw fieldProblem('token', 'verify_token_invalid', 'verify_token_invalid');
-      return { ok: true as const, emailVerified: true as const };
-    }),
+    verifyEmail: publicProcedure
+      .input(verifyEmailSchema)
+      .output(verifiedResult)
+      .mutation(async ({ ctx, input }) => {
+        const ok = await ctx.db.transaction(async (tx) => {
+          const userId = await consumeToken(tx, input.token, ctx.realm.id, 'verify_email');
+          if (!userId) return false;
+          await tx
+            .update(users)
+            .set({ emailVerifiedAt: sql`now()` })
+            .where(and(eq(users.id, userId), isNull(users.emailVerifiedAt)));
+          await recordEvent(tx, eventSource(ctx), 'email_verified', userId);
+          return true;
+        });
+        if (!ok) throw fieldProblem('token', 'verify_token_invalid', 'verify_token_invalid');
+        return { ok: true as const, emailVerified: true as const };
+      }),
 
     /** Sends the signed-in account a new verification link (limited per client address, and by the mail cap of its email). */
-    resendVerification: authedLimitedProcedure('resendVerification').output(resendResult).mutation(async ({ ctx }) => {
-      const { user } = ctx.auth;
-      if (user.emailVerifiedAt) return { ok: true as const, alreadyVerified: true };
-      const sent = await ctx.db.transaction((tx) => queueVerification(tx, ctx, user));
-      // Over the address's mail cap: 429, with when the window leaves room again.
-      if (!sent.queued) throw new ProblemError('rate_limited', { retryAfter: sent.retryAfter });
-      return { ok: true as const, alreadyVerified: false };
-    }),
+    resendVerification: authedLimitedProcedure('resendVerification')
+      .output(resendResult)
+      .mutation(async ({ ctx }) => {
+        const { user } = ctx.auth;
+        if (user.emailVerifiedAt) return { ok: true as const, alreadyVerified: true };
+        const sent = await ctx.db.transaction((tx) => queueVerification(tx, ctx, user));
+        // Over the address's mail cap: 429, with when the window leaves room again.
+        if (!sent.queued) throw rateLimited(sent.retryAfter);
+        return { ok: true as const, alreadyVerified: false };
+      }),
   });
 }

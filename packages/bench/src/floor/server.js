@@ -14,7 +14,7 @@ const [realm] = await sql`select id, slug from realms where slug = 'default'`;
 if (!realm) throw new Error('no default realm: start the floor on a migrated database');
 
 const app = Fastify();
-app.get('/healthz', async () => ({ status: 'ok' }));
+app.get('/healthz', () => ({ status: 'ok' }));
 app.get('/users/me', async (req, reply) => {
   const m = /^Bearer ([A-Za-z0-9_-]{16,128})$/.exec(req.headers.authorization ?? '');
   if (!m) return reply.code(401).send({ error: 'unauthenticated' });
@@ -23,7 +23,9 @@ app.get('/users/me', async (req, reply) => {
     select s.id, s.user_id, s.token_hash, s.created_at, s.last_seen_at, s.expires_at,
            u.id as uid, u.realm_id, u.name, u.email, u.password_hash, u.password_changed_at, u.created_at as user_created_at
     from sessions s inner join users u on u.id = s.user_id
-    where s.token_hash = ${createHash('sha256').update(/** @type {string} */ (m[1])).digest('hex')} and u.realm_id = ${realm.id}
+    where s.token_hash = ${createHash('sha256')
+      .update(/** @type {string} */ (m[1]))
+      .digest('hex')} and u.realm_id = ${realm.id}
       and s.expires_at > ${new Date(now)} and s.last_seen_at > ${new Date(now - idleMs)}
     limit 1`;
   if (!row) return reply.code(401).send({ error: 'unauthenticated' });
@@ -31,8 +33,9 @@ app.get('/users/me', async (req, reply) => {
 });
 await app.listen({ port, host: '127.0.0.1' });
 
-process.once('SIGTERM', async () => {
+async function shutdown() {
   await app.close();
   await sql.end({ timeout: 5 });
   process.exit(0);
-});
+}
+process.once('SIGTERM', () => void shutdown());

@@ -41,15 +41,13 @@ const auth = betterAuth({
 
 const handler = toNodeHandler(auth);
 const server = createServer((req, res) => {
-  if (req.url === '/healthz') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
+  if (req.url === '/healthz')
+    return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
   return void handler(req, res);
 });
 server.listen(port, '127.0.0.1');
 
 process.once('SIGTERM', () => {
   server.closeAllConnections();
-  server.close(async () => {
-    await database.close();
-    process.exit(0);
-  });
+  server.close(() => void database.close().then(() => process.exit(0)));
 });

@@ -37,7 +37,7 @@ const timer = setInterval(() => {
   inFlight.add(p);
 }, intervalMs);
 
-setTimeout(async () => {
+async function finish() {
   clearInterval(timer);
   await Promise.all(inFlight);
   agent.destroy();
@@ -49,4 +49,5 @@ setTimeout(async () => {
     p99: ms(micros.percentile(99)),
     max: ms(micros.max),
   });
-}, durationMs);
+}
+setTimeout(() => void finish(), durationMs);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { publicUserSchema } from './outputs.js';
+import { okResult, publicUserSchema } from '../outputs.js';
 
 // What the security page's procedures answer. Never a token or its digest, never a full address.
 
@@ -18,8 +18,8 @@ export const sessionInfoSchema = z.object({
 
 export const sessionsResult = z.object({ sessions: z.array(sessionInfoSchema) });
 
-export const revokeSessionResult = z.object({ ok: z.literal(true), signedOut: z.boolean() });
-export const revokeOtherSessionsResult = z.object({ ok: z.literal(true), revoked: z.int().min(0) });
+export const revokeSessionResult = okResult.extend({ signedOut: z.boolean() });
+export const revokeOtherSessionsResult = okResult.extend({ revoked: z.int().min(0) });
 
 export const activityEventSchema = z.object({
   /** The event's own random UUID: it tells nothing of other accounts' events. */
@@ -40,4 +40,4 @@ export const activityResult = z.object({
 });
 
 export const nameChangedResult = z.object({ user: publicUserSchema });
-export const accountDeletedResult = z.object({ ok: z.literal(true) });
+export const accountDeletedResult = okResult;

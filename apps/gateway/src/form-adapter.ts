@@ -1,0 +1,70 @@
+import { ProblemError, type AppRouter } from '@accounts/api';
+import { callTRPCProcedure } from '@trpc/server';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { FORM_ROUTES } from './form-routes.js';
+import { procedureDef, type ProcedurePath } from './procedures.js';
+import { sendProblem } from './problems.js';
+import { hasBody, mediaType } from './request-body.js';
+import { contextFor, type Services } from './request-context.js';
+
+type Fields = Record<string, string>;
+
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+
+/** The form fields of a procedure: the keys of its input (none for a procedure without input). */
+export const fieldsOf = (router: AppRouter, path: ProcedurePath): string[] =>
+  Object.keys(procedureDef(router, path).input?.shape ?? {});
+
+/** Picks the known fields; unknown ones are ignored, a repeated one refuses the request. */
+export function pickFields(body: unknown, fields: readonly string[]): Fields {
+  const form = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+  const input: Fields = {};
+  const repeated = fields.filter((f) => Array.isArray(form[f]));
+  if (repeated.length)
+    throw new ProblemError('duplicate_field', {
+      fields: repeated.map((field) => ({ field, code: 'duplicate_field' })),
+    });
+  for (const f of fields) if (typeof form[f] === 'string') input[f] = form[f];
+  return input;
+}
+
+/** Registers every row of FORM_ROUTES: each calls its procedure with the request's fields. */
+export function registerFormRoutes(app: FastifyInstance, services: Services) {
+  for (const route of FORM_ROUTES) {
+    const { type } = procedureDef(services.router, route.procedure);
+    const fields = fieldsOf(services.router, route.procedure);
+    const handler = async (req: FastifyRequest, reply: FastifyReply) => {
+      const { ctx } = contextFor(req, reply, services);
+      try {
+        // A POST's fields come from its form body, a GET's from its query string.
+        const input = fields.length ? pickFields(route.method === 'POST' ? req.body : req.query, fields) : undefined;
+        // The same call a server-side caller makes (the procedure validates the input).
+        const result: unknown = await callTRPCProcedure({
+          router: services.router,
+          path: route.procedure,
+          type,
+          ctx,
+          getRawInput: () => Promise.resolve(input),
+          signal: undefined,
+          batchIndex: 0,
+        });
+        // For a token client the procedure's result carries the session (and known-device) tokens.
+        return reply.code(route.status).header('content-language', ctx.locale).send(result);
+      } catch (err) {
+        return sendProblem(req, reply, err);
+      }
+    };
+    app.route({
+      method: route.method,
+      url: route.url,
+      config: { openapi: route },
+      // Decided before the body is read: only form bodies are accepted here.
+      onRequest: (req, _reply, done) => {
+        if (route.method === 'POST' && hasBody(req) && mediaType(req) !== FORM_TYPE)
+          return done(new ProblemError('unsupported_media_type'));
+        done();
+      },
+      handler,
+    });
+  }
+}

@@ -1,0 +1,125 @@
+import { createHasher, type Hasher } from '@accounts/api';
+import { openDatabase, type DatabaseHandle } from '@accounts/db';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import { DEFAULT_PEPPER, type Config } from './config.js';
+
+/** A server waits this long for DATA_DIR's lock when none is configured: a killed predecessor's goes stale meanwhile. */
+const SERVER_LOCK_WAIT_MS = 15_000;
+
+export interface ServerDeps {
+  /** An open, migrated database to serve from; stop() leaves it open. Without one the server opens (and closes) its own. */
+  database?: DatabaseHandle;
+  /** A hashing pool to share; stop() leaves it running. Without one the server starts (and stops) its own. */
+  hasher?: Hasher;
+  /** A pino destination, for tests that read the log. */
+  logStream?: NodeJS.WritableStream;
+}
+
+export interface Server {
+  app: FastifyInstance;
+  /** Listens on HOST:PORT; resolves with the address once ready. */
+  start(): Promise<string>;
+  /**
+   * Finishes the requests in flight (new ones are refused), then closes what the server opened.
+   * Rejects if requests still run after SHUTDOWN_TIMEOUT_SECONDS. Calling it again waits for the same stop.
+   * `signal`: what asked for the stop, for the log.
+   */
+  stop(signal?: string): Promise<void>;
+}
+
+export class ShutdownTimeoutError extends Error {
+  constructor() {
+    super('requests still running after the shutdown timeout');
+  }
+}
+
+/** The database the configuration names, migrated. */
+async function openConfiguredDatabase(config: Config): Promise<DatabaseHandle> {
+  const database = await openDatabase({
+    url: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    hearChanges: config.SESSION_CACHE,
+    migrationsDir: config.MIGRATIONS_DIR,
+    lockWaitMs: config.DATA_DIR_LOCK_WAIT_MS ?? SERVER_LOCK_WAIT_MS,
+  });
+  try {
+    await database.migrate();
+    return database;
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
+}
+
+/**
+ * The accounts service, as main.ts runs it and the tests start it: the database, the hashing
+ * pool and the fastify app, with one start-up and one shutdown (tRPC's fastify example:
+ * `return { server, start, stop }`).
+ */
+export async function createServer(config: Config, deps: ServerDeps = {}): Promise<Server> {
+  // What this server opened itself, closed by stop() after the app (last opened, first closed).
+  const owned: (() => Promise<void>)[] = [];
+  const closeOwned = async () => {
+    for (const close of [...owned].reverse()) await close();
+  };
+  let app: FastifyInstance;
+  let hasher: Hasher;
+  let database: DatabaseHandle;
+  try {
+    database = deps.database ?? (await openConfiguredDatabase(config));
+    if (!deps.database) owned.push(() => database.close());
+    hasher =
+      deps.hasher ??
+      (await createHasher({
+        cost: config.BCRYPT_COST,
+        pepper: config.PASSWORD_PEPPER,
+        workers: config.HASH_WORKERS,
+        queueMax: config.HASH_QUEUE_MAX,
+      }));
+    if (!deps.hasher) owned.push(() => hasher.close());
+    app = await buildApp({ config, db: database.db, hasher, logStream: deps.logStream });
+  } catch (err) {
+    await closeOwned();
+    throw err;
+  }
+
+  let stopping: Promise<void> | undefined;
+  const stop = async (signal?: string) => {
+    app.log.info(signal ? { signal } : {}, 'stopping: finishing requests in flight');
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new ShutdownTimeoutError()), config.SHUTDOWN_TIMEOUT_SECONDS * 1000);
+      timer.unref();
+    });
+    // A second close() (a test may have begun one) waits for the same close.
+    const closing = (async () => {
+      await app.close();
+      await closeOwned();
+    })();
+    // Past the timeout the caller gives up on it (main.ts exits); a late failure is not unhandled.
+    closing.catch(() => {});
+    try {
+      await Promise.race([closing, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+    app.log.info('stopped');
+  };
+
+  return {
+    app,
+    async start() {
+      if (config.PASSWORD_PEPPER === DEFAULT_PEPPER)
+        app.log.warn('PASSWORD_PEPPER is not set: using the documented default; set a secret one in production');
+      const address = await app.listen({ port: config.PORT, host: config.HOST });
+      const db = database.driver === 'pglite' ? `embedded PGlite in ${config.DATA_DIR}` : 'PostgreSQL';
+      app.log.info(
+        { db, workers: hasher.stats().workers, cost: config.BCRYPT_COST },
+        `accounts service ready on ${address.replace('127.0.0.1', 'localhost')}`,
+      );
+      return address;
+    },
+    stop: (signal) => (stopping ??= stop(signal)),
+  };
+}

@@ -1,0 +1,84 @@
+import { createAppRouter, DEFAULT_ACCOUNT_CONFIG, ProblemError } from '@accounts/api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fieldsOf } from '../src/form-adapter.js';
+import { FORM_ROUTES } from '../src/form-routes.js';
+import { methodOf, procedureAt, procedureDef, type ProcedurePath } from '../src/procedures.js';
+import { responseHeaders } from '../src/trpc-routes.js';
+import { startGateway, type Gateway } from './support/gateway.js';
+
+// The typed seam between the gateway's route table and the router: paths from the router's
+// types, what a procedure declares (its kind, input, meta) read in one place.
+const router = createAppRouter(DEFAULT_ACCOUNT_CONFIG);
+
+describe('procedure paths', () => {
+  it('are the router’s own: a path it lacks does not compile', () => {
+    const known: ProcedurePath = 'account.changePassword';
+    // @ts-expect-error: no such procedure (typechecked by `tsc -p tsconfig.json`)
+    const unknown: ProcedurePath = 'account.changePasword';
+    expect(procedureAt(router, known)).not.toBeNull();
+    expect(procedureAt(router, unknown)).toBeNull();
+  });
+
+  it('resolve only procedures, never an object’s own machinery', () => {
+    for (const path of ['toString', '__proto__', 'constructor', 'account', 'account.', ''])
+      expect(procedureAt(router, path), path).toBeNull();
+  });
+
+  it('give a procedure’s kind, input fields and meta', () => {
+    expect(methodOf(procedureDef(router, 'account.me'))).toBe('GET');
+    expect(methodOf(procedureDef(router, 'account.register'))).toBe('POST');
+    expect(fieldsOf(router, 'account.signIn').sort()).toEqual(['email', 'password']);
+    expect(fieldsOf(router, 'account.me')).toEqual([]);
+    expect(procedureDef(router, 'account.me').meta.authenticated).toBe(true);
+    expect(procedureDef(router, 'account.signIn').meta.authenticated).toBeFalsy();
+  });
+});
+
+describe('the form route table', () => {
+  it('names each route’s method as its procedure takes it (GET a query, POST a mutation)', () => {
+    expect(
+      FORM_ROUTES.filter((r) => r.method !== methodOf(procedureDef(router, r.procedure))).map((r) => r.url),
+    ).toEqual([]);
+  });
+});
+
+describe('documented sessions, from the procedures', () => {
+  let gw: Gateway;
+  beforeAll(async () => {
+    gw = await startGateway('pglite');
+  });
+  afterAll(() => gw?.close());
+
+  it('a route is documented as needing a session exactly when, without one, it answers 401', async () => {
+    const doc = (await gw.send('GET', '/openapi.json')).json as {
+      paths: Record<string, Record<string, { security: object[]; responses: object }>>;
+    };
+    for (const route of FORM_ROUTES) {
+      const res = route.method === 'POST' ? await gw.form(route.url, {}) : await gw.send('GET', route.url);
+      const op = doc.paths[route.url]![route.method.toLowerCase()]!;
+      const what = `${route.method} ${route.url} → ${res.status}`;
+      expect(op.security.length > 0, what).toBe(res.status === 401);
+      expect('401' in op.responses, what).toBe(res.status === 401);
+    }
+  });
+});
+
+describe('the headers of a /trpc answer', () => {
+  it('take Retry-After from the problem the formatter put in the body, not from the error again', () => {
+    const shaped = {
+      error: {
+        code: -32029,
+        message: 'Too many requests.',
+        data: { code: 'TOO_MANY_REQUESTS', httpStatus: 429, problem: { status: 429, retryAfter: 7 } },
+      },
+    };
+    const args = {
+      ctx: { locale: 'de' },
+      data: [shaped],
+      errors: [new ProblemError('rate_limited', { retryAfter: 99 })],
+    } as unknown as Parameters<typeof responseHeaders>[0];
+    expect(responseHeaders(args)).toEqual({
+      headers: { 'content-type': 'application/json', 'content-language': 'de', 'retry-after': '7' },
+    });
+  });
+});

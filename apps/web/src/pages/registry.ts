@@ -1,0 +1,67 @@
+import { lazy, type ComponentType } from 'react';
+import type { UiKey } from '../i18n';
+import { AccountPage } from './AccountPage';
+import { HomePage } from './HomePage';
+import { NotFoundPage } from './NotFoundPage';
+import { SignInPage } from './SignInPage';
+
+// Every page of the app, once: the app's switch, the heading shown while a page loads, the
+// server's render and the tests that go through every page all read this list.
+
+export interface PageEntry {
+  path: string;
+  /** The heading shown while the page's code or the realm's settings load. */
+  title?: UiKey;
+  component: ComponentType;
+  /** Opened from a mailed link, whose address carries `?token=`. */
+  linkToken?: true;
+}
+
+/** A page whose code loads when it is first shown, as a chunk of its own (or a shared one). */
+const lazyPage = <K extends string, M extends Record<K, ComponentType>>(load: () => Promise<M>, name: K) =>
+  lazy(async () => ({ default: (await load())[name] }));
+
+// The pages behind mailed links share one chunk.
+const mailPage = (name: 'ForgotPasswordPage' | 'ResetPasswordPage' | 'VerifyEmailPage') =>
+  lazyPage(() => import('./MailPages'), name);
+
+export const PAGE_REGISTRY: readonly PageEntry[] = [
+  { path: '/', component: HomePage },
+  { path: '/login', title: 'signInTitle', component: SignInPage },
+  // The pages where a new password is typed carry the password rule and its data: they load on
+  // their own, so the sign-in page (most visits) does not download them.
+  { path: '/register', title: 'registerTitle', component: lazyPage(() => import('./RegisterPage'), 'RegisterPage') },
+  { path: '/account', title: 'accountTitle', component: AccountPage },
+  { path: '/settings', title: 'settingsTitle', component: lazyPage(() => import('./SettingsPage'), 'SettingsPage') },
+  {
+    path: '/settings/sessions',
+    title: 'sessionsTitle',
+    component: lazyPage(() => import('./SessionsPage'), 'SessionsPage'),
+  },
+  {
+    path: '/settings/activity',
+    title: 'activityTitle',
+    component: lazyPage(() => import('./ActivityPage'), 'ActivityPage'),
+  },
+  {
+    path: '/settings/name',
+    title: 'nameTitle',
+    component: lazyPage(() => import('./ChangeNamePage'), 'ChangeNamePage'),
+  },
+  {
+    path: '/settings/delete',
+    title: 'deleteTitle',
+    component: lazyPage(() => import('./DeleteAccountPage'), 'DeleteAccountPage'),
+  },
+  { path: '/forgot-password', component: mailPage('ForgotPasswordPage') },
+  { path: '/reset-password', component: mailPage('ResetPasswordPage'), linkToken: true },
+  { path: '/verify-email', component: mailPage('VerifyEmailPage'), linkToken: true },
+];
+
+const NOT_FOUND: PageEntry = { path: '', component: NotFoundPage };
+
+/** A path as pages are listed: without trailing slashes. */
+export const normalizePath = (path: string) => (path.length > 1 ? path.replace(/\/+$/, '') : path);
+
+/** The page at a (normalized) path, or the "not found" page. */
+export const pageAt = (path: string): PageEntry => PAGE_REGISTRY.find((page) => page.path === path) ?? NOT_FOUND;

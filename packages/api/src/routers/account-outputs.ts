@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { okResult, publicUserSchema } from '../outputs.js';
+
+// What the account procedures answer.
+
+/** A new session, in the result only for a program that asked for its tokens in the body. */
+const deliveredSession = z.object({ token: z.string(), expiresAt: z.date() }).optional();
+
+export const userResult = z.object({
+  user: publicUserSchema,
+  session: deliveredSession,
+  knownDevice: z.string().optional(),
+});
+export const passwordChangedResult = okResult.extend({
+  otherSessionsRevoked: z.int().min(0),
+  session: deliveredSession,
+});
+
+export const settingsResult = z.object({
+  productName: z.string(),
+  realm: z.object({ slug: z.string(), name: z.string(), isDefault: z.boolean() }),
+  passwordPolicy: z.object({ minLength: z.int(), maxLength: z.int() }),
+});

@@ -1,0 +1,74 @@
+import type { Database, User } from '@accounts/db';
+import type { PasswordCheck } from './account-lockout.js';
+import { knownDeviceOf, parseDeviceCredential, rememberDevice } from './known-devices.js';
+import { queueNewSignIn } from './mail/notices.js';
+import { createSession, deleteSessionByToken, type IssuedSession } from './sessions.js';
+import type { Context } from './trpc.js';
+import { lockIfHashUnchanged } from './users.js';
+
+// What a sign-in does once the person is known, whatever proved it (today the password; a second
+// step or a passkey plug in before signInKnown): end the presented session, start one, remember
+// the device, hand over cookies or tokens. Registration starts its first session the same way.
+
+/** The known-device credential the client presented, and which of its tokens the account knows. */
+export interface PresentedDevice {
+  tokens: string[];
+  /** The digest of the token that is a known device of the account; null when none is. */
+  known: string | null;
+}
+
+/** A new session and the known-device credential to hand to the client. */
+export interface Started {
+  session: IssuedSession;
+  credential: string;
+}
+
+/** The client's device as the account sees it (an unknown email looks it up too and finds nothing). */
+export async function presentedDevice(ctx: Context, userId: string | null): Promise<PresentedDevice> {
+  const tokens = parseDeviceCredential(ctx.deviceCredential);
+  return { tokens, known: await knownDeviceOf(ctx.db, userId, tokens) };
+}
+
+/**
+ * Starts a session in the transaction that records why: the session the client presented ends (a
+ * new sign-in never keeps an old token alive), a new one starts, and the client becomes (or
+ * stays) a known device of the account.
+ */
+export async function startSession(
+  tx: Database,
+  ctx: Context,
+  userId: string,
+  device: PresentedDevice,
+): Promise<Started> {
+  await deleteSessionByToken(tx, ctx.sessionToken, ctx.realm.id);
+  const session = await createSession(tx, userId, ctx.config, { userAgent: ctx.userAgent, clientIp: ctx.clientIp });
+  const credential = await rememberDevice(tx, userId, device.tokens, device.known);
+  return { session, credential };
+}
+
+/**
+ * Signs in a person whose password `check` passed. One transaction, while the verified hash still
+ * holds: the claim becomes the `signed_in` event, a client that is not a known device of the
+ * account is announced to the owner, and the session starts. Null when a password change
+ * committed first (the verified password is stale: no session then).
+ */
+export async function signInKnown(
+  ctx: Context,
+  user: User,
+  check: PasswordCheck,
+  device: PresentedDevice,
+): Promise<Started | null> {
+  return ctx.db.transaction(async (tx) => {
+    if (!(await lockIfHashUnchanged(tx, user.id, user.passwordHash))) return null;
+    await check.passed(tx, 'signed_in');
+    if (!device.known) await queueNewSignIn(tx, ctx, user);
+    return startSession(tx, ctx, user.id, device);
+  });
+}
+
+/** Gives the client its tokens: as cookies, or in the result for a program that asked for them. */
+export function handOver(ctx: Context, started: Started) {
+  ctx.cookies.issue(started.session);
+  ctx.cookies.rememberDevice(started.credential, new Date(Date.now() + ctx.config.knownDeviceTtlMs));
+  return ctx.cookies.tokensInBody ? { session: started.session, knownDevice: started.credential } : {};
+}
