@@ -30,6 +30,18 @@ const ENVIRONMENT_READERS = [
   'packages/db/src/pglite-setup.ts',
 ];
 
+/**
+ * The rules that refuse values typed `any`, off where `any` is expected (see each use below).
+ * @type {import('eslint').Linter.RulesRecord}
+ */
+const ANY_ALLOWED = {
+  '@typescript-eslint/no-unsafe-argument': 'off',
+  '@typescript-eslint/no-unsafe-assignment': 'off',
+  '@typescript-eslint/no-unsafe-call': 'off',
+  '@typescript-eslint/no-unsafe-member-access': 'off',
+  '@typescript-eslint/no-unsafe-return': 'off',
+};
+
 export default defineConfig(
   {
     ignores: [
@@ -80,25 +92,13 @@ export default defineConfig(
     // In JavaScript, types come from JSDoc: the checker honours a cast `/** @type {T} */ (x)` but
     // these rules see the uncast `x` and would call it `any`.
     files: ['**/*.js', '**/*.mjs'],
-    rules: {
-      '@typescript-eslint/no-unsafe-argument': 'off',
-      '@typescript-eslint/no-unsafe-assignment': 'off',
-      '@typescript-eslint/no-unsafe-call': 'off',
-      '@typescript-eslint/no-unsafe-member-access': 'off',
-      '@typescript-eslint/no-unsafe-return': 'off',
-    },
+    rules: ANY_ALLOWED,
   },
   {
     // Tests read answers as the wire gives them (JSON of any shape) and assert on them; each
     // answer's shape is what the assertions (and the OpenAPI validation) check, not the types.
     files: ['**/test/**', '**/*.test.ts', '**/*.test.tsx', 'apps/web/e2e/**', 'packages/testing/**'],
-    rules: {
-      '@typescript-eslint/no-unsafe-argument': 'off',
-      '@typescript-eslint/no-unsafe-assignment': 'off',
-      '@typescript-eslint/no-unsafe-call': 'off',
-      '@typescript-eslint/no-unsafe-member-access': 'off',
-      '@typescript-eslint/no-unsafe-return': 'off',
-    },
+    rules: ANY_ALLOWED,
   },
   {
     files: ENVIRONMENT_READERS,

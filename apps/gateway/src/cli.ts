@@ -2,6 +2,7 @@ import { createRealm, listRealms, RealmError, setRequireVerifiedEmail } from '@a
 import { DataDirBusyError, openDatabase } from '@accounts/db';
 import { AccountCommandError, accountCommandValid, ACCOUNT_USAGE, runAccountCommand } from './account-cli.js';
 import { ConfigError, loadConfig } from './config.js';
+import { databaseOptionsFrom } from './config-options.js';
 
 const USAGE = `Usage:
   npm run db:migrate                       apply the database migrations
@@ -31,14 +32,7 @@ async function main(args: string[]): Promise<number> {
   }
   const config = loadConfig();
   // A command does not wait for a data directory the server holds (unless DATA_DIR_LOCK_WAIT_MS says so).
-  const database = await openDatabase({
-    url: config.DATABASE_URL,
-    dataDir: config.DATA_DIR,
-    poolSize: 1,
-    hearChanges: false,
-    migrationsDir: config.MIGRATIONS_DIR,
-    lockWaitMs: config.DATA_DIR_LOCK_WAIT_MS ?? 0,
-  });
+  const database = await openDatabase({ ...databaseOptionsFrom(config, 0), poolSize: 1, hearChanges: false });
   try {
     await database.migrate();
     if (command === 'account') {

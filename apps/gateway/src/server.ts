@@ -3,6 +3,7 @@ import { openDatabase, type DatabaseHandle } from '@accounts/db';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { DEFAULT_PEPPER, type Config } from './config.js';
+import { databaseOptionsFrom, hasherOptionsFrom } from './config-options.js';
 
 /** A server waits this long for DATA_DIR's lock when none is configured: a killed predecessor's goes stale meanwhile. */
 const SERVER_LOCK_WAIT_MS = 15_000;
@@ -36,13 +37,7 @@ export class ShutdownTimeoutError extends Error {
 
 /** The database the configuration names, migrated. */
 async function openConfiguredDatabase(config: Config): Promise<DatabaseHandle> {
-  const database = await openDatabase({
-    url: config.DATABASE_URL,
-    dataDir: config.DATA_DIR,
-    hearChanges: config.SESSION_CACHE,
-    migrationsDir: config.MIGRATIONS_DIR,
-    lockWaitMs: config.DATA_DIR_LOCK_WAIT_MS ?? SERVER_LOCK_WAIT_MS,
-  });
+  const database = await openDatabase(databaseOptionsFrom(config, SERVER_LOCK_WAIT_MS));
   try {
     await database.migrate();
     return database;
@@ -69,14 +64,7 @@ export async function createServer(config: Config, deps: ServerDeps = {}): Promi
   try {
     database = deps.database ?? (await openConfiguredDatabase(config));
     if (!deps.database) owned.push(() => database.close());
-    hasher =
-      deps.hasher ??
-      (await createHasher({
-        cost: config.BCRYPT_COST,
-        pepper: config.PASSWORD_PEPPER,
-        workers: config.HASH_WORKERS,
-        queueMax: config.HASH_QUEUE_MAX,
-      }));
+    hasher = deps.hasher ?? (await createHasher(hasherOptionsFrom(config)));
     if (!deps.hasher) owned.push(() => hasher.close());
     app = await buildApp({ config, db: database.db, hasher, logStream: deps.logStream });
   } catch (err) {

@@ -46,6 +46,13 @@ describe.each(testDrivers())('mail over HTTP with a real SMTP server, on %s', (d
   };
   const mailTo = (email: string, subject: RegExp) =>
     smtp.waitFor((m) => m.to.includes(email) && subject.test(m.subject));
+  /** Changes the signed-in account's password from STRONG to STRONG2. */
+  const changePassword = (cookie: string) =>
+    post(
+      '/users/change_password',
+      { current_password: STRONG, new_password: STRONG2, confirm_password: STRONG2 },
+      { cookie },
+    );
 
   it("mails a reset link in the account's language (not the asker's), with text and HTML, on the realm origin; the link resets once and signs the browser out", async () => {
     const { email, cookie, device } = await signUp('acme.localhost', { 'accept-language': 'de-DE,de;q=0.9' });
@@ -206,15 +213,7 @@ describe.each(testDrivers())('mail over HTTP with a real SMTP server, on %s', (d
       ),
     );
     expect((await attempt(older)).json.code).toBe('reset_token_invalid');
-    expect(
-      (
-        await post(
-          '/users/change_password',
-          { current_password: STRONG, new_password: STRONG2, confirm_password: STRONG2 },
-          { cookie },
-        )
-      ).status,
-    ).toBe(200);
+    expect((await changePassword(cookie)).status).toBe(200);
     const stale = await attempt(newer);
     expect(stale.status).toBe(400);
     expect(stale.json.code).toBe('reset_token_invalid');
@@ -248,15 +247,7 @@ describe.each(testDrivers())('mail over HTTP with a real SMTP server, on %s', (d
     // The device as the parser names it, not the header's text.
     expect(mail.text).toContain('Firefox 140 on Linux');
     expect(mail.text).not.toContain('Mozilla');
-    expect(
-      (
-        await post(
-          '/users/change_password',
-          { current_password: STRONG, new_password: STRONG2, confirm_password: STRONG2 },
-          { cookie },
-        )
-      ).status,
-    ).toBe(200);
+    expect((await changePassword(cookie)).status).toBe(200);
     expect((await mailTo(email, /was changed/)).text).toContain('/forgot-password');
   });
 

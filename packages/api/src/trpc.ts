@@ -156,23 +156,22 @@ export function proceduresFor(config: AccountConfig) {
       return next();
     });
 
-  /** Limited first (a refusal costs nothing), then signed in. */
+  /**
+   * Every signed-in write that records an event: counted per address under `action` (before the
+   * session is looked up, so a refusal costs nothing), then per account under 'accountWrite', so
+   * a flood of calls cannot bury the account's real events.
+   */
   const authedLimitedProcedure = (action: RateLimitedAction) =>
     limitedProcedure(action)
       .meta({ authenticated: true })
-      .use(async ({ ctx, next }) => next({ ctx: { auth: await requireSession(ctx) } }));
+      .use(async ({ ctx, next }) => {
+        const auth = await requireSession(ctx);
+        await enforceRateLimit(ctx, 'accountWrite', accountLimitKey(auth.user.id));
+        return next({ ctx: { auth } });
+      });
 
-  /**
-   * Every signed-in write that records an event: counted per address (before the session is
-   * looked up) and per account, so a flood of calls cannot bury the account's real events.
-   */
-  const accountWriteProcedure = limitedProcedure('accountWrite')
-    .meta({ authenticated: true })
-    .use(async ({ ctx, next }) => {
-      const auth = await requireSession(ctx);
-      await enforceRateLimit(ctx, 'accountWrite', accountLimitKey(auth.user.id));
-      return next({ ctx: { auth } });
-    });
+  /** A signed-in write that hashes nothing: its per-address count is 'accountWrite' too. */
+  const accountWriteProcedure = authedLimitedProcedure('accountWrite');
 
   return { publicProcedure, limitedProcedure, authedProcedure, authedLimitedProcedure, accountWriteProcedure };
 }

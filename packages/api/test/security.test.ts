@@ -281,6 +281,22 @@ describe.each(testDrivers())('the security page on %s', (driver) => {
     expect(asked).toEqual([['accountWrite', undefined]]);
   });
 
+  it('counts every other signed-in write per account too: password change, deletion, a new verification link', async () => {
+    const a = await registerUser(h);
+    const full = (action: string, key?: string) => (action === 'accountWrite' && key !== undefined ? 30 : null);
+    const c = h.caller({ token: a.token, limit: full });
+    for (const call of [
+      () => c.account.changePassword({ current_password: STRONG, new_password: STRONG2, confirm_password: STRONG2 }),
+      () => c.security.deleteAccount({ current_password: STRONG }),
+      () => c.email.resendVerification(),
+    ]) {
+      expect(await problemOf(call())).toMatchObject({ status: 429, code: 'rate_limited', retryAfter: 30 });
+    }
+    // Nothing changed: the password still works, the account is there.
+    await expect(h.caller({ token: a.token }).account.me()).resolves.toBeTruthy();
+    await h.caller({}).account.signIn({ email: a.email, password: STRONG });
+  });
+
   it("hands out activity ids and cursors that are random per event, resolved only among the caller's own events", async () => {
     const a = await registerUser(h);
     const b = await registerUser(h);

@@ -56,6 +56,7 @@ export async function startGateway(s: Settings, db: FreshDatabase, nodeArgs: str
       RATE_LIMIT_REGISTER: '0',
       RATE_LIMIT_SIGN_IN: '0',
       RATE_LIMIT_CHANGE_PASSWORD: '0',
+      RATE_LIMIT_ACCOUNT_WRITES: '0',
       ACCOUNT_MAX_FAILURES: '1000',
       ACCOUNT_FAILURE_CAP: '100000',
       // The enumeration probe asks for many resets, of one account among others.

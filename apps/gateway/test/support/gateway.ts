@@ -3,6 +3,7 @@ import { createHasher, createRealm, type Hasher } from '@accounts/api';
 import type { Driver } from '@accounts/db';
 import { createTestDatabase, httpClient, STRONG, uniqueEmail, type Client, type TestDatabase } from '@accounts/testing';
 import { loadConfig } from '../../src/config.js';
+import { hasherOptionsFrom } from '../../src/config-options.js';
 import { createServer, type Server } from '../../src/server.js';
 
 export const SEED_HEADERS = {
@@ -43,12 +44,7 @@ export async function startGateway(driver: Driver, env: Record<string, string> =
     RATE_LIMIT_ACCOUNT_WRITES: '1000',
     ...env,
   });
-  const hasher = await createHasher({
-    cost: config.BCRYPT_COST,
-    pepper: config.PASSWORD_PEPPER,
-    workers: config.HASH_WORKERS,
-    queueMax: config.HASH_QUEUE_MAX,
-  });
+  const hasher = await createHasher(hasherOptionsFrom(config));
   const logs: string[] = [];
   const logStream = new Writable({
     write(chunk, _enc, cb) {

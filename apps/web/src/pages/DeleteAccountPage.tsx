@@ -1,9 +1,9 @@
 import '../security.css';
 import { deleteAccountSchema } from '@accounts/validators';
 import { useEffect, useRef, useState } from 'react';
+import { CurrentPasswordField } from '../components/CurrentPasswordField';
 import { ErrorSummary } from '../components/ErrorSummary';
 import { PageHeading } from '../components/PageHeading';
-import { PasswordField } from '../components/PasswordField';
 import { SubmitButton } from '../components/SubmitButton';
 import { useForm } from '../forms/useForm';
 import { useSecurityStrings } from '../i18n/security-strings';
@@ -68,13 +68,7 @@ function DeleteAccountForm({ user, onDeleted }: { user: SignedInUser; onDeleted:
       <p>{s('deleteAfter')}</p>
       <ErrorSummary report={form.report} labels={labels} />
       <form method="post" noValidate onSubmit={(event) => void form.onSubmit(event)} aria-busy={form.submitting}>
-        <input type="text" name="username" autoComplete="username" value={user.email} readOnly hidden />
-        <PasswordField
-          form={form}
-          name="current_password"
-          label={labels.current_password}
-          autoComplete="current-password"
-        />
+        <CurrentPasswordField form={form} label={labels.current_password} email={user.email} />
         <SubmitButton busy={form.submitting} label={s('deleteSubmit')} busyLabel={s('deleteBusy')} />
       </form>
     </>

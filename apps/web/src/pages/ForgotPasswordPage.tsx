@@ -1,7 +1,7 @@
 import { forgotPasswordSchema } from '@accounts/validators/account-links';
 import { useState } from 'react';
 import { ErrorSummary } from '../components/ErrorSummary';
-import { Field } from '../components/Field';
+import { EmailField } from '../components/EmailField';
 import { PageHeading } from '../components/PageHeading';
 import { SubmitButton } from '../components/SubmitButton';
 import { useForm } from '../forms/useForm';
@@ -45,15 +45,7 @@ export function ForgotPasswordPage() {
           <p className="intro">{m('forgotIntro', { realm: realm.name })}</p>
           <ErrorSummary report={form.report} labels={labels} />
           <form method="post" noValidate onSubmit={(event) => void form.onSubmit(event)} aria-busy={form.submitting}>
-            <Field
-              form={form}
-              name="email"
-              label={labels.email}
-              type="email"
-              autoComplete="username"
-              autoCapitalize="none"
-              spellCheck={false}
-            />
+            <EmailField form={form} label={labels.email} autoComplete="username" />
             <SubmitButton busy={form.submitting} label={m('forgotSubmit')} busyLabel={m('forgotBusy')} />
           </form>
           <p className="switch">

@@ -1,5 +1,6 @@
 import { registerSchema } from '@accounts/validators';
 import { useMemo } from 'react';
+import { EmailField } from '../components/EmailField';
 import { ErrorSummary } from '../components/ErrorSummary';
 import { Field } from '../components/Field';
 import { NewPasswordFields } from '../components/NewPasswordFields';
@@ -62,15 +63,7 @@ export function RegisterPage() {
       <ErrorSummary report={form.report} labels={labels} />
       <form method="post" noValidate onSubmit={(event) => void form.onSubmit(event)} aria-busy={form.submitting}>
         <Field form={form} name="name" label={labels.name} autoComplete="name" />
-        <Field
-          form={form}
-          name="email"
-          label={labels.email}
-          type="email"
-          autoComplete="email"
-          autoCapitalize="none"
-          spellCheck={false}
-        >
+        <EmailField form={form} label={labels.email} autoComplete="email">
           {form.errorCodeFor('email') === 'email_taken' && (
             <p className="field-action">
               <Link to={signInWithEmail}>{t('signInInstead')}</Link>
@@ -78,7 +71,7 @@ export function RegisterPage() {
               <Link to={`/forgot-password?email=${encodeURIComponent(email.trim())}`}>{t('forgotLink')}</Link>
             </p>
           )}
-        </Field>
+        </EmailField>
         <NewPasswordFields
           form={form}
           names={['password', 'password2']}

@@ -1,9 +1,9 @@
 import '../security.css';
 import { revokeOtherSessionsSchema } from '@accounts/validators';
 import { useEffect, useRef, useState } from 'react';
+import { CurrentPasswordField } from '../components/CurrentPasswordField';
 import { ErrorSummary } from '../components/ErrorSummary';
 import { PageHeading } from '../components/PageHeading';
-import { PasswordField } from '../components/PasswordField';
 import { LoadError, Loading } from '../components/Status';
 import { SubmitButton } from '../components/SubmitButton';
 import { isUnauthenticated } from '../failure';
@@ -193,13 +193,7 @@ function ConfirmOwner({
         aria-busy={form.submitting}
         aria-describedby="confirm-owner-prompt"
       >
-        <input type="text" name="username" autoComplete="username" value={user.email} readOnly hidden />
-        <PasswordField
-          form={form}
-          name="current_password"
-          label={labels.current_password}
-          autoComplete="current-password"
-        />
+        <CurrentPasswordField form={form} label={labels.current_password} email={user.email} />
         <SubmitButton busy={form.submitting} label={label} busyLabel={s('sessionsRevoking')} />{' '}
         <button type="button" className="secondary" disabled={form.submitting} onClick={onCancel}>
           {s('sessionsCancel')}

@@ -1,9 +1,9 @@
 import { changePasswordSchema } from '@accounts/validators';
 import { useMemo } from 'react';
+import { CurrentPasswordField } from '../components/CurrentPasswordField';
 import { ErrorSummary } from '../components/ErrorSummary';
 import { NewPasswordFields } from '../components/NewPasswordFields';
 import { PageHeading } from '../components/PageHeading';
-import { PasswordField } from '../components/PasswordField';
 import { SubmitButton } from '../components/SubmitButton';
 import { useForm } from '../forms/useForm';
 import { useNewPassword } from '../forms/useNewPassword';
@@ -57,14 +57,7 @@ function ChangePasswordForm({ user }: { user: SignedInUser }) {
       <p className="intro">{t('settingsIntro')}</p>
       <ErrorSummary report={form.report} labels={labels} />
       <form method="post" noValidate onSubmit={(event) => void form.onSubmit(event)} aria-busy={form.submitting}>
-        {/* Tells password managers which account the new password belongs to. */}
-        <input type="text" name="username" autoComplete="username" value={user.email} readOnly hidden />
-        <PasswordField
-          form={form}
-          name="current_password"
-          label={labels.current_password}
-          autoComplete="current-password"
-        />
+        <CurrentPasswordField form={form} label={labels.current_password} email={user.email} />
         <NewPasswordFields form={form} names={['new_password', 'confirm_password']} labels={labels} rule={rule} />
         <SubmitButton busy={form.submitting} label={t('settingsSubmit')} busyLabel={t('settingsBusy')} />
       </form>

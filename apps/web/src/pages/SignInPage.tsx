@@ -1,6 +1,6 @@
 import { signInSchema } from '@accounts/validators';
+import { EmailField } from '../components/EmailField';
 import { ErrorSummary } from '../components/ErrorSummary';
-import { Field } from '../components/Field';
 import { PageHeading } from '../components/PageHeading';
 import { PasswordField } from '../components/PasswordField';
 import { SubmitButton } from '../components/SubmitButton';
@@ -61,15 +61,7 @@ export function SignInPage() {
       )}
       <ErrorSummary report={form.report} labels={labels} />
       <form method="post" noValidate onSubmit={(event) => void form.onSubmit(event)} aria-busy={form.submitting}>
-        <Field
-          form={form}
-          name="email"
-          label={labels.email}
-          type="email"
-          autoComplete="username"
-          autoCapitalize="none"
-          spellCheck={false}
-        />
+        <EmailField form={form} label={labels.email} autoComplete="username" />
         <PasswordField form={form} name="password" label={labels.password} autoComplete="current-password" />
         <p>
           <Link to="/forgot-password">{t('forgotLink')}</Link>

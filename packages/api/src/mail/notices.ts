@@ -1,7 +1,7 @@
 import type { Database, User } from '@accounts/db';
 import { LOCALES, DEFAULT_LOCALE, type Locale } from '@accounts/validators';
 import { describeDevice } from '../device.js';
-import { issueToken } from '../tokens.js';
+import { issueToken, type TokenPurpose } from '../tokens.js';
 import type { Context } from '../trpc.js';
 import { enqueueMail, type Enqueued } from './outbox.js';
 import type { MailPayload, MailTemplate } from './templates.js';
@@ -38,39 +38,41 @@ async function queue<T extends MailTemplate>(
   return result;
 }
 
+/**
+ * Queues the mail of a new single-use link of `purpose` to `path` on the realm's origin, which
+ * works for `ttlMs` (`valid`: that time as the mail states it). Older links of the purpose stop
+ * working, unless the cap refuses this one: the token is issued only when the mail is queued.
+ */
+async function queueLink<T extends TokenPurpose>(
+  tx: Database,
+  ctx: Context,
+  user: User,
+  purpose: T,
+  ttlMs: number,
+  path: string,
+  valid: Omit<MailPayload[T], 'realmName' | 'name' | 'link'>,
+): Promise<Enqueued> {
+  return queue(tx, ctx, user, purpose, async () => {
+    const token = await issueToken(tx, { realmId: ctx.realm.id, userId: user.id, purpose, ttlMs });
+    const link = `${originOf(ctx)}${path}?token=${token}`;
+    // The whole payload of T; TypeScript does not follow an Omit<…, K> plus K back to it for a generic T.
+    return { realmName: ctx.realm.name, name: user.name, link, ...valid } as MailPayload[T];
+  });
+}
+
 /** A new verification link for the account's address (older ones stop working, unless the cap refuses this one). */
 export async function queueVerification(tx: Database, ctx: Context, user: User): Promise<Enqueued> {
-  return queue(tx, ctx, user, 'verify_email', async () => {
-    const token = await issueToken(tx, {
-      realmId: ctx.realm.id,
-      userId: user.id,
-      purpose: 'verify_email',
-      ttlMs: ctx.config.verifyTokenTtlMs,
-    });
-    return {
-      realmName: ctx.realm.name,
-      name: user.name,
-      link: `${originOf(ctx)}/verify-email?token=${token}`,
-      validHours: Math.round(ctx.config.verifyTokenTtlMs / 3600_000),
-    };
+  const ttlMs = ctx.config.verifyTokenTtlMs;
+  return queueLink(tx, ctx, user, 'verify_email', ttlMs, '/verify-email', {
+    validHours: Math.round(ttlMs / 3600_000),
   });
 }
 
 /** A new password-reset link (older ones stop working, unless the cap refuses this one). */
 export async function queueReset(tx: Database, ctx: Context, user: User): Promise<Enqueued> {
-  return queue(tx, ctx, user, 'reset_password', async () => {
-    const token = await issueToken(tx, {
-      realmId: ctx.realm.id,
-      userId: user.id,
-      purpose: 'reset_password',
-      ttlMs: ctx.config.resetTokenTtlMs,
-    });
-    return {
-      realmName: ctx.realm.name,
-      name: user.name,
-      link: `${originOf(ctx)}/reset-password?token=${token}`,
-      validMinutes: Math.round(ctx.config.resetTokenTtlMs / 60_000),
-    };
+  const ttlMs = ctx.config.resetTokenTtlMs;
+  return queueLink(tx, ctx, user, 'reset_password', ttlMs, '/reset-password', {
+    validMinutes: Math.round(ttlMs / 60_000),
   });
 }
 
