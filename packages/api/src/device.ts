@@ -25,6 +25,28 @@ export function keptUserAgent(ua: string | null | undefined): string | null {
 /** A version as systems write it (10, 17.5, 10.15.7); the parser passes on whatever text follows a name. */
 const VERSION = /^\d{1,6}(?:\.\d{1,6}){0,3}$/;
 
+/** HTTP clients that name themselves in the first product token, as they spell themselves. */
+const PROGRAMS = [
+  'curl',
+  'Wget',
+  'HTTPie',
+  'python-requests',
+  'python-httpx',
+  'aiohttp',
+  'Go-http-client',
+  'node-fetch',
+  'undici',
+  'axios',
+  'okhttp',
+  'PostmanRuntime',
+  'insomnia',
+  'Java',
+  'Ruby',
+  'Dart',
+  'libwww-perl',
+  'Apache-HttpClient',
+];
+
 /**
  * "Firefox 128 on Windows 10", "Safari on iOS 17.5", "curl 8.5"; null when nothing is recognised.
  * Names come from the parser's own list and versions are digits. `program: false` leaves out the
@@ -45,9 +67,12 @@ export function describeDevice(ua: string | null, { program = true }: { program?
       [r.os.name, r.os.version && VERSION.test(r.os.version) ? r.os.version : undefined].filter(Boolean).join(' ') ||
       undefined;
     if (!browser && !os && program) {
-      // Programs: "curl/8.5.0", "python-requests/2.31" name themselves in the first product token.
-      const m = /^([A-Za-z][\w.-]{0,40})\/(\d+(?:\.\d+)?)/.exec(ua);
-      if (m) browser = `${m[1]} ${m[2]}`;
+      // Programs: "curl/8.5.0", "python-requests/2.31" name themselves in the first product token;
+      // only names on our own list are shown, so a client cannot write its own words on the
+      // owner's activity page.
+      const m = /^([A-Za-z][\w.-]{0,40})\/(\d{1,6}(?:\.\d{1,6})?)/.exec(ua);
+      const name = m && PROGRAMS.find((p) => p.toLowerCase() === m[1]!.toLowerCase());
+      if (name) browser = `${name} ${m[2]}`;
     }
   } catch {
     return null;

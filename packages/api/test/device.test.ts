@@ -13,8 +13,15 @@ describe('device descriptions', () => {
     expect(describeDevice(SAFARI_IOS)).toBe('Mobile Safari 17 on iOS 17.5');
     expect(describeDevice(CHROME_LINUX)).toMatch(/^Chrome.* 131 on Linux/);
     expect(describeDevice('curl/8.5.0')).toBe('curl 8.5');
+    expect(describeDevice('python-requests/2.31.0')).toBe('python-requests 2.31');
     expect(describeDevice(null)).toBeNull();
     expect(describeDevice('???')).toBeNull();
+  });
+
+  it("names only programs it knows: a client's own words are never shown as its name", () => {
+    expect(describeDevice('Visit-evil.example/1')).toBeNull();
+    expect(describeDevice('Call-0800-555-0100/2.0')).toBeNull();
+    expect(describeDevice('CURL/8.5.0')).toBe('curl 8.5');
   });
 
   it('keeps a User-Agent cut to a sane length, without control characters', () => {
