@@ -1,6 +1,5 @@
 import { notReady } from '@accounts/api';
-import type { FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
+import { setupPlugin } from './setup-plugin.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -13,38 +12,34 @@ declare module 'fastify' {
  * Stopping and the access log: from close() on, a request on a connection still open is refused
  * (503 not_ready) and every answer closes its connection; one log line per request.
  */
-export default fp(
-  (app: FastifyInstance, _opts, done) => {
-    app.decorate('draining', false);
-    app.addHook('preClose', (next) => {
-      app.draining = true;
-      next();
-    });
-    // While stopping, each answer closes its connection: a keep-alive client (a load balancer's
-    // pool) would otherwise hold the server open until the shutdown timeout.
-    app.addHook('onSend', async (_req, reply) => {
-      if (app.draining) reply.header('connection', 'close');
-    });
-    // A request on a connection still open while stopping: the load balancer should go elsewhere.
-    app.addHook('onRequest', (_req, _reply, next) => {
-      if (app.draining) return next(notReady());
-      next();
-    });
-    // The only request log: without bodies, cookies or headers.
-    app.addHook('onResponse', async (req, reply) => {
-      req.log.info(
-        {
-          realm: req.realm?.slug,
-          method: req.method,
-          route: req.routeOptions.url,
-          path: req.url.split('?')[0],
-          status: reply.statusCode,
-          ms: Math.round(reply.elapsedTime),
-        },
-        'request',
-      );
-    });
-    done();
-  },
-  { name: 'lifecycle' },
-);
+export default setupPlugin('lifecycle', (app) => {
+  app.decorate('draining', false);
+  app.addHook('preClose', (next) => {
+    app.draining = true;
+    next();
+  });
+  // While stopping, each answer closes its connection: a keep-alive client (a load balancer's
+  // pool) would otherwise hold the server open until the shutdown timeout.
+  app.addHook('onSend', async (_req, reply) => {
+    if (app.draining) reply.header('connection', 'close');
+  });
+  // A request on a connection still open while stopping: the load balancer should go elsewhere.
+  app.addHook('onRequest', (_req, _reply, next) => {
+    if (app.draining) return next(notReady());
+    next();
+  });
+  // The only request log: without bodies, cookies or headers.
+  app.addHook('onResponse', async (req, reply) => {
+    req.log.info(
+      {
+        realm: req.realm?.slug,
+        method: req.method,
+        route: req.routeOptions.url,
+        path: req.url.split('?')[0],
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+      },
+      'request',
+    );
+  });
+});

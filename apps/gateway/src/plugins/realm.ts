@@ -1,6 +1,5 @@
 import { ProblemError, type Database } from '@accounts/api';
-import type { FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
+import { setupPlugin } from './setup-plugin.js';
 import { assertSameOrigin } from '../origin-check.js';
 import { isValidHost, realmLookup, realmSlugFromHost } from '../realm-host.js';
 import { assertTargetNamesHost, pathOf } from '../request-target.js';
@@ -25,25 +24,21 @@ function hostHeaderCount(raw: string[]): number {
  * Every request's Host: one, well-formed, the one an absolute-form target names, and naming a
  * realm (req.realm), which is then the only origin (with the trusted ones) that may post.
  */
-export default fp<RealmOptions>(
-  (app: FastifyInstance, { db, rootDomain, trustedOrigins }, done) => {
-    const findRealmCached = realmLookup(db);
-    app.addHook('onRequest', async (req) => {
-      // Two Host headers are a malformed request (RFC 9112 §3.2), not one to serve by the first.
-      if (hostHeaderCount(req.raw.rawHeaders) > 1) throw new ProblemError('invalid_body');
-      // So is a Host that is not host[:port]; the host a trusted proxy forwards (req.host) too.
-      // No Host at all (or an empty one) names no realm, which the realm check answers.
-      if ((req.headers.host && !isValidHost(req.headers.host)) || (req.host && !isValidHost(req.host)))
-        throw new ProblemError('invalid_host');
-      assertTargetNamesHost(req);
-      if (UNREALMED.test(pathOf(req))) return;
-      const slug = realmSlugFromHost(req.hostname, rootDomain);
-      const realm = slug ? await findRealmCached(slug) : null;
-      if (!realm) throw new ProblemError('realm_not_found');
-      req.realm = realm;
-      assertSameOrigin(req, trustedOrigins);
-    });
-    done();
-  },
-  { name: 'realm' },
-);
+export default setupPlugin<RealmOptions>('realm', (app, { db, rootDomain, trustedOrigins }) => {
+  const findRealmCached = realmLookup(db);
+  app.addHook('onRequest', async (req) => {
+    // Two Host headers are a malformed request (RFC 9112 §3.2), not one to serve by the first.
+    if (hostHeaderCount(req.raw.rawHeaders) > 1) throw new ProblemError('invalid_body');
+    // So is a Host that is not host[:port]; the host a trusted proxy forwards (req.host) too.
+    // No Host at all (or an empty one) names no realm, which the realm check answers.
+    if ((req.headers.host && !isValidHost(req.headers.host)) || (req.host && !isValidHost(req.host)))
+      throw new ProblemError('invalid_host');
+    assertTargetNamesHost(req);
+    if (UNREALMED.test(pathOf(req))) return;
+    const slug = realmSlugFromHost(req.hostname, rootDomain);
+    const realm = slug ? await findRealmCached(slug) : null;
+    if (!realm) throw new ProblemError('realm_not_found');
+    req.realm = realm;
+    assertSameOrigin(req, trustedOrigins);
+  });
+});
