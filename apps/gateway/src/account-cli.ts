@@ -1,4 +1,11 @@
-import { AccountCommandError, disableAccount, enableAccount, listAccounts, revokeAccountSessions } from '@accounts/api';
+import {
+  AccountCommandError,
+  disableAccount,
+  enableAccount,
+  listAccounts,
+  resetSecondStep,
+  revokeAccountSessions,
+} from '@accounts/api';
 import type { Database } from '@accounts/db';
 
 export { AccountCommandError };
@@ -6,12 +13,18 @@ export { AccountCommandError };
 export const ACCOUNT_USAGE = `  npm run account -- list <realm>                     list the realm's accounts (email, name, created, state, sessions)
   npm run account -- disable <realm> <email>          no more sign-ins (answered as a wrong password); its sessions end now
   npm run account -- enable <realm> <email>           allow sign-in again
-  npm run account -- revoke-sessions <realm> <email>  end every session of the account`;
+  npm run account -- revoke-sessions <realm> <email>  end every session of the account
+  npm run account -- reset-second-factor <realm> <email>
+                                                      turn off two-step sign-in (lost phone and recovery codes;
+                                                      check who asks out of band); every session ends`;
 
 /** Whether `account <sub> ...rest` is a command this tool knows. */
 export function accountCommandValid(sub: string | undefined, rest: string[]): boolean {
   if (sub === 'list') return rest.length === 1;
-  return (sub === 'disable' || sub === 'enable' || sub === 'revoke-sessions') && rest.length === 2;
+  return (
+    (sub === 'disable' || sub === 'enable' || sub === 'revoke-sessions' || sub === 'reset-second-factor') &&
+    rest.length === 2
+  );
 }
 
 /** Runs an operator's account command; what it did goes to stdout. */
@@ -33,6 +46,11 @@ export async function runAccountCommand(db: Database, sub: string, [realm, email
   } else if (sub === 'enable') {
     const { changed } = await enableAccount(db, realm!, email!);
     console.log(`${email} in realm "${realm}": ${changed ? 'enabled' : 'was not disabled'}`);
+  } else if (sub === 'reset-second-factor') {
+    const { wasOn, revoked } = await resetSecondStep(db, realm!, email!);
+    console.log(
+      `${email} in realm "${realm}": two-step sign-in ${wasOn ? 'turned off' : 'was not on'}; ${revoked} session${revoked === 1 ? '' : 's'} ended`,
+    );
   } else {
     const revoked = await revokeAccountSessions(db, realm!, email!);
     console.log(`${email} in realm "${realm}": ${revoked} session${revoked === 1 ? '' : 's'} ended`);

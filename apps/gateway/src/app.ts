@@ -6,6 +6,7 @@ import {
   type AccountConfig,
   type Database,
   type Hasher,
+  type Vault,
 } from '@accounts/api';
 import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Config } from './config.js';
@@ -32,6 +33,8 @@ export interface AppDeps {
   config: Config;
   db: Database;
   hasher: Hasher;
+  /** What SECRET_KEY protects (see server.ts for where the key comes from). */
+  vault: Vault;
   /** A pino destination, for tests that read the log. */
   logStream?: NodeJS.WritableStream;
 }
@@ -114,7 +117,7 @@ function createFastify(config: Config, logStream?: NodeJS.WritableStream): Fasti
  * in server.ts starts and stops it). The plugins' onRequest hooks run in the order registered:
  * security headers, framing, draining, then the Host and its realm.
  */
-export async function buildApp({ config, db, hasher, logStream }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, db, hasher, vault, logStream }: AppDeps): Promise<FastifyInstance> {
   const app = createFastify(config, logStream);
   await app.register(headers, { hstsMaxAgeSeconds: config.HSTS_MAX_AGE_SECONDS });
   await app.register(cookie);
@@ -140,6 +143,7 @@ export async function buildApp({ config, db, hasher, logStream }: AppDeps): Prom
   const services = {
     db,
     hasher,
+    vault,
     router,
     createCaller: callerFor(router),
     limit: limits.limit,

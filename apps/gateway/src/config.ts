@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { defaultWorkers } from '@accounts/api';
+import { defaultWorkers, parseSecretKey, SECRET_KEY_BYTES } from '@accounts/api';
 import { PASSWORD_MIN_LENGTH_DEFAULT, PASSWORD_MIN_LENGTH_FLOOR } from '@accounts/validators';
 import { z } from 'zod';
 
@@ -71,6 +71,17 @@ const publicUrl = z
     return z.NEVER;
   });
 
+/** SECRET_KEY: the key itself, never echoed (describeValue hides every *_KEY). */
+const secretKey = z.string().transform((v, ctx) => {
+  const key = parseSecretKey(v);
+  if (key) return key;
+  ctx.addIssue({
+    code: 'custom',
+    message: `must be ${SECRET_KEY_BYTES * 2} hex digits, or base64 of at least ${SECRET_KEY_BYTES} bytes (make one with: node -e "console.log(crypto.randomBytes(32).toString('hex'))")`,
+  });
+  return z.NEVER;
+});
+
 const pgUrl = z
   .string()
   .refine((v) => /^postgres(ql)?:\/\/./.test(v), { message: 'must be a postgres:// or postgresql:// URL' });
@@ -95,6 +106,9 @@ export const envSchema = z
       .default('localhost'),
     BCRYPT_COST: int(4, 16).default(11),
     PASSWORD_MIN_LENGTH: int(PASSWORD_MIN_LENGTH_FLOOR, 64).default(PASSWORD_MIN_LENGTH_DEFAULT),
+    // Seals authenticator-app secrets and digests recovery codes. Unset: generated into DATA_DIR
+    // for the embedded database, required with DATABASE_URL (see secret-key.ts).
+    SECRET_KEY: secretKey.optional(),
     PASSWORD_PEPPER: z.string().min(16, { message: 'must be at least 16 characters' }).default(DEFAULT_PEPPER),
     TRUSTED_ORIGINS: origins.default([]),
     TRUST_PROXY: trustProxy.default(false),

@@ -52,9 +52,20 @@ export const FORM_ROUTES: readonly FormRoute[] = [
     url: '/users/login',
     procedure: 'account.signIn',
     status: 200,
-    summary: 'Sign in with email and password.',
+    summary:
+      'Sign in with email and password. For an account with two-step sign-in the right password starts no session: `401 second_factor_required` with `methods`, and a pending sign-in (an HttpOnly cookie valid 5 minutes, or `pendingToken` in the body for a client that sends `X-Session-Delivery: token`) to complete at POST /users/login/second_factor.',
     issuesSession: true,
-    problems: ['rate_limited', 'too_many_attempts', 'server_busy', 'email_not_verified'],
+    problems: ['rate_limited', 'too_many_attempts', 'server_busy', 'email_not_verified', 'second_factor_required'],
+  },
+  {
+    method: 'POST',
+    url: '/users/login/second_factor',
+    procedure: 'account.signInSecondStep',
+    status: 200,
+    summary:
+      "Complete a sign-in with its second step: `code` (six digits from the authenticator app, or a recovery code `xxxxx-xxxxx`) and the pending sign-in (its cookie, or `pending_token`). Answers as POST /users/login does. A wrong, used or replayed code is `422` on `code`, counted by the lockout like a wrong password; the fifth wrong code, an expired pending sign-in or another realm's is `401 sign_in_expired`: sign in again with the password.",
+    issuesSession: true,
+    problems: ['sign_in_expired', 'rate_limited', 'too_many_attempts'],
   },
   {
     method: 'POST',
@@ -69,7 +80,7 @@ export const FORM_ROUTES: readonly FormRoute[] = [
     url: '/users/me',
     procedure: 'account.me',
     status: 200,
-    summary: 'The signed-in user.',
+    summary: 'The signed-in user, and its two-step sign-in: `twoStep.enabled`, `methods`, `recoveryCodesLeft`.',
     problems: [],
   },
   // The account's security page. GET routes take their fields from the query.
@@ -125,6 +136,43 @@ export const FORM_ROUTES: readonly FormRoute[] = [
     summary:
       'Delete the account after checking its password (the limits of a password change apply): its sessions end, and the email may be registered again.',
     problems: ['rate_limited', 'too_many_attempts', 'server_busy'],
+  },
+  // Two-step sign-in.
+  {
+    method: 'POST',
+    url: '/users/totp/setup',
+    procedure: 'twoStep.setupTotp',
+    status: 200,
+    summary:
+      'Start setting up an authenticator app (no fields): a new secret (base32, 160 bits), its `otpauth://` URI and the URI as a QR code (an SVG `data:` URL). Nothing is active until POST /users/totp/enable; a second call replaces the pending secret. `409 two_step_on` while an app is on.',
+    problems: ['two_step_on', 'rate_limited'],
+  },
+  {
+    method: 'POST',
+    url: '/users/totp/enable',
+    procedure: 'twoStep.enableTotp',
+    status: 200,
+    summary:
+      'Turn two-step sign-in on: `code` (what the app shows for the pending secret) and `current_password` (counted by the lockout). Answers ten single-use `recoveryCodes`, shown this once. A wrong password or code is `422` on that field and changes nothing; `409 totp_not_set_up` without a set-up.',
+    problems: ['two_step_on', 'totp_not_set_up', 'rate_limited', 'too_many_attempts', 'server_busy'],
+  },
+  {
+    method: 'POST',
+    url: '/users/totp/disable',
+    procedure: 'twoStep.disableTotp',
+    status: 200,
+    summary:
+      'Turn two-step sign-in off: `current_password` and `code` (a current code or a recovery code). The secret and the recovery codes are deleted. A wrong code is `422` on `code`, counted like a wrong password.',
+    problems: ['two_step_off', 'rate_limited', 'too_many_attempts', 'server_busy'],
+  },
+  {
+    method: 'POST',
+    url: '/users/recovery_codes',
+    procedure: 'twoStep.regenerateRecoveryCodes',
+    status: 200,
+    summary:
+      'Ten new recovery codes (`current_password`); the old ones stop working at once. `409 two_step_off` when two-step sign-in is off.',
+    problems: ['two_step_off', 'rate_limited', 'too_many_attempts', 'server_busy'],
   },
   // The mailed-link flows.
   {

@@ -1,8 +1,14 @@
-import type { AppRouter, callerFor, Database, Hasher, Realm, RequestContext } from '@accounts/api';
+import type { AppRouter, callerFor, Database, Hasher, Realm, RequestContext, Vault } from '@accounts/api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { localeOf } from './locale.js';
 import type { Limiter } from './rate-limits.js';
-import { deviceCredentialOf, sessionSink, sessionTokenOf, wantsTokenInBody } from './session-transport.js';
+import {
+  deviceCredentialOf,
+  pendingSignInOf,
+  sessionSink,
+  sessionTokenOf,
+  wantsTokenInBody,
+} from './session-transport.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -15,6 +21,7 @@ declare module 'fastify' {
 export interface Services {
   db: Database;
   hasher: Hasher;
+  vault: Vault;
   /** The router built from this deployment's account configuration, and its server-side caller. */
   router: AppRouter;
   createCaller: ReturnType<typeof callerFor>;
@@ -29,12 +36,14 @@ export function contextFor(req: FastifyRequest, reply: FastifyReply, services: S
   const ctx: RequestContext = {
     db: services.db,
     hasher: services.hasher,
+    vault: services.vault,
     realm: req.realm!,
     locale: localeOf(req),
     clientIp: req.ip ?? null,
     userAgent: req.headers['user-agent'] ?? null,
     sessionToken: sessionTokenOf(req),
     deviceCredential: deviceCredentialOf(req),
+    pendingSignInToken: pendingSignInOf(req),
     cookies,
     rateLimit: (action, key) => services.limit(req, action, key),
     origin: services.originOf?.(req) ?? null,

@@ -1,9 +1,10 @@
-import { createHasher, type Hasher } from '@accounts/api';
+import { createHasher, createVault, type Hasher } from '@accounts/api';
 import { openDatabase, type DatabaseHandle } from '@accounts/db';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { DEFAULT_PEPPER, type Config } from './config.js';
 import { databaseOptionsFrom, hasherOptionsFrom } from './config-options.js';
+import { secretKeyFor } from './secret-key.js';
 
 /** A server waits this long for DATA_DIR's lock when none is configured: a killed predecessor's goes stale meanwhile. */
 const SERVER_LOCK_WAIT_MS = 15_000;
@@ -64,9 +65,11 @@ export async function createServer(config: Config, deps: ServerDeps = {}): Promi
   try {
     database = deps.database ?? (await openConfiguredDatabase(config));
     if (!deps.database) owned.push(() => database.close());
+    // After the database: its data directory is held, and keeps the generated key.
+    const vault = createVault(secretKeyFor(config));
     hasher = deps.hasher ?? (await createHasher(hasherOptionsFrom(config)));
     if (!deps.hasher) owned.push(() => hasher.close());
-    app = await buildApp({ config, db: database.db, hasher, logStream: deps.logStream });
+    app = await buildApp({ config, db: database.db, hasher, vault, logStream: deps.logStream });
   } catch (err) {
     await closeOwned();
     throw err;

@@ -8,6 +8,9 @@ const HOST_PREFIXED = '__Host-session';
 // The known-device credential: long-lived, kept across sign-outs, grants nothing by itself.
 const DEVICE_PLAIN = 'known_device';
 const DEVICE_HOST_PREFIXED = '__Host-known_device';
+// A sign-in waiting for its second step: Strict, and gone within minutes.
+const PENDING_PLAIN = 'pending_sign_in';
+const PENDING_HOST_PREFIXED = '__Host-pending_sign_in';
 
 /** Programmatic clients ask for the token in the body with this header, and get no cookie. */
 export const TOKEN_DELIVERY_HEADER = 'x-session-delivery';
@@ -17,6 +20,10 @@ export const KNOWN_DEVICE_HEADER = 'x-known-device';
 const isHttps = (req: FastifyRequest) => req.protocol === 'https';
 const cookieName = (req: FastifyRequest) => (isHttps(req) ? HOST_PREFIXED : PLAIN);
 const deviceCookieName = (req: FastifyRequest) => (isHttps(req) ? DEVICE_HOST_PREFIXED : DEVICE_PLAIN);
+const pendingCookieName = (req: FastifyRequest) => (isHttps(req) ? PENDING_HOST_PREFIXED : PENDING_PLAIN);
+
+/** The pending sign-in a browser holds (programs send it as the `pending_token` field). */
+export const pendingSignInOf = (req: FastifyRequest): string | null => req.cookies[pendingCookieName(req)] ?? null;
 
 /** `Bearer <token>`; the scheme's name is case-insensitive (RFC 9110 §11.1), the token is not. */
 const BEARER = /^Bearer +(\S+)$/i;
@@ -81,6 +88,15 @@ export function sessionSink(req: FastifyRequest, reply: FastifyReply, tokenInBod
         secure: isHttps(req),
         expires: expiresAt,
       });
+    },
+    pendingSignIn(token, expiresAt) {
+      reply.header('cache-control', 'no-store');
+      const options = { httpOnly: true, sameSite: 'strict' as const, path: '/', secure: isHttps(req) };
+      if (token === null) {
+        if (req.cookies[pendingCookieName(req)] !== undefined) reply.clearCookie(pendingCookieName(req), options);
+        return;
+      }
+      if (!tokenInBody) reply.setCookie(pendingCookieName(req), token, { ...options, expires: expiresAt });
     },
   };
 }

@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { createServer } from '../src/server.js';
+import { TEST_SECRET_KEY } from './support/gateway.js';
 
 // createServer as main.ts uses it: it opens what the configuration names, and stop() closes it.
 const settings = (env: Record<string, string>) =>
@@ -19,6 +20,7 @@ const settings = (env: Record<string, string>) =>
     SERVE_WEB: 'false',
     MAIL_POLL_MS: '0',
     PURGE_INTERVAL_SECONDS: '0',
+    SECRET_KEY: TEST_SECRET_KEY,
     ...env,
   });
 

@@ -3,10 +3,11 @@ import { sessions, users, type Database, type Realm } from '@accounts/db';
 import { recordEvent, type EventSource } from './events.js';
 import { findRealm } from './realms.js';
 import { endSessions } from './sessions.js';
+import { removeSecondStep } from './two-step.js';
 import { findUserByEmail } from './users.js';
 
 // What an operator does to accounts from the command line: list them, disable and enable one,
-// end all its sessions. Each action is an account event (from no address: the operator's).
+// end all its sessions, reset its two-step sign-in. Each action is an account event (from no address: the operator's).
 
 export class AccountCommandError extends Error {}
 
@@ -91,5 +92,24 @@ export async function revokeAccountSessions(db: Database, realmSlug: string, ema
     const revoked = await endSessions(tx, user.id);
     await recordEvent(tx, operator(realm), 'sessions_revoked', user.id);
     return revoked;
+  });
+}
+
+/**
+ * Turns off an account's two-step sign-in for a person who lost their authenticator app and
+ * their recovery codes (the operator checks who they are out of band): the app, the recovery
+ * codes and pending sign-ins go, and every session ends. Returns whether it was on and how many sessions ended.
+ */
+export async function resetSecondStep(
+  db: Database,
+  realmSlug: string,
+  email: string,
+): Promise<{ wasOn: boolean; revoked: number }> {
+  const { realm, user } = await accountOf(db, realmSlug, email);
+  return db.transaction(async (tx) => {
+    await removeSecondStep(tx, user.id);
+    const revoked = await endSessions(tx, user.id);
+    await recordEvent(tx, operator(realm), 'two_step_reset', user.id);
+    return { wasOn: user.twoStep, revoked };
   });
 }

@@ -9,13 +9,14 @@ import { keptUserAgent } from './device.js';
 import { ProblemError } from './errors.js';
 import type { AccountEventType, EventSource } from './events.js';
 
-// Failed password checks (sign-in and current_password) are counted per account AND client,
+// Failed password checks (sign-in and current_password) and wrong second-step codes are counted per account AND client,
 // from the account events in the database, so every instance sees the same counts and every
 // window is measured by the database's clock. A client is refused for an account after
 // maxPasswordFailures within the window; clients that are not known devices of the account
 // share one more cap (accountFailureCap within accountCapWindowMs), which known devices ignore,
 // so the owner's own browser is never locked out by anyone else's guesses.
-const FAILURES = ['sign_in_failed', 'password_change_failed'] as const;
+const FAILURES = ['sign_in_failed', 'password_change_failed', 'second_factor_failed'] as const;
+export type FailureType = (typeof FAILURES)[number];
 
 /** A claim still pending after this long belongs to a process that died mid-check: it counts as a failure. */
 const STALE_CLAIM_MS = 60_000;
@@ -74,8 +75,8 @@ export function addressGroup(ip: string | null): string {
 export interface PasswordCheck {
   /** The password was right: the claim becomes the success event (pass the transaction that acts on it). */
   passed(tx: Database, outcome: AccountEventType): Promise<void>;
-  /** The password was wrong: the claim becomes a counted failure. */
-  failed(): Promise<void>;
+  /** The password (or, with `as`, what was checked with it) was wrong: the claim becomes a counted failure. */
+  failed(as?: FailureType): Promise<void>;
   /** The password was right but nothing was done (what it was for is gone): the claim is withdrawn. */
   withdraw(): Promise<void>;
   /** Runs the hashing; if it fails for another reason (busy, outage), the claim is withdrawn. */
@@ -101,7 +102,7 @@ export interface ClaimOptions {
 export async function claimPasswordCheck(
   db: Database,
   src: EventSource,
-  type: (typeof FAILURES)[number],
+  type: FailureType,
   { subject, client, accountCap }: ClaimOptions,
   config: AccountConfig,
 ): Promise<PasswordCheck> {
@@ -180,7 +181,8 @@ export async function claimPasswordCheck(
     // One statement: the claim row becomes the success event.
     passed: async (tx, outcome) =>
       void (await tx.update(accountEvents).set({ type: outcome, pending: false }).where(eq(accountEvents.id, id))),
-    failed: async () => void (await db.update(accountEvents).set({ pending: false }).where(eq(accountEvents.id, id))),
+    failed: async (as = type) =>
+      void (await db.update(accountEvents).set({ type: as, pending: false }).where(eq(accountEvents.id, id))),
     withdraw: () => withdraw(),
     async during(work) {
       try {

@@ -19,12 +19,17 @@ export const PROBLEM_STATUS = {
   verify_token_invalid: 400,
   invalid_host: 400,
   unauthenticated: 401,
+  second_factor_required: 401,
+  sign_in_expired: 401,
   cross_origin: 403,
   email_not_verified: 403,
   not_found: 404,
   realm_not_found: 404,
   method_not_allowed: 405,
   email_taken: 409,
+  two_step_on: 409,
+  two_step_off: 409,
+  totp_not_set_up: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   unsupported_media_type_json: 415,
@@ -71,7 +76,14 @@ export interface FieldIssue {
 export class ProblemError extends TRPCError {
   constructor(
     readonly problem: ProblemCode,
-    readonly extra: { fields?: FieldIssue[]; zod?: ZodError; retryAfter?: number } = {},
+    readonly extra: {
+      fields?: FieldIssue[];
+      zod?: ZodError;
+      retryAfter?: number;
+      /** second_factor_required: the ways the second step can be done, and a program's pending sign-in. */
+      methods?: string[];
+      pendingToken?: string;
+    } = {},
   ) {
     super({ code: trpcCodeOf(PROBLEM_STATUS[problem]), message: problem });
   }
@@ -99,6 +111,10 @@ export interface Problem {
   /** One per field: its code, the message in the request's language, and the values it was filled with. */
   errors?: FieldError[];
   retryAfter?: number;
+  /** second_factor_required: the ways the second step can be done ("totp", "recovery_code"). */
+  methods?: string[];
+  /** second_factor_required, for a client that takes its tokens in the body: what it sends as `pending_token`. */
+  pendingToken?: string;
 }
 
 export function toProblem(err: unknown, locale: Locale): Problem {
@@ -106,8 +122,10 @@ export function toProblem(err: unknown, locale: Locale): Problem {
   let code: ProblemCode = 'internal';
   let errors: Problem['errors'];
   let retryAfter: number | undefined;
+  let secondStep: Pick<Problem, 'methods' | 'pendingToken'> = {};
   if (e instanceof ProblemError) {
     code = e.problem;
+    secondStep = { methods: e.extra.methods, pendingToken: e.extra.pendingToken };
     retryAfter = e.extra.retryAfter;
     if (e.extra.zod) errors = toFieldErrors(e.extra.zod, locale);
     else if (e.extra.fields) errors = localizeFieldErrors(e.extra.fields, locale);
@@ -125,6 +143,8 @@ export function toProblem(err: unknown, locale: Locale): Problem {
   const problem: Problem = { type: 'about:blank', status, title: message(code, locale, params), code };
   if (errors) problem.errors = errors;
   if (retryAfter !== undefined) problem.retryAfter = retryAfter;
+  if (secondStep.methods) problem.methods = secondStep.methods;
+  if (secondStep.pendingToken) problem.pendingToken = secondStep.pendingToken;
   return problem;
 }
 

@@ -17,7 +17,14 @@ export type AccountEventType =
   | 'password_reset_requested'
   | 'password_reset'
   | 'email_verified'
-  | 'sign_in_unverified';
+  | 'sign_in_unverified'
+  | 'sign_in_second_step'
+  | 'second_factor_failed'
+  | 'two_step_enabled'
+  | 'two_step_disabled'
+  | 'two_step_reset'
+  | 'recovery_codes_regenerated'
+  | 'recovery_code_used';
 
 export interface EventSource {
   realmId: string;

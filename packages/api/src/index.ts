@@ -6,13 +6,16 @@ export {
   disableAccount,
   enableAccount,
   listAccounts,
+  resetSecondStep,
   revokeAccountSessions,
   type AccountListing,
 } from './account-admin.js';
 export { describeDevice, displayAddress } from './device.js';
 export * from './routers/security-outputs.js';
 export * from './routers/email-outputs.js';
-export { passwordChangedResult, settingsResult, userResult } from './routers/account-outputs.js';
+export { meResult, passwordChangedResult, settingsResult, userResult } from './routers/account-outputs.js';
+export * from './routers/two-step-outputs.js';
+export { createVault, newSecretKey, parseSecretKey, SECRET_KEY_BYTES, type Vault } from './vault.js';
 export { DEFAULT_ACCOUNT_CONFIG, type AccountConfig } from './config.js';
 export {
   notReady,

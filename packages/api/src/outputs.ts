@@ -38,4 +38,6 @@ export const problemSchema = (codes: readonly ProblemCode[] = PROBLEM_CODES) =>
     detail: z.string().optional(),
     errors: z.array(fieldErrorSchema).optional(),
     retryAfter: z.int().min(0).optional(),
+    methods: z.array(z.enum(['totp', 'recovery_code'])).optional(),
+    pendingToken: z.string().optional(),
   });

@@ -1,6 +1,14 @@
 import { setImmediate as yieldToRequests } from 'node:timers/promises';
 import { lt, not, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
-import { accountEvents, accountTokens, knownDevices, mailOutbox, mailSends, type Database } from '@accounts/db';
+import {
+  accountEvents,
+  accountTokens,
+  knownDevices,
+  mailOutbox,
+  mailSends,
+  pendingSignIns,
+  type Database,
+} from '@accounts/db';
 import type { AccountConfig } from './config.js';
 import { ago } from './db-time.js';
 import { sessionIsLive } from './sessions.js';
@@ -22,6 +30,8 @@ export interface Purged {
   mails: number;
   /** Records of queued mail older than the mail cap's window, which no longer counts them. */
   mailSends: number;
+  /** Sign-ins that waited for a second step past their expiry. */
+  pendingSignIns: number;
 }
 
 /**
@@ -71,5 +81,6 @@ export async function purgeExpired(db: Database, config: AccountConfig, opts: Re
     ),
     mails: await drain('mail_outbox', or(older(mailOutbox.sentAt, eventMs), older(mailOutbox.failedAt, eventMs))),
     mailSends: await drain('mail_sends', older(mailSends.createdAt, config.mailCap.windowMs)),
+    pendingSignIns: await drain('pending_sign_ins', older(pendingSignIns.expiresAt, 0)),
   };
 }

@@ -2,6 +2,7 @@ import type { AccountConfig } from './config.js';
 import { createAccountRouter } from './routers/account.js';
 import { createEmailRouter } from './routers/email.js';
 import { createSecurityRouter } from './routers/security.js';
+import { createTwoStepRouter } from './routers/two-step.js';
 import { createCallerFactory, proceduresFor, router } from './trpc.js';
 
 /** The one router, built from the deployment's account configuration. */
@@ -11,6 +12,7 @@ export function createAppRouter(config: AccountConfig) {
     account: createAccountRouter(procedures, config),
     email: createEmailRouter(procedures, config),
     security: createSecurityRouter(procedures),
+    twoStep: createTwoStepRouter(procedures),
   });
 }
 

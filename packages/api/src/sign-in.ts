@@ -6,8 +6,8 @@ import { createSession, deleteSessionByToken, type IssuedSession } from './sessi
 import type { Context } from './trpc.js';
 import { lockIfHashUnchanged } from './users.js';
 
-// What a sign-in does once the person is known, whatever proved it (today the password; a second
-// step or a passkey plug in before signInKnown): end the presented session, start one, remember
+// What a sign-in does once the person is known, whatever proved it (the password, and the second
+// step for accounts that have one: second-step.ts): end the presented session, start one, remember
 // the device, hand over cookies or tokens. Registration starts its first session the same way.
 
 /** The known-device credential the client presented, and which of its tokens the account knows. */
@@ -46,24 +46,35 @@ export async function startSession(
   return { session, credential };
 }
 
+/** Rolls back a sign-in whose last proof failed inside its transaction. */
+class ProofFailed extends Error {}
+
 /**
- * Signs in a person whose password `check` passed. One transaction, while the verified hash still
- * holds: the claim becomes the `signed_in` event, a client that is not a known device of the
- * account is announced to the owner, and the session starts. Null when a password change
- * committed first (the verified password is stale: no session then).
+ * Signs in a person whose `check` passed. One transaction, while the verified hash still holds:
+ * `proof` (the second step's code, used up) must hold too, the claim becomes the `signed_in`
+ * event, a client that is not a known device of the account is announced to the owner, and the
+ * session starts. Null when a password change committed first (the verified password is stale) or
+ * the proof failed: nothing is written then.
  */
 export async function signInKnown(
   ctx: Context,
   user: User,
   check: PasswordCheck,
   device: PresentedDevice,
+  proof?: (tx: Database) => Promise<boolean>,
 ): Promise<Started | null> {
-  return ctx.db.transaction(async (tx) => {
-    if (!(await lockIfHashUnchanged(tx, user.id, user.passwordHash))) return null;
-    await check.passed(tx, 'signed_in');
-    if (!device.known) await queueNewSignIn(tx, ctx, user);
-    return startSession(tx, ctx, user.id, device);
-  });
+  return ctx.db
+    .transaction(async (tx) => {
+      if (!(await lockIfHashUnchanged(tx, user.id, user.passwordHash))) return null;
+      if (proof && !(await proof(tx))) throw new ProofFailed();
+      await check.passed(tx, 'signed_in');
+      if (!device.known) await queueNewSignIn(tx, ctx, user);
+      return startSession(tx, ctx, user.id, device);
+    })
+    .catch((err: unknown) => {
+      if (err instanceof ProofFailed) return null;
+      throw err;
+    });
 }
 
 /** Gives the client its tokens: as cookies, or in the result for a program that asked for them. */

@@ -5,6 +5,7 @@ import type { Locale } from '@accounts/validators';
 import type { AccountConfig } from './config.js';
 import { outageProblem, ProblemError, rateLimited, toProblem, trpcCodeOf } from './errors.js';
 import type { Hasher } from './password-hashing.js';
+import type { Vault } from './vault.js';
 import { findSession, type IssuedSession } from './sessions.js';
 
 /**
@@ -18,12 +19,16 @@ export interface SessionSink {
   clear(): void;
   /** Hands the client its known-device credential (the whole value it should send back). */
   rememberDevice(credential: string, expiresAt: Date): void;
+  /** Hands a browser its pending sign-in (null: forget it). A program gets it in the problem's body instead. */
+  pendingSignIn(token: string | null, expiresAt?: Date): void;
 }
 
 /** What the transport supplies for one request. */
 export interface RequestContext {
   db: Database;
   hasher: Hasher;
+  /** Seals the authenticator-app secrets and digests the recovery codes (SECRET_KEY). */
+  vault: Vault;
   /** The realm the request is addressed to (from its host). */
   realm: Realm;
   locale: Locale;
@@ -32,6 +37,8 @@ export interface RequestContext {
   sessionToken: string | null;
   /** The known-device credential the client presented (cookie or header), unparsed. */
   deviceCredential?: string | null;
+  /** The pending sign-in a browser presented (its cookie), waiting for the second step. */
+  pendingSignInToken?: string | null;
   /** Sets and clears the client's credentials (not the signed-in session: that is ctx.auth.session). */
   cookies: SessionSink;
   /** The client's User-Agent, as it sent it (mails describe the device with it). */

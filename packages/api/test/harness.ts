@@ -8,6 +8,7 @@ import { createRealm, findRealm } from '../src/realms.js';
 import { callerFor, createAppRouter } from '../src/router.js';
 import type { IssuedSession } from '../src/sessions.js';
 import type { RateLimitedAction, RequestContext } from '../src/trpc.js';
+import { createVault, newSecretKey, type Vault } from '../src/vault.js';
 
 /** Stands in for the gateway's limiter: Retry-After seconds to refuse a call, null to let it through. */
 export type Limit = (action: RateLimitedAction, key?: string) => number | null;
@@ -18,6 +19,10 @@ export interface TestRequest {
   token?: string | null;
   ip?: string;
   device?: string;
+  /** The pending sign-in cookie a browser would send. */
+  pending?: string;
+  /** A client that takes its tokens in the body (X-Session-Delivery: token). */
+  tokensInBody?: boolean;
   userAgent?: string | null;
   locale?: Locale;
   /** The realm's origin that mailed links point to, from its slug; none: the default. */
@@ -33,14 +38,17 @@ export interface Handed {
   issued: IssuedSession[];
   cleared: number;
   devices: string[];
+  /** Pending sign-in cookies set (a token) and cleared (null), in order. */
+  pending: (string | null)[];
 }
 
 type AppCaller = ReturnType<ReturnType<typeof callerFor>>;
-export type Caller = Handed & Pick<AppCaller, 'account' | 'email' | 'security'>;
+export type Caller = Handed & Pick<AppCaller, 'account' | 'email' | 'security' | 'twoStep'>;
 
 export interface Harness {
   db: TestDatabase;
   hasher: Hasher;
+  vault: Vault;
   config: AccountConfig;
   /** A caller of every router in a realm, optionally holding a session token; `issued` records what it was given. */
   caller(opts?: TestRequest): Caller;
@@ -49,10 +57,10 @@ export interface Harness {
 
 /** The one RequestContext of a test request, with a record of what its procedures hand the client. */
 export function testContext(
-  h: Pick<Harness, 'db' | 'hasher'>,
+  h: Pick<Harness, 'db' | 'hasher' | 'vault'>,
   opts: TestRequest = {},
 ): { context: () => Promise<RequestContext>; handed: Handed } {
-  const handed: Handed = { issued: [], cleared: 0, devices: [] };
+  const handed: Handed = { issued: [], cleared: 0, devices: [], pending: [] };
   let realmP: ReturnType<typeof findRealm> | undefined;
   const context = async (): Promise<RequestContext> => {
     realmP ??= findRealm(h.db.db, opts.realm ?? 'default');
@@ -62,6 +70,7 @@ export function testContext(
     return {
       db: h.db.db,
       hasher: h.hasher,
+      vault: h.vault,
       realm,
       locale: opts.locale ?? 'en',
       clientIp: opts.ip ?? '127.0.0.1',
@@ -69,7 +78,10 @@ export function testContext(
       origin: opts.origin?.(realm.slug) ?? null,
       sessionToken: opts.token ?? null,
       deviceCredential: opts.device ?? null,
+      pendingSignInToken: opts.pending ?? null,
       cookies: {
+        tokensInBody: opts.tokensInBody,
+        pendingSignIn: (token) => void handed.pending.push(token),
         issue: (s) => void handed.issued.push(s),
         clear: () => void handed.cleared++,
         rememberDevice: (d) => void handed.devices.push(d),
@@ -83,7 +95,10 @@ export function testContext(
 
 /** One clean database and one hashing pool per test file (bcrypt cost 4 keeps tests fast). */
 export function useHarness(driver: Driver, overrides: Partial<AccountConfig> = {}, cost = 4): Harness {
-  const h = { config: { ...DEFAULT_ACCOUNT_CONFIG, ...overrides } } as Harness;
+  const h = {
+    config: { ...DEFAULT_ACCOUNT_CONFIG, ...overrides },
+    vault: createVault(Buffer.from(newSecretKey(), 'hex')),
+  } as Harness;
   beforeAll(async () => {
     h.db = await createTestDatabase(driver);
     h.hasher = await createHasher({ cost, pepper: 'test-pepper', workers: 2 });
@@ -102,7 +117,12 @@ export function useHarness(driver: Driver, overrides: Partial<AccountConfig> = {
     if (!routers.has(config)) routers.set(config, callerFor(createAppRouter(config)));
     const { context, handed } = testContext(h, opts);
     const caller = routers.get(config)!(context);
-    return Object.assign(handed, { account: caller.account, email: caller.email, security: caller.security });
+    return Object.assign(handed, {
+      account: caller.account,
+      email: caller.email,
+      security: caller.security,
+      twoStep: caller.twoStep,
+    });
   };
   return h;
 }
@@ -138,5 +158,7 @@ export async function problemFrom(err: unknown) {
     code: problem.code,
     fields: Object.fromEntries((problem.errors ?? []).map((e) => [e.field, e.code])),
     retryAfter: problem.retryAfter,
+    methods: problem.methods,
+    pendingToken: problem.pendingToken,
   };
 }

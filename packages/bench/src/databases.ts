@@ -35,7 +35,8 @@ export async function freshDatabase(serverUrl: string | undefined, label: string
   url.pathname = `/${name}`;
   return {
     kind: 'postgres',
-    env: { DATABASE_URL: url.toString() },
+    // A server on PostgreSQL needs a SECRET_KEY; this run's is made for it alone.
+    env: { DATABASE_URL: url.toString(), SECRET_KEY: randomBytes(32).toString('hex') },
     drop: async () => {
       try {
         await admin.unsafe(`drop database if exists "${name}" with (force)`);

@@ -41,6 +41,11 @@ export const users = pgTable(
     disabledAt: timestamp('disabled_at', { withTimezone: true }),
     /** The language the owner last used (registration, sign-in): mails to them are written in it. */
     locale: text('locale').notNull().default('en'),
+    /**
+     * A sign-in needs a second step (an authenticator app is on). Kept with the account so the
+     * hot session check knows it without a query; written only by two-step.ts, from the tables below.
+     */
+    twoStep: boolean('two_step').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('users_realm_email_unique').on(t.realmId, sql`lower(btrim(${t.email}))`)],
@@ -192,6 +197,62 @@ export const mailSends = pgTable(
     index('mail_sends_recipient_time_idx').on(t.recipientKey, t.createdAt),
     index('mail_sends_created_idx').on(t.createdAt),
   ],
+);
+
+/**
+ * An account's authenticator app (RFC 6238). Secrets are sealed with AES-256-GCM under SECRET_KEY,
+ * bound to the account (api/src/vault.ts): a dump of the database holds no secret in clear.
+ */
+export const totpCredentials = pgTable('totp_credentials', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  /** The active secret; null while only a set-up is pending. */
+  secret: text('secret'),
+  /** A secret handed out by a set-up and not yet confirmed with a code. */
+  pendingSecret: text('pending_secret'),
+  /** The last time step a code was accepted for: codes of it or earlier are refused (no replay). */
+  lastStep: bigint('last_step', { mode: 'number' }).notNull().default(0),
+  enabledAt: timestamp('enabled_at', { withTimezone: true }),
+  createdAt: createdAt(),
+});
+
+/** Single-use recovery codes: only a keyed digest of each (HMAC under SECRET_KEY) is stored. */
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    digest: text('digest').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('recovery_codes_user_digest_unique').on(t.userId, t.digest)],
+);
+
+/**
+ * A sign-in whose password was right and whose second step is still to come. The client holds a
+ * random token (cookie or body); only its SHA-256 is stored. Bound to the realm, it dies when it
+ * expires, when it is used, after too many wrong codes, and when the password changes.
+ */
+export const pendingSignIns = pgTable(
+  'pending_sign_ins',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    realmId: uuid('realm_id')
+      .notNull()
+      .references(() => realms.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull().unique(),
+    failures: integer('failures').notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('pending_sign_ins_user_idx').on(t.userId), index('pending_sign_ins_expires_idx').on(t.expiresAt)],
 );
 
 export type Realm = typeof realms.$inferSelect;

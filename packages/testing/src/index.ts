@@ -9,3 +9,4 @@ export {
 } from '@accounts/db/testing';
 export { httpClient, type Client, type Response } from './http.js';
 export { freePort, waitForHealth } from './ports.js';
+export { base32Decode, msToNextStep, parseOtpauth, totpCode } from './totp.js';

@@ -6,3 +6,4 @@ export * from './password-policy.js';
 export * from './schemas.js';
 export * from './security.js';
 export * from './realm.js';
+export * from './two-step.js';

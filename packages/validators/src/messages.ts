@@ -48,6 +48,14 @@ const en = {
   not_ready: 'The service is not ready. Try again shortly.',
   internal: 'Something went wrong on our side.',
   email_not_verified: 'Confirm your email address first, with the link we sent you.',
+  totp_code_format: 'Enter the 6-digit code from your authenticator app.',
+  second_step_code_format: 'Enter the 6-digit code from your authenticator app, or a recovery code (xxxxx-xxxxx).',
+  code_incorrect: 'This code is not correct, or it was already used.',
+  second_factor_required: 'Enter the code from your authenticator app to finish signing in.',
+  sign_in_expired: 'This sign-in has expired or was cancelled. Sign in again with your password.',
+  two_step_on: 'Two-step sign-in is already on. Turn it off first to set up another authenticator app.',
+  two_step_off: 'Two-step sign-in is not on for this account.',
+  totp_not_set_up: 'Start the set-up first: scan the new QR code, then enter the code your app shows.',
 } as const;
 
 export type MessageCode = keyof typeof en;
@@ -97,6 +105,18 @@ const de: Record<MessageCode, string> = {
   not_ready: 'Der Dienst ist noch nicht bereit. Versuchen Sie es gleich erneut.',
   internal: 'Bei uns ist etwas schiefgelaufen.',
   email_not_verified: 'Bestätigen Sie zuerst Ihre E-Mail-Adresse mit dem Link, den wir Ihnen gesendet haben.',
+  totp_code_format: 'Geben Sie den 6-stelligen Code aus Ihrer Authenticator-App ein.',
+  second_step_code_format:
+    'Geben Sie den 6-stelligen Code aus Ihrer Authenticator-App oder einen Wiederherstellungscode (xxxxx-xxxxx) ein.',
+  code_incorrect: 'Dieser Code ist nicht richtig oder wurde bereits verwendet.',
+  second_factor_required: 'Geben Sie den Code aus Ihrer Authenticator-App ein, um die Anmeldung abzuschließen.',
+  sign_in_expired:
+    'Diese Anmeldung ist abgelaufen oder wurde abgebrochen. Melden Sie sich erneut mit Ihrem Passwort an.',
+  two_step_on:
+    'Die Anmeldung in zwei Schritten ist bereits aktiv. Schalten Sie sie zuerst aus, um eine andere Authenticator-App einzurichten.',
+  two_step_off: 'Die Anmeldung in zwei Schritten ist für dieses Konto nicht aktiv.',
+  totp_not_set_up:
+    'Beginnen Sie zuerst mit der Einrichtung: Scannen Sie den neuen QR-Code und geben Sie den Code ein, den Ihre App anzeigt.',
 };
 
 const fr: Record<MessageCode, string> = {
@@ -141,6 +161,17 @@ const fr: Record<MessageCode, string> = {
   not_ready: "Le service n'est pas prêt. Réessayez dans un instant.",
   internal: 'Une erreur est survenue de notre côté.',
   email_not_verified: "Confirmez d'abord votre adresse e-mail avec le lien que nous vous avons envoyé.",
+  totp_code_format: "Saisissez le code à 6 chiffres de votre application d'authentification.",
+  second_step_code_format:
+    "Saisissez le code à 6 chiffres de votre application d'authentification, ou un code de récupération (xxxxx-xxxxx).",
+  code_incorrect: "Ce code n'est pas correct, ou il a déjà été utilisé.",
+  second_factor_required: "Saisissez le code de votre application d'authentification pour terminer la connexion.",
+  sign_in_expired: 'Cette connexion a expiré ou a été annulée. Reconnectez-vous avec votre mot de passe.',
+  two_step_on:
+    "La connexion en deux étapes est déjà activée. Désactivez-la d'abord pour configurer une autre application d'authentification.",
+  two_step_off: "La connexion en deux étapes n'est pas activée pour ce compte.",
+  totp_not_set_up:
+    "Commencez d'abord la configuration : scannez le nouveau code QR, puis saisissez le code affiché par votre application.",
 };
 
 const TABLES: Record<Locale, Record<MessageCode, string>> = { en, de, fr };

@@ -16,6 +16,9 @@ export const SEED_HEADERS = {
 
 export { STRONG, STRONG2, uniqueEmail, type Response } from '@accounts/testing';
 
+/** The SECRET_KEY of test gateways (several instances of one test share it, as a deployment's must). */
+export const TEST_SECRET_KEY = '5ec7e7c0ffee5ec7e7c0ffee5ec7e7c0ffee5ec7e7c0ffee5ec7e7c0ffee0001';
+
 /** An in-process gateway; `form` posts with the seed's exact headers. */
 export interface Gateway extends Client {
   port: number;
@@ -42,6 +45,7 @@ export async function startGateway(driver: Driver, env: Record<string, string> =
     RATE_LIMIT_SIGN_IN: '1000',
     RATE_LIMIT_CHANGE_PASSWORD: '1000',
     RATE_LIMIT_ACCOUNT_WRITES: '1000',
+    SECRET_KEY: TEST_SECRET_KEY,
     ...env,
   });
   const hasher = await createHasher(hasherOptionsFrom(config));

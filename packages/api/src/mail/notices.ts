@@ -4,7 +4,7 @@ import { describeDevice } from '../device.js';
 import { issueToken, type TokenPurpose } from '../tokens.js';
 import type { Context } from '../trpc.js';
 import { enqueueMail, type Enqueued } from './outbox.js';
-import type { MailPayload, MailTemplate } from './templates.js';
+import type { MailPayload, MailTemplate, TwoStepChange } from './templates.js';
 
 // The mails the account flows queue, each inside the transaction of the event that causes it.
 
@@ -108,5 +108,18 @@ export async function queueNewSignIn(tx: Database, ctx: Context, user: User): Pr
     // The browser and system the parser recognises, never the header's own text.
     device: describeDevice(ctx.userAgent ?? null, { program: false }),
     recoverLink: `${originOf(ctx)}/forgot-password`,
+  }));
+}
+
+/** Tells the owner their two-step sign-in changed (on, off, new recovery codes, a recovery code used). */
+export async function queueTwoStepNotice(tx: Database, ctx: Context, user: User, change: TwoStepChange): Promise<void> {
+  if (!user.emailVerifiedAt) return;
+  await queue(tx, ctx, user, 'two_step_changed', () => ({
+    realmName: ctx.realm.name,
+    name: user.name,
+    change,
+    at: new Date().toISOString(),
+    ip: ctx.clientIp,
+    settingsLink: `${originOf(ctx)}/settings/two-step`,
   }));
 }

@@ -16,7 +16,12 @@ export interface MailPayload {
   password_changed: Base & { at: string; ip: string | null; how: 'changed' | 'reset'; recoverLink: string };
   /** `device`: the browser and system as describeDevice() names them, never the User-Agent's text. */
   new_sign_in: Base & { at: string; ip: string | null; device: string | null; recoverLink: string };
+  /** A change to two-step sign-in; `settingsLink`: its page. */
+  two_step_changed: Base & { change: TwoStepChange; at: string; ip: string | null; settingsLink: string };
 }
+
+/** What happened to an account's two-step sign-in that its owner is told of. */
+export type TwoStepChange = 'enabled' | 'disabled' | 'recovery_codes_regenerated' | 'recovery_code_used';
 
 export type MailTemplate = keyof MailPayload;
 export const MAIL_TEMPLATES = [
@@ -24,6 +29,7 @@ export const MAIL_TEMPLATES = [
   'verify_email',
   'password_changed',
   'new_sign_in',
+  'two_step_changed',
 ] as const satisfies readonly MailTemplate[];
 
 export interface RenderedMail {
@@ -98,6 +104,31 @@ const en: Texts = {
       { link: p.recoverLink, label: 'Reset my password' },
     ],
   }),
+  two_step_changed: (p, l) => ({
+    subject: {
+      enabled: `Two-step sign-in is now on for ${p.realmName}`,
+      disabled: `Two-step sign-in was turned off for ${p.realmName}`,
+      recovery_codes_regenerated: `New recovery codes for ${p.realmName}`,
+      recovery_code_used: `A recovery code was used to sign in to ${p.realmName}`,
+    }[p.change],
+    blocks: [
+      { p: `Hello ${p.name},` },
+      {
+        p: `${
+          {
+            enabled: 'Two-step sign-in with an authenticator app was turned on for your account',
+            disabled: 'Two-step sign-in was turned off for your account',
+            recovery_codes_regenerated: 'New recovery codes were made for your account (the old ones no longer work)',
+            recovery_code_used: 'One of your recovery codes was used to sign in to your account',
+          }[p.change]
+        } at ${p.realmName} on ${when(p.at, l)}, from the address ${p.ip ?? unknown.en}.`,
+      },
+      {
+        p: 'If this was you, there is nothing to do. If it was not, reset your password now and check your two-step sign-in settings:',
+      },
+      { link: p.settingsLink, label: 'Two-step sign-in settings' },
+    ],
+  }),
 };
 
 const de: Texts = {
@@ -149,6 +180,39 @@ const de: Texts = {
       { link: p.recoverLink, label: 'Passwort zurücksetzen' },
     ],
   }),
+  two_step_changed: (p, l) => ({
+    subject: {
+      enabled: `Anmeldung in zwei Schritten für ${p.realmName} ist jetzt aktiv`,
+      disabled: `Anmeldung in zwei Schritten für ${p.realmName} wurde ausgeschaltet`,
+      recovery_codes_regenerated: `Neue Wiederherstellungscodes für ${p.realmName}`,
+      recovery_code_used: `Ein Wiederherstellungscode wurde zur Anmeldung bei ${p.realmName} verwendet`,
+    }[p.change],
+    blocks: [
+      { p: `Hallo ${p.name},` },
+      {
+        p: `Am ${when(p.at, l)} wurde von der Adresse ${p.ip ?? unknown.de} aus ${
+          {
+            enabled: 'die Anmeldung in zwei Schritten mit einer Authenticator-App für Ihr Konto',
+            disabled: 'die Anmeldung in zwei Schritten für Ihr Konto',
+            recovery_codes_regenerated:
+              'ein neuer Satz Wiederherstellungscodes (die alten gelten nicht mehr) für Ihr Konto',
+            recovery_code_used: 'einer Ihrer Wiederherstellungscodes zur Anmeldung bei Ihrem Konto',
+          }[p.change]
+        } bei ${p.realmName} ${
+          {
+            enabled: 'eingeschaltet',
+            disabled: 'ausgeschaltet',
+            recovery_codes_regenerated: 'erstellt',
+            recovery_code_used: 'verwendet',
+          }[p.change]
+        }.`,
+      },
+      {
+        p: 'Wenn Sie das waren, ist nichts zu tun. Wenn nicht, setzen Sie jetzt Ihr Passwort zurück und prüfen Sie Ihre Einstellungen:',
+      },
+      { link: p.settingsLink, label: 'Anmeldung in zwei Schritten' },
+    ],
+  }),
 };
 
 const fr: Texts = {
@@ -198,6 +262,33 @@ const fr: Texts = {
         p: 'Si c’était vous, il n’y a rien à faire. Sinon, réinitialisez votre mot de passe maintenant avec ce lien, qui déconnecte tous les autres\u00a0:',
       },
       { link: p.recoverLink, label: 'Réinitialiser mon mot de passe' },
+    ],
+  }),
+  two_step_changed: (p, l) => ({
+    subject: {
+      enabled: `La connexion en deux étapes est activée pour ${p.realmName}`,
+      disabled: `La connexion en deux étapes a été désactivée pour ${p.realmName}`,
+      recovery_codes_regenerated: `Nouveaux codes de récupération pour ${p.realmName}`,
+      recovery_code_used: `Un code de récupération a servi à se connecter à ${p.realmName}`,
+    }[p.change],
+    blocks: [
+      { p: `Bonjour ${p.name},` },
+      {
+        p: `${
+          {
+            enabled:
+              'La connexion en deux étapes avec une application d’authentification a été activée pour votre compte',
+            disabled: 'La connexion en deux étapes a été désactivée pour votre compte',
+            recovery_codes_regenerated:
+              'De nouveaux codes de récupération ont été créés pour votre compte (les anciens ne fonctionnent plus)',
+            recovery_code_used: 'Un de vos codes de récupération a servi à se connecter à votre compte',
+          }[p.change]
+        } sur ${p.realmName} le ${when(p.at, l)}, depuis l’adresse ${p.ip ?? unknown.fr}.`,
+      },
+      {
+        p: 'Si c’était vous, il n’y a rien à faire. Sinon, réinitialisez votre mot de passe maintenant et vérifiez vos réglages :',
+      },
+      { link: p.settingsLink, label: 'Connexion en deux étapes' },
     ],
   }),
 };

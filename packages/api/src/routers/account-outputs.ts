@@ -11,6 +11,15 @@ export const userResult = z.object({
   session: deliveredSession,
   knownDevice: z.string().optional(),
 });
+export const twoStepStatusSchema = z.object({
+  enabled: z.boolean(),
+  methods: z.array(z.enum(['totp', 'recovery_code'])),
+  recoveryCodesLeft: z.int().min(0),
+});
+
+/** The signed-in account, and whether (and how) its sign-in has a second step. */
+export const meResult = z.object({ user: publicUserSchema, twoStep: twoStepStatusSchema });
+
 export const passwordChangedResult = okResult.extend({
   otherSessionsRevoked: z.int().min(0),
   session: deliveredSession,

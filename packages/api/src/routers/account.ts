@@ -1,4 +1,10 @@
-import { changePasswordSchema, PASSWORD_MAX_LENGTH, registerSchema, signInSchema } from '@accounts/validators';
+import {
+  changePasswordSchema,
+  PASSWORD_MAX_LENGTH,
+  registerSchema,
+  secondStepSchema,
+  signInSchema,
+} from '@accounts/validators';
 import { isUniqueViolation, users } from '@accounts/db';
 import { addressClient, claimPasswordCheck, deviceClient, lockoutSubject } from '../account-lockout.js';
 import type { AccountConfig } from '../config.js';
@@ -12,11 +18,13 @@ import { okResult } from '../outputs.js';
 import { realmRequiresVerifiedEmail } from '../realm-settings.js';
 import { DEFAULT_REALM_SLUG } from '../realms.js';
 import { deleteSessionByToken, endSessions, rotateSession } from '../sessions.js';
+import { askForSecondStep, completeSecondStep } from '../second-step.js';
 import { handOver, presentedDevice, signInKnown, startSession } from '../sign-in.js';
 import { invalidateTokens } from '../tokens.js';
 import { router, type Procedures } from '../trpc.js';
 import { findUserByEmail, publicUser, rememberLocale, setPasswordHash } from '../users.js';
-import { passwordChangedResult, settingsResult, userResult } from './account-outputs.js';
+import { meResult, passwordChangedResult, settingsResult, userResult } from './account-outputs.js';
+import { twoStepStatus } from '../two-step.js';
 
 /**
  * The account procedures under `config`. Each input is a static schema (the password policy
@@ -109,16 +117,36 @@ export function createAccountRouter(
           await check.passed(ctx.db, 'sign_in_unverified');
           throw new ProblemError('email_not_verified');
         }
+        // Upgrades a hash made at an older cost, once signed in or asked for the second step;
+        // losing a race to a password change is fine.
+        const upgradeHash = async () => {
+          if (!ctx.hasher.needsRehash(user.passwordHash)) return;
+          const next = await ctx.hasher.hash(data.password);
+          await setPasswordHash(ctx.db, user.id, next, { expected: user.passwordHash }).catch(() => null);
+        };
+        // With two-step sign-in the password only starts a pending sign-in: the code completes it.
+        if (user.twoStep) {
+          const ask = await askForSecondStep(ctx, user, check);
+          if (!ask) throw await refuse();
+          await upgradeHash();
+          throw ask;
+        }
         const started = await signInKnown(ctx, user, check, device);
         if (!started) throw await refuse();
         // The owner's language from now on; after the new-sign-in notice, which went out in the one they used before.
         await rememberLocale(ctx.db, user, ctx.locale);
-        if (ctx.hasher.needsRehash(user.passwordHash)) {
-          // Upgrades a hash made at an older cost; losing a race to a password change is fine.
-          await setPasswordHash(ctx.db, user.id, await ctx.hasher.hash(data.password), {
-            expected: user.passwordHash,
-          }).catch(() => null);
-        }
+        await upgradeHash();
+        return { user: publicUser(user, ctx.realm), ...handOver(ctx, started) };
+      }),
+
+    /** The second step of a sign-in: the pending sign-in (cookie or `pending_token`) and a code. */
+    signInSecondStep: limitedProcedure('signIn')
+      .input(secondStepSchema)
+      .output(userResult)
+      .mutation(async ({ ctx, input }) => {
+        const pendingToken = input.pending_token ?? ctx.pendingSignInToken ?? null;
+        const { user, started } = await completeSecondStep(ctx, pendingToken, input.code);
+        await rememberLocale(ctx.db, user, ctx.locale);
         return { user: publicUser(user, ctx.realm), ...handOver(ctx, started) };
       }),
 
@@ -129,7 +157,11 @@ export function createAccountRouter(
       return { ok: true as const };
     }),
 
-    me: authedProcedure.output(userResult).query(({ ctx }) => ({ user: publicUser(ctx.auth.user, ctx.realm) })),
+    /** The signed-in account, and its two-step sign-in (no query unless it is on). */
+    me: authedProcedure.output(meResult).query(async ({ ctx }) => ({
+      user: publicUser(ctx.auth.user, ctx.realm),
+      twoStep: await twoStepStatus(ctx.db, ctx.auth.user),
+    })),
 
     changePassword: authedLimitedProcedure('changePassword')
       .input(changePasswordSchema({ policy, estimator: null }))

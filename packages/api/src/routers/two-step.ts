@@ -1,0 +1,141 @@
+import { and, eq } from 'drizzle-orm';
+import { totpCredentials } from '@accounts/db';
+import { disableTotpSchema, enableTotpSchema, regenerateRecoveryCodesSchema } from '@accounts/validators';
+import { verifyCurrentPassword } from '../current-password.js';
+import { fieldProblem, ProblemError } from '../errors.js';
+import { queueTwoStepNotice } from '../mail/notices.js';
+import { okResult } from '../outputs.js';
+import { DEFAULT_REALM_SLUG } from '../realms.js';
+import { issueRecoveryCodes } from '../recovery-codes.js';
+import { matchingStep, newTotpSecret, otpauthUri, qrCodeImage } from '../totp.js';
+import { router, type Context, type Procedures } from '../trpc.js';
+import { refreshTwoStep, removeSecondStep, useSecondStepCode } from '../two-step.js';
+import { lockIfHashUnchanged } from '../users.js';
+import { recoveryCodesResult, totpSetupResult } from './two-step-outputs.js';
+
+/** What an authenticator app lists the account under: the product, and the realm unless it is the default. */
+const issuerOf = (ctx: Context) =>
+  ctx.realm.slug === DEFAULT_REALM_SLUG ? ctx.config.productName : `${ctx.config.productName} (${ctx.realm.name})`;
+
+/** Rolls back a transaction whose code turned out wrong. */
+class WrongCode extends Error {}
+
+/**
+ * Two-step sign-in's settings: set up an authenticator app, turn it on with a code it shows,
+ * turn it off, make new recovery codes. Changing anything needs the current password, counted
+ * by the lockout like every password check; each change is an account event and a mail notice.
+ */
+export function createTwoStepRouter({ accountWriteProcedure, authedLimitedProcedure }: Procedures) {
+  return router({
+    /**
+     * A new secret for an authenticator app, pending until `enableTotp` confirms it: nothing is
+     * active yet, and a second set-up replaces the pending secret. 409 `two_step_on` when an app
+     * is already on (turn it off first).
+     */
+    setupTotp: accountWriteProcedure.output(totpSetupResult).mutation(async ({ ctx }) => {
+      const { user } = ctx.auth;
+      if (user.twoStep) throw new ProblemError('two_step_on');
+      const secret = newTotpSecret();
+      const pendingSecret = ctx.vault.seal(secret, user.id);
+      await ctx.db
+        .insert(totpCredentials)
+        .values({ userId: user.id, pendingSecret })
+        .onConflictDoUpdate({ target: totpCredentials.userId, set: { pendingSecret } });
+      const uri = otpauthUri(secret, issuerOf(ctx), user.email);
+      return { secret, uri, qrCode: await qrCodeImage(uri) };
+    }),
+
+    /** Turns the pending app on with a code it shows and the password; answers the ten recovery codes. */
+    enableTotp: authedLimitedProcedure('changePassword')
+      .input(enableTotpSchema)
+      .output(recoveryCodesResult)
+      .mutation(async ({ ctx, input }) => {
+        const { user } = ctx.auth;
+        ctx.hasher.assertCapacity();
+        if (user.twoStep) throw new ProblemError('two_step_on');
+        const mine = eq(totpCredentials.userId, user.id);
+        const [row] = await ctx.db.select({ pending: totpCredentials.pendingSecret }).from(totpCredentials).where(mine);
+        const pending = row?.pending;
+        if (!pending) throw new ProblemError('totp_not_set_up');
+        const { check, incorrect } = await verifyCurrentPassword(ctx, ctx.auth, input.current_password);
+        const step = matchingStep(ctx.vault.open(pending, user.id), input.code);
+        const wrongCode = async () => {
+          // The password was right: only the code is refused (a typo, or a clock far off).
+          await check.withdraw();
+          return fieldProblem('code', 'code_incorrect');
+        };
+        if (step === null) throw await wrongCode();
+        const codes = await ctx.db.transaction(async (tx) => {
+          if (!(await lockIfHashUnchanged(tx, user.id, user.passwordHash))) return 'stale';
+          // Only the secret this code was checked against: a set-up that replaced it meanwhile wins.
+          const [on] = await tx
+            .update(totpCredentials)
+            .set({ secret: pending, pendingSecret: null, lastStep: step, enabledAt: new Date() })
+            .where(and(mine, eq(totpCredentials.pendingSecret, pending)))
+            .returning({ userId: totpCredentials.userId });
+          if (!on) return 'replaced';
+          await refreshTwoStep(tx, user.id);
+          await check.passed(tx, 'two_step_enabled');
+          const issued = await issueRecoveryCodes(tx, ctx.vault, user.id);
+          await queueTwoStepNotice(tx, ctx, user, 'enabled');
+          return issued;
+        });
+        if (codes === 'stale') throw await incorrect();
+        if (codes === 'replaced') throw await wrongCode();
+        return { recoveryCodes: codes };
+      }),
+
+    /**
+     * Turns two-step sign-in off with the password and a current code or a recovery code: the
+     * app's secret and the recovery codes are deleted. A wrong code counts like a wrong password.
+     */
+    disableTotp: authedLimitedProcedure('changePassword')
+      .input(disableTotpSchema)
+      .output(okResult)
+      .mutation(async ({ ctx, input }) => {
+        const { user } = ctx.auth;
+        ctx.hasher.assertCapacity();
+        if (!user.twoStep) throw new ProblemError('two_step_off');
+        const { check, incorrect } = await verifyCurrentPassword(ctx, ctx.auth, input.current_password);
+        const outcome = await ctx.db
+          .transaction(async (tx) => {
+            if (!(await lockIfHashUnchanged(tx, user.id, user.passwordHash))) return 'stale';
+            if (!(await useSecondStepCode(tx, ctx.vault, user.id, input.code))) throw new WrongCode();
+            await removeSecondStep(tx, user.id);
+            await check.passed(tx, 'two_step_disabled');
+            await queueTwoStepNotice(tx, ctx, user, 'disabled');
+            return 'off';
+          })
+          .catch((err: unknown) => {
+            if (err instanceof WrongCode) return 'wrong';
+            throw err;
+          });
+        if (outcome === 'stale') throw await incorrect();
+        if (outcome === 'wrong') {
+          await check.failed('second_factor_failed');
+          throw fieldProblem('code', 'code_incorrect');
+        }
+        return { ok: true as const };
+      }),
+
+    /** Ten new recovery codes with the password; the old ones stop working at once. */
+    regenerateRecoveryCodes: authedLimitedProcedure('changePassword')
+      .input(regenerateRecoveryCodesSchema)
+      .output(recoveryCodesResult)
+      .mutation(async ({ ctx, input }) => {
+        const { user } = ctx.auth;
+        ctx.hasher.assertCapacity();
+        if (!user.twoStep) throw new ProblemError('two_step_off');
+        const { check, incorrect } = await verifyCurrentPassword(ctx, ctx.auth, input.current_password);
+        const codes = await ctx.db.transaction(async (tx) => {
+          if (!(await lockIfHashUnchanged(tx, user.id, user.passwordHash))) return null;
+          await check.passed(tx, 'recovery_codes_regenerated');
+          const issued = await issueRecoveryCodes(tx, ctx.vault, user.id);
+          await queueTwoStepNotice(tx, ctx, user, 'recovery_codes_regenerated');
+          return issued;
+        });
+        if (!codes) throw await incorrect();
+        return { recoveryCodes: codes };
+      }),
+  });
+}

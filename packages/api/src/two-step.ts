@@ -1,0 +1,69 @@
+import { and, eq, isNotNull, lt, sql } from 'drizzle-orm';
+import { pendingSignIns, totpCredentials, users, type Database, type User } from '@accounts/db';
+import type { SecondStepCode } from '@accounts/validators';
+import { deleteRecoveryCodes, recoveryCodesLeft, useRecoveryCode } from './recovery-codes.js';
+import { matchingStep } from './totp.js';
+import type { Vault } from './vault.js';
+
+// An account's second step: which ways it has, and the one place a code is used up. Every way
+// into a session that asks for the second step (a password sign-in today) goes through
+// useSecondStepCode; users.two_step says whether it is asked for, and only refreshTwoStep writes it.
+
+export type SecondStepMethod = 'totp' | 'recovery_code';
+
+export interface TwoStepStatus {
+  enabled: boolean;
+  /** The ways the second step can be done now. */
+  methods: SecondStepMethod[];
+  recoveryCodesLeft: number;
+}
+
+/** The account's two-step state; an account without it costs no query (the session check's row says so). */
+export async function twoStepStatus(db: Database, user: User): Promise<TwoStepStatus> {
+  if (!user.twoStep) return { enabled: false, methods: [], recoveryCodesLeft: 0 };
+  const left = await recoveryCodesLeft(db, user.id);
+  return { enabled: true, methods: left > 0 ? ['totp', 'recovery_code'] : ['totp'], recoveryCodesLeft: left };
+}
+
+/** Sets users.two_step from the account's factors (an active authenticator app), in the caller's transaction. */
+export async function refreshTwoStep(tx: Database, userId: string): Promise<void> {
+  const active = sql`exists (select 1 from ${totpCredentials} where ${totpCredentials.userId} = ${userId} and ${totpCredentials.secret} is not null)`;
+  await tx.update(users).set({ twoStep: active }).where(eq(users.id, userId));
+}
+
+/** Turns the second step off: the app, its recovery codes and any sign-in waiting for a code go. */
+export async function removeSecondStep(tx: Database, userId: string): Promise<void> {
+  await tx.delete(totpCredentials).where(eq(totpCredentials.userId, userId));
+  await deleteRecoveryCodes(tx, userId);
+  await tx.delete(pendingSignIns).where(eq(pendingSignIns.userId, userId));
+  await refreshTwoStep(tx, userId);
+}
+
+/**
+ * Uses up a second-step code of the account inside `tx`: an app code once per time step (a step
+ * at or before the last one accepted is refused, so a code seen over a shoulder cannot be
+ * replayed), a recovery code once. Returns what was used, or null for a wrong, used or replayed code.
+ */
+export async function useSecondStepCode(
+  tx: Database,
+  vault: Vault,
+  userId: string,
+  code: SecondStepCode,
+): Promise<SecondStepMethod | null> {
+  if (code.kind === 'recovery') return (await useRecoveryCode(tx, vault, userId, code.code)) ? 'recovery_code' : null;
+  const mine = eq(totpCredentials.userId, userId);
+  const [row] = await tx
+    .select({ secret: totpCredentials.secret })
+    .from(totpCredentials)
+    .where(and(mine, isNotNull(totpCredentials.secret)));
+  if (!row?.secret) return null;
+  const step = matchingStep(vault.open(row.secret, userId), code.code);
+  if (step === null) return null;
+  // Compare-and-set: of two uses of one code, only the first moves the step.
+  const moved = await tx
+    .update(totpCredentials)
+    .set({ lastStep: step })
+    .where(and(mine, lt(totpCredentials.lastStep, step)))
+    .returning({ step: totpCredentials.lastStep });
+  return moved.length === 1 ? 'totp' : null;
+}
