@@ -38,18 +38,20 @@ export async function findUserByEmail(db: Database, realmId: string, email: stri
  * time it stamps ends older reset links. With `expected` it swaps the hash only if it is still
  * the one the caller verified (compare-and-set), so of two concurrent changes from the same old
  * password exactly one wins. `addressProven` also confirms the address (a link mailed to it was
- * followed). Returns the updated account, or null when the hash was no longer the expected one.
+ * followed). `rehash`: the same password under a new cost, so its change time (which voids reset
+ * links and sign-ins waiting for a second step) stays. Returns the updated account, or null when
+ * the hash was no longer the expected one.
  */
 export async function setPasswordHash(
   db: Database,
   userId: string,
   next: string,
-  opts: { expected?: string; addressProven?: boolean } = {},
+  opts: { expected?: string; addressProven?: boolean; rehash?: boolean } = {},
 ): Promise<User | null> {
   const proven = opts.addressProven ? { emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())` } : {};
   const [row] = await db
     .update(users)
-    .set({ passwordHash: next, passwordChangedAt: sql`now()`, ...proven })
+    .set({ passwordHash: next, ...(opts.rehash ? {} : { passwordChangedAt: sql`now()` }), ...proven })
     .where(and(eq(users.id, userId), opts.expected === undefined ? undefined : eq(users.passwordHash, opts.expected)))
     .returning();
   return row ?? null;

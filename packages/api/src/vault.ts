@@ -14,6 +14,8 @@ export const SECRET_KEY_BYTES = 32;
 export function parseSecretKey(value: string): Buffer | null {
   const v = value.trim();
   if (/^[0-9a-fA-F]{64}$/.test(v)) return Buffer.from(v, 'hex');
+  // Hex of another length is a mistake (a digit lost in a copy), not base64 that happens to be all hex.
+  if (/^[0-9a-fA-F]+$/.test(v)) return null;
   if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(v)) return null;
   const bytes = Buffer.from(v.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
   return bytes.length >= SECRET_KEY_BYTES ? bytes : null;

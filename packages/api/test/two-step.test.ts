@@ -3,6 +3,7 @@ import { accountEvents, sessions, users } from '@accounts/db';
 import { base32Decode, parseOtpauth, STRONG, STRONG2, testDrivers, totpCode } from '@accounts/testing';
 import { describe, expect, it } from 'vitest';
 import { resetSecondStep } from '../src/account-admin.js';
+import { costOf, createHasher } from '../src/password-hashing.js';
 import { mailCaller, mailsTo, signUp, tokenFrom } from './email-harness.js';
 import { problemOf, useHarness } from './harness.js';
 
@@ -309,5 +310,37 @@ describe.each(testDrivers())('two-step sign-in on %s', (driver) => {
       password2: STRONG,
     });
     expect(c.issued).toHaveLength(1);
+  });
+});
+
+// A hash made at an older cost is upgraded at the password step; the pending sign-in survives it
+// (the password did not change, so the change time that voids pending sign-ins stays).
+describe.each(testDrivers())('two-step sign-in with a cost upgrade on %s', (driver) => {
+  const h = useHarness(driver, {}, 5);
+
+  it('upgrades the hash at the password step and still completes with the code', async () => {
+    const account = await signUp(h);
+    const owner = mailCaller(h, { token: account.token });
+    const { uri } = await owner.twoStep.setupTotp();
+    const { secret } = parseOtpauth(uri);
+    await owner.twoStep.enableTotp({ code: totpCode(secret), current_password: STRONG });
+    const older = await createHasher({ cost: 4, pepper: 'test-pepper', workers: 1 });
+    try {
+      await h.db.db
+        .update(users)
+        .set({ passwordHash: await older.hash(STRONG) })
+        .where(eq(users.id, account.user.id));
+    } finally {
+      await older.close();
+    }
+    const c = mailCaller(h);
+    expect(await problemOf(c.account.signIn({ email: account.email, password: STRONG }))).toMatchObject({
+      code: 'second_factor_required',
+    });
+    const [row] = await h.db.db.select().from(users).where(eq(users.id, account.user.id));
+    expect(costOf(row!.passwordHash)).toBe(5);
+    const done = mailCaller(h, { pending: c.pending.at(-1)! });
+    await done.account.signInSecondStep({ code: totpCode(secret, Date.now(), 1) });
+    expect(done.issued).toHaveLength(1);
   });
 });

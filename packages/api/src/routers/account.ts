@@ -122,7 +122,7 @@ export function createAccountRouter(
         const upgradeHash = async () => {
           if (!ctx.hasher.needsRehash(user.passwordHash)) return;
           const next = await ctx.hasher.hash(data.password);
-          await setPasswordHash(ctx.db, user.id, next, { expected: user.passwordHash }).catch(() => null);
+          await setPasswordHash(ctx.db, user.id, next, { expected: user.passwordHash, rehash: true }).catch(() => null);
         };
         // With two-step sign-in the password only starts a pending sign-in: the code completes it.
         if (user.twoStep) {

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { disableTotpSchema, enableTotpSchema, normalizeRecoveryCode, secondStepSchema } from '../src/two-step.js';
+
+describe('second-step codes', () => {
+  it('reads six digits as an app code, spaces allowed', () => {
+    expect(secondStepSchema.parse({ code: '123 456' }).code).toEqual({ kind: 'totp', code: '123456' });
+    expect(enableTotpSchema.parse({ code: ' 654321 ', current_password: 'x' }).code).toBe('654321');
+  });
+
+  it('reads a recovery code in any case, with or without its dash, with o/i/l read as digits', () => {
+    expect(normalizeRecoveryCode('ABCDE-FGH0K')).toBe('abcdefgh0k');
+    expect(normalizeRecoveryCode('abcde fghok')).toBe('abcdefgh0k');
+    expect(normalizeRecoveryCode('abcdeIfghL')).toBe('abcde1fgh1');
+    expect(disableTotpSchema.parse({ current_password: 'x', code: 'abcde-fgh0k' }).code).toEqual({
+      kind: 'recovery',
+      code: 'abcdefgh0k',
+    });
+  });
+
+  it('refuses what is neither, with a field code', () => {
+    for (const code of ['12345', '1234567', 'abcde-fghu0', 'abcd-efgh', '']) {
+      const r = secondStepSchema.safeParse({ code });
+      expect(r.success).toBe(false);
+      expect(r.error!.issues[0]!.message).toBe(code === '' ? 'required' : 'second_step_code_format');
+    }
+    const app = enableTotpSchema.safeParse({ code: 'abcde-fgh0k', current_password: 'x' });
+    expect(app.error!.issues[0]!.message).toBe('totp_code_format');
+    expect(secondStepSchema.safeParse({}).error!.issues[0]!.message).toBe('required');
+  });
+});
