@@ -53,8 +53,9 @@ class ProofFailed extends Error {}
  * Signs in a person whose `check` passed. One transaction, while the verified hash still holds:
  * `proof` (the second step's code, used up) must hold too, the claim becomes the `signed_in`
  * event, a client that is not a known device of the account is announced to the owner, and the
- * session starts. Null when a password change committed first (the verified password is stale) or
- * the proof failed: nothing is written then.
+ * session starts. Null when a password change committed first (the verified password is stale),
+ * when the account has two-step sign-in and no proof was given, or when the proof failed: nothing
+ * is written then.
  */
 export async function signInKnown(
   ctx: Context,
@@ -65,7 +66,10 @@ export async function signInKnown(
 ): Promise<Started | null> {
   return ctx.db
     .transaction(async (tx) => {
-      if (!(await lockIfHashUnchanged(tx, user.id, user.passwordHash))) return null;
+      const locked = await lockIfHashUnchanged(tx, user.id, user.passwordHash);
+      if (!locked) return null;
+      // The gate: an account with two-step sign-in is never signed in without the second step's proof.
+      if (locked.twoStep && !proof) return null;
       if (proof && !(await proof(tx))) throw new ProofFailed();
       await check.passed(tx, 'signed_in');
       if (!device.known) await queueNewSignIn(tx, ctx, user);

@@ -58,16 +58,22 @@ export async function setPasswordHash(
 }
 
 /**
- * Locks the user's row for the rest of the transaction if the hash is still the verified one.
- * A sign-in holding it cannot interleave with a password change: one waits for the other.
+ * Locks the user's row for the rest of the transaction if the hash is still the verified one,
+ * and says whether the account now has two-step sign-in. A sign-in holding it cannot interleave
+ * with a password change or a change to the second step: one waits for the other. Null when
+ * the hash changed.
  */
-export async function lockIfHashUnchanged(db: Database, userId: string, expected: string): Promise<boolean> {
-  const rows = await db
-    .select({ id: users.id })
+export async function lockIfHashUnchanged(
+  db: Database,
+  userId: string,
+  expected: string,
+): Promise<{ twoStep: boolean } | null> {
+  const [row] = await db
+    .select({ twoStep: users.twoStep })
     .from(users)
     .where(and(eq(users.id, userId), eq(users.passwordHash, expected)))
     .for('share');
-  return rows.length === 1;
+  return row ?? null;
 }
 
 /**

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { resetSecondStep } from '../src/account-admin.js';
 import { costOf, createHasher } from '../src/password-hashing.js';
 import { mailCaller, mailsTo, signUp, tokenFrom } from './email-harness.js';
-import { problemOf, useHarness } from './harness.js';
+import { signInKnown } from '../src/sign-in.js';
+import { problemOf, testContext, useHarness } from './harness.js';
 
 // Two-step sign-in on the procedures: set-up, the sign-in's two steps for browsers and programs,
 // single use of codes, the lockout, and every way into a session passing the same gate.
@@ -299,6 +300,21 @@ describe.each(testDrivers())('two-step sign-in on %s', (driver) => {
     const c = mailCaller(h);
     await c.account.signIn({ email, password: STRONG });
     expect(c.issued).toHaveLength(1);
+  });
+
+  it("the gate: no way into a session of such an account works without the second step's proof", async () => {
+    const { user } = await withTwoStep();
+    const { context } = testContext(h);
+    const ctx = { ...(await context()), config: h.config };
+    const [row] = await h.db.db.select().from(users).where(eq(users.id, user.id));
+    const check = {
+      passed: async () => {},
+      failed: async () => {},
+      withdraw: async () => {},
+      during: <T>(w: () => Promise<T>) => w(),
+    };
+    expect(await signInKnown(ctx, row!, check, { tokens: [], known: null })).toBeNull();
+    expect(await h.db.db.select().from(sessions).where(eq(sessions.userId, user.id))).toHaveLength(1);
   });
 
   it('registration never asks for a second step', async () => {
