@@ -87,7 +87,7 @@ describe.each(testDrivers())('passkeys on %s', (driver) => {
     const pending = c.pending.at(-1)!;
     const step = mailCaller(h, { pending });
     const options = await step.passkeys.secondStepOptions({});
-    expect((options as { allowCredentials: unknown[] }).allowCredentials).toHaveLength(1);
+    expect(options.allowCredentials).toHaveLength(1);
     const { user: signedIn } = await step.passkeys.secondStep({
       response: authenticator.get(options, origin()),
     });
