@@ -17,6 +17,7 @@ export const PROBLEM_STATUS = {
   duplicate_field: 400,
   reset_token_invalid: 400,
   verify_token_invalid: 400,
+  email_change_token_invalid: 400,
   invalid_host: 400,
   passkey_challenge_invalid: 400,
   unauthenticated: 401,

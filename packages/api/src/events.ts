@@ -29,7 +29,11 @@ export type AccountEventType =
   | 'passkey_removed'
   | 'passkey_renamed'
   | 'passkey_failed'
-  | 'passkey_counter_regressed';
+  | 'passkey_counter_regressed'
+  | 'email_change_requested'
+  | 'email_change_cancelled'
+  | 'email_changed'
+  | 'data_exported';
 
 export interface EventSource {
   realmId: string;

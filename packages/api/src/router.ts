@@ -1,6 +1,7 @@
 import type { AccountConfig } from './config.js';
 import { createAccountRouter } from './routers/account.js';
 import { createEmailRouter } from './routers/email.js';
+import { createEmailChangeRouter } from './routers/email-change.js';
 import { createSecurityRouter } from './routers/security.js';
 import { createPasskeysRouter } from './routers/passkeys.js';
 import { createTwoStepRouter } from './routers/two-step.js';
@@ -12,6 +13,7 @@ export function createAppRouter(config: AccountConfig) {
   return router({
     account: createAccountRouter(procedures, config),
     email: createEmailRouter(procedures, config),
+    emailChange: createEmailChangeRouter(procedures),
     security: createSecurityRouter(procedures),
     twoStep: createTwoStepRouter(procedures),
     passkeys: createPasskeysRouter(procedures),

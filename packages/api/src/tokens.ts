@@ -25,12 +25,18 @@ export function hashToken(token: string): string {
 // is used, when it expires, when a newer one of the same purpose is issued, and, for a reset
 // token, when the password changes by any means (it must be younger than the password).
 
-export type TokenPurpose = 'reset_password' | 'verify_email';
+export type TokenPurpose = 'reset_password' | 'verify_email' | 'change_email';
+
+/** What a working token acts on: its account, and for a change of address the new address. */
+export interface LiveToken {
+  userId: string;
+  newEmail: string | null;
+}
 
 /** Issues a new token (inside the caller's transaction); older unused ones of the purpose stop working. */
 export async function issueToken(
   tx: Database,
-  opts: { realmId: string; userId: string; purpose: TokenPurpose; ttlMs: number },
+  opts: { realmId: string; userId: string; purpose: TokenPurpose; ttlMs: number; newEmail?: string },
 ): Promise<string> {
   await invalidateTokens(tx, opts.userId, opts.purpose);
   const token = newToken();
@@ -40,6 +46,7 @@ export async function issueToken(
     purpose: opts.purpose,
     tokenHash: hashToken(token),
     expiresAt: fromNow(opts.ttlMs),
+    newEmail: opts.newEmail ?? null,
   });
   return token;
 }
@@ -67,40 +74,48 @@ function live(token: string, realmId: string, purpose: TokenPurpose) {
   );
 }
 
-/** The account a token would act on, without using it up (null for any token that does not work). */
-export async function peekToken(
+/** What a token would act on, without using it up (null for any token that does not work). */
+export async function peekTokenRow(
   db: Database,
   token: string,
   realmId: string,
   purpose: TokenPurpose,
-): Promise<string | null> {
+): Promise<LiveToken | null> {
   if (!isTokenShape(token)) return null;
   const [row] = await db
-    .select({ userId: accountTokens.userId })
+    .select({ userId: accountTokens.userId, newEmail: accountTokens.newEmail })
     .from(accountTokens)
     .where(live(token, realmId, purpose))
     .limit(1);
-  return row?.userId ?? null;
+  return row ?? null;
 }
+
+/** The account a token would act on, without using it up (null for any token that does not work). */
+export const peekToken = async (db: Database, token: string, realmId: string, purpose: TokenPurpose) =>
+  (await peekTokenRow(db, token, realmId, purpose))?.userId ?? null;
 
 /**
  * Uses a token up, in one statement: of two concurrent uses exactly one gets the account.
  * Returns the account's id, or null for a token that does not work (whatever the reason).
  */
-export async function consumeToken(
+export async function consumeTokenRow(
   tx: Database,
   token: string,
   realmId: string,
   purpose: TokenPurpose,
-): Promise<string | null> {
+): Promise<LiveToken | null> {
   if (!isTokenShape(token)) return null;
   const [row] = await tx
     .update(accountTokens)
     .set({ usedAt: sql`now()` })
     .where(live(token, realmId, purpose))
-    .returning({ userId: accountTokens.userId });
-  return row?.userId ?? null;
+    .returning({ userId: accountTokens.userId, newEmail: accountTokens.newEmail });
+  return row ?? null;
 }
+
+/** Uses a token up (see consumeTokenRow); the account's id, or null. */
+export const consumeToken = async (tx: Database, token: string, realmId: string, purpose: TokenPurpose) =>
+  (await consumeTokenRow(tx, token, realmId, purpose))?.userId ?? null;
 
 /**
  * The work a token issue costs, done for an email with no account: a random token, its digest,

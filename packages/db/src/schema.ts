@@ -127,7 +127,7 @@ export const knownDevices = pgTable(
 );
 
 /**
- * Single-use links sent by mail (password reset, address verification). Only the SHA-256 of the
+ * Single-use links sent by mail (password reset, address verification, change of address). Only the SHA-256 of the
  * 256-bit token is stored; a token is bound to its realm and account and dies when used or replaced.
  */
 export const accountTokens = pgTable(
@@ -140,8 +140,10 @@ export const accountTokens = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    /** 'reset_password' | 'verify_email' */
+    /** 'reset_password' | 'verify_email' | 'change_email' */
     purpose: text('purpose').notNull(),
+    /** A change of address: the address it moves the account to (normalized), confirmed by this link. */
+    newEmail: text('new_email'),
     tokenHash: text('token_hash').notNull().unique(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { knownEmailField, newPasswordField } from './schemas.js';
+import { currentPasswordField, emailField, knownEmailField, newPasswordField } from './schemas.js';
 import {
   DEFAULT_POLICY,
   judgePassword,
@@ -11,7 +11,8 @@ import {
   type PasswordPolicy,
 } from './password-policy.js';
 
-// Inputs of the flows that start from a mailed link: forgotten password, reset, address verification.
+// Inputs of the flows that start from a mailed link: forgotten password, reset, address verification,
+// change of address.
 
 const LONE_SURROGATE = /\p{Cs}/u;
 const filled = () =>
@@ -22,7 +23,7 @@ const filled = () =>
 
 /** Longer than any token the service issues: refused without a lookup, with the flow's own code. */
 const TOKEN_MAX = 256;
-const tokenField = (invalid: 'reset_token_invalid' | 'verify_token_invalid') =>
+const tokenField = (invalid: 'reset_token_invalid' | 'verify_token_invalid' | 'email_change_token_invalid') =>
   filled().refine((s) => s.length <= TOKEN_MAX, { error: invalid });
 
 export const forgotPasswordSchema = z.object({ email: knownEmailField });
@@ -59,6 +60,14 @@ export const resetPasswordSchema = ({ policy = DEFAULT_POLICY, context = {}, est
 
 export const verifyEmailSchema = z.object({ token: tokenField('verify_token_invalid') });
 
+/** Moving the account to another address: normalized and checked as at registration, and the password. */
+export const changeEmailSchema = z.object({ new_email: emailField, current_password: currentPasswordField });
+
+/** The token of the link mailed to the new address. */
+export const confirmEmailChangeSchema = z.object({ token: tokenField('email_change_token_invalid') });
+
+export type ChangeEmailInput = z.input<typeof changeEmailSchema>;
+export type ConfirmEmailChangeInput = z.input<typeof confirmEmailChangeSchema>;
 export type ForgotPasswordInput = z.input<typeof forgotPasswordSchema>;
 export type ResetPasswordInput = z.input<ReturnType<typeof resetPasswordSchema>>;
 export type VerifyEmailInput = z.input<typeof verifyEmailSchema>;

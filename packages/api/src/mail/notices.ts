@@ -14,18 +14,22 @@ export const originOf = (ctx: Context) => (ctx.origin ?? 'http://localhost').rep
 /** The language of the account's mails: the one its owner last used, whoever's request causes the mail. */
 export const accountLocale = (user: User): Locale => LOCALES.find((l) => l === user.locale) ?? DEFAULT_LOCALE;
 
-/** Queues a mail to the account's address under the recipient cap; a refusal is logged, without the address. */
+/**
+ * Queues a mail about the account, to its address (or `to`), under the recipient cap; a refusal is
+ * logged, without the address.
+ */
 async function queue<T extends MailTemplate>(
   tx: Database,
   ctx: Context,
   user: User,
   template: T,
   payload: () => MailPayload[T] | Promise<MailPayload[T]>,
+  to: string = user.email,
 ): Promise<Enqueued> {
   const result = await enqueueMail(tx, ctx.config.mailCap, {
     realmId: ctx.realm.id,
     userId: user.id,
-    recipient: user.email,
+    recipient: to,
     locale: accountLocale(user),
     template,
     payload,
@@ -43,7 +47,7 @@ async function queue<T extends MailTemplate>(
  * works for `ttlMs` (`valid`: that time as the mail states it). Older links of the purpose stop
  * working, unless the cap refuses this one: the token is issued only when the mail is queued.
  */
-async function queueLink<T extends TokenPurpose>(
+async function queueLink<T extends Extract<TokenPurpose, MailTemplate>>(
   tx: Database,
   ctx: Context,
   user: User,
@@ -123,3 +127,85 @@ export async function queueTwoStepNotice(tx: Database, ctx: Context, user: User,
     settingsLink: `${originOf(ctx)}/settings/two-step`,
   }));
 }
+
+/**
+ * The link that moves the account to `newEmail`, mailed to that address; older change links stop
+ * working (unless the cap refuses this one). Same rules as every mailed link.
+ */
+export async function queueEmailChange(tx: Database, ctx: Context, user: User, newEmail: string): Promise<Enqueued> {
+  const ttlMs = ctx.config.verifyTokenTtlMs;
+  return queue(
+    tx,
+    ctx,
+    user,
+    'confirm_email_change',
+    async () => {
+      const token = await issueToken(tx, {
+        realmId: ctx.realm.id,
+        userId: user.id,
+        purpose: 'change_email',
+        ttlMs,
+        newEmail,
+      });
+      return {
+        realmName: ctx.realm.name,
+        name: user.name,
+        link: `${originOf(ctx)}/confirm-email-change?token=${token}`,
+        validHours: Math.round(ttlMs / 3600_000),
+      };
+    },
+    newEmail,
+  );
+}
+
+/** Tells the old address that a change was asked for, with how to stop it. */
+export async function queueEmailChangeRequested(tx: Database, ctx: Context, user: User): Promise<void> {
+  if (!user.emailVerifiedAt) return;
+  await queue(tx, ctx, user, 'email_change_requested', () => ({
+    realmName: ctx.realm.name,
+    name: user.name,
+    at: new Date().toISOString(),
+    ip: ctx.clientIp,
+    cancelLink: `${originOf(ctx)}/settings/email`,
+    recoverLink: `${originOf(ctx)}/forgot-password`,
+  }));
+}
+
+/** Tells an address another account of the realm already has that someone tried to move an account onto it. */
+export async function queueEmailChangeAttempt(tx: Database, ctx: Context, taken: User): Promise<void> {
+  await queue(tx, ctx, taken, 'email_change_attempt', () => ({
+    realmName: ctx.realm.name,
+    at: new Date().toISOString(),
+  }));
+}
+
+/** Tells the old address it was replaced (the new one masked). */
+export async function queueEmailChanged(tx: Database, ctx: Context, user: User, newEmail: string): Promise<void> {
+  if (!user.emailVerifiedAt) return;
+  await queue(tx, ctx, user, 'email_changed', () => ({
+    realmName: ctx.realm.name,
+    name: user.name,
+    at: new Date().toISOString(),
+    ip: ctx.clientIp,
+    newEmail: maskEmail(newEmail),
+    recoverLink: `${originOf(ctx)}/forgot-password`,
+  }));
+}
+
+/** Tells the owner a copy of their data was downloaded. */
+export async function queueDataExported(tx: Database, ctx: Context, user: User): Promise<void> {
+  if (!user.emailVerifiedAt) return;
+  await queue(tx, ctx, user, 'data_exported', () => ({
+    realmName: ctx.realm.name,
+    name: user.name,
+    at: new Date().toISOString(),
+    ip: ctx.clientIp,
+    recoverLink: `${originOf(ctx)}/forgot-password`,
+  }));
+}
+
+/** `ada@example.com` as `a***@example.com`: enough for the owner to recognise, little for anyone else. */
+export const maskEmail = (email: string) => {
+  const at = email.lastIndexOf('@');
+  return `${email.slice(0, 1)}***${email.slice(at)}`;
+};

@@ -20,7 +20,12 @@ export interface QueuedMail<T extends MailTemplate = MailTemplate> {
 }
 
 /** Mails someone can ask for; the others are notices, which follow from the right password. */
-const REQUESTED: ReadonlySet<MailTemplate> = new Set<MailTemplate>(['reset_password', 'verify_email']);
+const REQUESTED: ReadonlySet<MailTemplate> = new Set<MailTemplate>([
+  'reset_password',
+  'verify_email',
+  'confirm_email_change',
+  'email_change_attempt',
+]);
 
 /**
  * The key mails to an address are counted under: a digest of the address alone, never the address.

@@ -18,6 +18,16 @@ export interface MailPayload {
   new_sign_in: Base & { at: string; ip: string | null; device: string | null; recoverLink: string };
   /** A change to two-step sign-in; `settingsLink`: its page. */
   two_step_changed: Base & { change: TwoStepChange; at: string; ip: string | null; settingsLink: string };
+  /** To the NEW address: the link that moves the account onto it. */
+  confirm_email_change: Base & { link: string; validHours: number };
+  /** To the OLD address: a change was asked for; `cancelLink` stops it. */
+  email_change_requested: Base & { at: string; ip: string | null; cancelLink: string; recoverLink: string };
+  /** To an address another account of the realm already has: someone tried to move an account onto it. */
+  email_change_attempt: Omit<Base, 'name'> & { at: string };
+  /** To the OLD address: it was replaced (`newEmail` shown masked). */
+  email_changed: Base & { at: string; ip: string | null; newEmail: string; recoverLink: string };
+  /** A copy of the account's data was downloaded. */
+  data_exported: Base & { at: string; ip: string | null; recoverLink: string };
 }
 
 /** What happened to an account's two-step sign-in that its owner is told of. */
@@ -31,6 +41,11 @@ export const MAIL_TEMPLATES = [
   'password_changed',
   'new_sign_in',
   'two_step_changed',
+  'confirm_email_change',
+  'email_change_requested',
+  'email_change_attempt',
+  'email_changed',
+  'data_exported',
 ] as const satisfies readonly MailTemplate[];
 
 export interface RenderedMail {
@@ -134,6 +149,60 @@ const en: Texts = {
       { link: p.settingsLink, label: 'Two-step sign-in settings' },
     ],
   }),
+  confirm_email_change: (p) => ({
+    subject: `Confirm your new email address for ${p.realmName}`,
+    blocks: [
+      { p: `Hello ${p.name},` },
+      {
+        p: `Someone (hopefully you) asked to move your account at ${p.realmName} to this email address. Follow this link to confirm it; it works once, for ${p.validHours} hours:`,
+      },
+      { link: p.link, label: 'Confirm my new email address' },
+      { p: 'If you did not ask for this, ignore this mail: nothing changes.' },
+    ],
+  }),
+  email_change_requested: (p, l) => ({
+    subject: `A change of email address was asked for your account at ${p.realmName}`,
+    blocks: [
+      { p: `Hello ${p.name},` },
+      {
+        p: `On ${when(p.at, l)}, from the address ${p.ip ?? unknown.en}, someone signed in to your account at ${p.realmName} asked to move it to another email address. Nothing changes until that address confirms it.`,
+      },
+      { p: 'If this was not you, stop the change now, then reset your password:' },
+      { link: p.cancelLink, label: 'Stop the change' },
+      { link: p.recoverLink, label: 'Reset my password' },
+    ],
+  }),
+  email_change_attempt: (p, l) => ({
+    subject: `Someone tried to use this email address at ${p.realmName}`,
+    blocks: [
+      { p: 'Hello,' },
+      {
+        p: `On ${when(p.at, l)}, someone asked to move another account at ${p.realmName} onto this email address, which already belongs to an account there. Nothing was changed, and there is nothing you need to do.`,
+      },
+    ],
+  }),
+  email_changed: (p, l) => ({
+    subject: `Your account at ${p.realmName} has a new email address`,
+    blocks: [
+      { p: `Hello ${p.name},` },
+      {
+        p: `On ${when(p.at, l)}, from the address ${p.ip ?? unknown.en}, your account at ${p.realmName} was moved to the email address ${p.newEmail}. This address no longer signs in to it.`,
+      },
+      { p: 'If this was not you, contact the service right away; you can also try to reset the password:' },
+      { link: p.recoverLink, label: 'Reset the password' },
+    ],
+  }),
+  data_exported: (p, l) => ({
+    subject: `A copy of your data at ${p.realmName} was downloaded`,
+    blocks: [
+      { p: `Hello ${p.name},` },
+      {
+        p: `On ${when(p.at, l)}, from the address ${p.ip ?? unknown.en}, a copy of everything ${p.realmName} holds about your account was downloaded.`,
+      },
+      { p: 'If this was not you, reset your password now:' },
+      { link: p.recoverLink, label: 'Reset my password' },
+    ],
+  }),
 };
 
 const de: Texts = {
@@ -224,6 +293,62 @@ const de: Texts = {
       { link: p.settingsLink, label: 'Anmeldung in zwei Schritten' },
     ],
   }),
+  confirm_email_change: (p) => ({
+    subject: `Neue E-Mail-Adresse für ${p.realmName} bestätigen`,
+    blocks: [
+      { p: `Hallo ${p.name},` },
+      {
+        p: `Jemand (hoffentlich Sie) möchte Ihr Konto bei ${p.realmName} auf diese E-Mail-Adresse umstellen. Bestätigen Sie es über diesen Link; er funktioniert einmal, ${p.validHours} Stunden lang:`,
+      },
+      { link: p.link, label: 'Neue E-Mail-Adresse bestätigen' },
+      { p: 'Wenn Sie das nicht angefordert haben, ignorieren Sie diese E-Mail: Es ändert sich nichts.' },
+    ],
+  }),
+  email_change_requested: (p, l) => ({
+    subject: `Für Ihr Konto bei ${p.realmName} wurde eine neue E-Mail-Adresse angefordert`,
+    blocks: [
+      { p: `Hallo ${p.name},` },
+      {
+        p: `Am ${when(p.at, l)} hat jemand, der bei Ihrem Konto bei ${p.realmName} angemeldet war, von der Adresse ${p.ip ?? unknown.de} aus angefordert, das Konto auf eine andere E-Mail-Adresse umzustellen. Es ändert sich nichts, bis jene Adresse es bestätigt.`,
+      },
+      { p: 'Wenn Sie das nicht waren, stoppen Sie die Änderung jetzt und setzen Sie dann Ihr Passwort zurück:' },
+      { link: p.cancelLink, label: 'Änderung stoppen' },
+      { link: p.recoverLink, label: 'Passwort zurücksetzen' },
+    ],
+  }),
+  email_change_attempt: (p, l) => ({
+    subject: `Jemand wollte diese E-Mail-Adresse bei ${p.realmName} verwenden`,
+    blocks: [
+      { p: 'Hallo,' },
+      {
+        p: `Am ${when(p.at, l)} wollte jemand ein anderes Konto bei ${p.realmName} auf diese E-Mail-Adresse umstellen, die dort bereits zu einem Konto gehört. Es wurde nichts geändert, und Sie müssen nichts tun.`,
+      },
+    ],
+  }),
+  email_changed: (p, l) => ({
+    subject: `Ihr Konto bei ${p.realmName} hat eine neue E-Mail-Adresse`,
+    blocks: [
+      { p: `Hallo ${p.name},` },
+      {
+        p: `Am ${when(p.at, l)} wurde Ihr Konto bei ${p.realmName} von der Adresse ${p.ip ?? unknown.de} aus auf die E-Mail-Adresse ${p.newEmail} umgestellt. Mit dieser Adresse melden Sie sich dort nicht mehr an.`,
+      },
+      {
+        p: 'Wenn Sie das nicht waren, wenden Sie sich sofort an den Dienst; Sie können auch versuchen, das Passwort zurückzusetzen:',
+      },
+      { link: p.recoverLink, label: 'Passwort zurücksetzen' },
+    ],
+  }),
+  data_exported: (p, l) => ({
+    subject: `Eine Kopie Ihrer Daten bei ${p.realmName} wurde heruntergeladen`,
+    blocks: [
+      { p: `Hallo ${p.name},` },
+      {
+        p: `Am ${when(p.at, l)} wurde von der Adresse ${p.ip ?? unknown.de} aus eine Kopie aller Daten heruntergeladen, die ${p.realmName} über Ihr Konto speichert.`,
+      },
+      { p: 'Wenn Sie das nicht waren, setzen Sie jetzt Ihr Passwort zurück:' },
+      { link: p.recoverLink, label: 'Passwort zurücksetzen' },
+    ],
+  }),
 };
 
 const fr: Texts = {
@@ -304,6 +429,62 @@ const fr: Texts = {
         p: 'Si c’était vous, il n’y a rien à faire. Sinon, réinitialisez votre mot de passe maintenant et vérifiez vos réglages :',
       },
       { link: p.settingsLink, label: 'Connexion en deux étapes' },
+    ],
+  }),
+  confirm_email_change: (p) => ({
+    subject: `Confirmez votre nouvelle adresse e-mail pour ${p.realmName}`,
+    blocks: [
+      { p: `Bonjour ${p.name},` },
+      {
+        p: `Quelqu’un (vous, espérons-le) a demandé à déplacer votre compte sur ${p.realmName} vers cette adresse e-mail. Ce lien la confirme ; il fonctionne une fois, pendant ${p.validHours} heures\u00a0:`,
+      },
+      { link: p.link, label: 'Confirmer ma nouvelle adresse e-mail' },
+      { p: 'Si vous n’avez rien demandé, ignorez ce message\u00a0: rien ne change.' },
+    ],
+  }),
+  email_change_requested: (p, l) => ({
+    subject: `Un changement d’adresse e-mail a été demandé pour votre compte sur ${p.realmName}`,
+    blocks: [
+      { p: `Bonjour ${p.name},` },
+      {
+        p: `Le ${when(p.at, l)}, depuis l’adresse ${p.ip ?? unknown.fr}, une personne connectée à votre compte sur ${p.realmName} a demandé à le déplacer vers une autre adresse e-mail. Rien ne change tant que cette adresse ne l’a pas confirmé.`,
+      },
+      { p: 'Si ce n’était pas vous, arrêtez le changement maintenant, puis réinitialisez votre mot de passe\u00a0:' },
+      { link: p.cancelLink, label: 'Arrêter le changement' },
+      { link: p.recoverLink, label: 'Réinitialiser mon mot de passe' },
+    ],
+  }),
+  email_change_attempt: (p, l) => ({
+    subject: `Quelqu’un a tenté d’utiliser cette adresse e-mail sur ${p.realmName}`,
+    blocks: [
+      { p: 'Bonjour,' },
+      {
+        p: `Le ${when(p.at, l)}, quelqu’un a demandé à déplacer un autre compte sur ${p.realmName} vers cette adresse e-mail, qui appartient déjà à un compte. Rien n’a été modifié, et vous n’avez rien à faire.`,
+      },
+    ],
+  }),
+  email_changed: (p, l) => ({
+    subject: `Votre compte sur ${p.realmName} a une nouvelle adresse e-mail`,
+    blocks: [
+      { p: `Bonjour ${p.name},` },
+      {
+        p: `Le ${when(p.at, l)}, depuis l’adresse ${p.ip ?? unknown.fr}, votre compte sur ${p.realmName} a été déplacé vers l’adresse e-mail ${p.newEmail}. Cette adresse-ci ne permet plus de s’y connecter.`,
+      },
+      {
+        p: 'Si ce n’était pas vous, contactez le service tout de suite ; vous pouvez aussi essayer de réinitialiser le mot de passe\u00a0:',
+      },
+      { link: p.recoverLink, label: 'Réinitialiser le mot de passe' },
+    ],
+  }),
+  data_exported: (p, l) => ({
+    subject: `Une copie de vos données sur ${p.realmName} a été téléchargée`,
+    blocks: [
+      { p: `Bonjour ${p.name},` },
+      {
+        p: `Le ${when(p.at, l)}, depuis l’adresse ${p.ip ?? unknown.fr}, une copie de tout ce que ${p.realmName} conserve sur votre compte a été téléchargée.`,
+      },
+      { p: 'Si ce n’était pas vous, réinitialisez votre mot de passe maintenant\u00a0:' },
+      { link: p.recoverLink, label: 'Réinitialiser mon mot de passe' },
     ],
   }),
 };
