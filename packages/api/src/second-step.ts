@@ -72,7 +72,7 @@ export async function completeSecondStep(
   const started = await signInKnown(ctx, user, check, device, async (tx) => {
     // Used once: a second request with the same pending sign-in finds it gone.
     if (!(await endPendingSignIn(tx, pending.id))) return false;
-    const used = await useSecondStepCode(tx, ctx.vault, user.id, code);
+    const used = await useSecondStepCode(tx, ctx.vault, user.id, code, ctx.log);
     if (used === 'recovery_code') {
       await recordEvent(tx, eventSource(ctx), 'recovery_code_used', user.id);
       await queueTwoStepNotice(tx, ctx, user, 'recovery_code_used');
