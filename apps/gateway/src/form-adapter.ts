@@ -7,24 +7,31 @@ import { sendProblem } from './problems.js';
 import { hasBody, mediaType } from './request-body.js';
 import { contextFor, type Services } from './request-context.js';
 
-type Fields = Record<string, string>;
+type Fields = Record<string, unknown>;
 
 const FORM_TYPE = 'application/x-www-form-urlencoded';
+const JSON_TYPE = 'application/json';
 
 /** The form fields of a procedure: the keys of its input (none for a procedure without input). */
 export const fieldsOf = (router: AppRouter, path: ProcedurePath): string[] =>
   Object.keys(procedureDef(router, path).input?.shape ?? {});
 
-/** Picks the known fields; unknown ones are ignored, a repeated one refuses the request. */
-export function pickFields(body: unknown, fields: readonly string[]): Fields {
-  const form = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+/**
+ * Picks the known fields; unknown ones are ignored, a repeated one refuses the request. A form's
+ * values are text; a JSON body's (`json`) are taken as they are, for the procedure's schema to judge.
+ */
+export function pickFields(body: unknown, fields: readonly string[], json = false): Fields {
+  const form = (body && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
   const input: Fields = {};
   const repeated = fields.filter((f) => Array.isArray(form[f]));
   if (repeated.length)
     throw new ProblemError('duplicate_field', {
       fields: repeated.map((field) => ({ field, code: 'duplicate_field' })),
     });
-  for (const f of fields) if (typeof form[f] === 'string') input[f] = form[f];
+  for (const f of fields) {
+    if (!Object.hasOwn(form, f)) continue;
+    if (json || typeof form[f] === 'string') input[f] = form[f];
+  }
   return input;
 }
 
@@ -37,7 +44,9 @@ export function registerFormRoutes(app: FastifyInstance, services: Services) {
       const { ctx } = contextFor(req, reply, services);
       try {
         // A POST's fields come from its form body, a GET's from its query string.
-        const input = fields.length ? pickFields(route.method === 'POST' ? req.body : req.query, fields) : undefined;
+        const input = fields.length
+          ? pickFields(route.method === 'POST' ? req.body : req.query, fields, route.body === 'json')
+          : undefined;
         // The same call a server-side caller makes (the procedure validates the input).
         const result: unknown = await callTRPCProcedure({
           router: services.router,
@@ -58,10 +67,11 @@ export function registerFormRoutes(app: FastifyInstance, services: Services) {
       method: route.method,
       url: route.url,
       config: { openapi: route },
-      // Decided before the body is read: only form bodies are accepted here.
+      // Decided before the body is read: only the route's own body type is accepted.
       onRequest: (req, _reply, done) => {
-        if (route.method === 'POST' && hasBody(req) && mediaType(req) !== FORM_TYPE)
-          return done(new ProblemError('unsupported_media_type'));
+        const json = route.body === 'json';
+        if (route.method === 'POST' && hasBody(req) && mediaType(req) !== (json ? JSON_TYPE : FORM_TYPE))
+          return done(new ProblemError(json ? 'unsupported_media_type_json' : 'unsupported_media_type'));
         done();
       },
       handler,

@@ -15,6 +15,8 @@ export interface FormRoute {
   status: number;
   /** Hands out a session: a cookie, or the body for a client that sends X-Session-Delivery: token. */
   issuesSession?: boolean;
+  /** The body's type: a form (the seed's style), or JSON for the WebAuthn structures of the passkey routes. */
+  body?: 'json';
   /** Problems this route answers besides those every route can. */
   problems: ProblemCode[];
 }
@@ -173,6 +175,103 @@ export const FORM_ROUTES: readonly FormRoute[] = [
     summary:
       'Ten new recovery codes (`current_password`); the old ones stop working at once. `409 two_step_off` when two-step sign-in is off.',
     problems: ['two_step_off', 'rate_limited', 'too_many_attempts', 'server_busy'],
+  },
+  // Passkeys (WebAuthn). Their bodies are JSON: the options and answers are WebAuthn's JSON structures.
+  {
+    method: 'GET',
+    url: '/users/passkeys',
+    procedure: 'passkeys.list',
+    status: 200,
+    summary:
+      "The account's passkeys: name, the authenticator's kind where its AAGUID is known, synced or not, created and last used.",
+    problems: [],
+  },
+  {
+    method: 'POST',
+    url: '/users/passkeys/register/options',
+    procedure: 'passkeys.registrationOptions',
+    status: 200,
+    body: 'json',
+    summary:
+      "Options for navigator.credentials.create() to add a passkey (a discoverable credential; the realm's host is the RP ID). A session whose password was last proved more than 5 minutes ago (or never: a passkey sign-in) sends `current_password` (else `422 password_recheck_required` on it).",
+    problems: ['rate_limited', 'too_many_attempts', 'server_busy'],
+  },
+  {
+    method: 'POST',
+    url: '/users/passkeys/register',
+    procedure: 'passkeys.add',
+    status: 201,
+    body: 'json',
+    summary:
+      'Add the passkey: `response` is the JSON of the new credential (PublicKeyCredential.toJSON()), `name` optional. The first second factor of the account turns two-step sign-in on and answers ten `recoveryCodes` (only if it has none). `400 passkey_challenge_invalid` for an expired or used challenge, `422 passkey_rejected` when the answer does not verify.',
+    problems: ['passkey_challenge_invalid', 'passkey_rejected', 'rate_limited'],
+  },
+  {
+    method: 'POST',
+    url: '/users/passkeys/rename',
+    procedure: 'passkeys.rename',
+    status: 200,
+    body: 'json',
+    summary: "Rename one of the account's passkeys (`passkey_id`, `name`); another account's or an unknown id is 404.",
+    problems: ['not_found', 'rate_limited'],
+  },
+  {
+    method: 'POST',
+    url: '/users/passkeys/remove',
+    procedure: 'passkeys.remove',
+    status: 200,
+    body: 'json',
+    summary:
+      'Remove a passkey (`passkey_id`, `current_password`, counted like every password check). Removing the last second factor turns two-step sign-in off.',
+    problems: ['not_found', 'rate_limited', 'too_many_attempts', 'server_busy'],
+  },
+  {
+    method: 'POST',
+    url: '/users/passkeys/login/options',
+    procedure: 'passkeys.signInOptions',
+    status: 200,
+    body: 'json',
+    summary:
+      'Options for navigator.credentials.get() to sign in with a passkey alone (no email; user verification required).',
+    problems: ['rate_limited'],
+  },
+  {
+    method: 'POST',
+    url: '/users/passkeys/login',
+    procedure: 'passkeys.signIn',
+    status: 200,
+    body: 'json',
+    summary:
+      "Sign in with a passkey alone: `response` is the assertion's JSON. A complete sign-in (no password, no second step), answered as POST /users/login. A failed assertion is `422 passkey_rejected` and counts in the lockout per client like a wrong password.",
+    issuesSession: true,
+    problems: [
+      'passkey_challenge_invalid',
+      'passkey_rejected',
+      'rate_limited',
+      'too_many_attempts',
+      'email_not_verified',
+    ],
+  },
+  {
+    method: 'POST',
+    url: '/users/passkeys/second_factor/options',
+    procedure: 'passkeys.secondStepOptions',
+    status: 200,
+    body: 'json',
+    summary:
+      "Options for the second step of a pending sign-in done with a passkey (the pending sign-in as its cookie or `pending_token`): the account's passkeys, user verification preferred.",
+    problems: ['sign_in_expired', 'rate_limited'],
+  },
+  {
+    method: 'POST',
+    url: '/users/passkeys/second_factor',
+    procedure: 'passkeys.secondStep',
+    status: 200,
+    body: 'json',
+    summary:
+      'Complete a pending sign-in with a passkey (`response`, and `pending_token` unless the cookie is sent); answered as POST /users/login/second_factor.',
+    issuesSession: true,
+    problems: ['passkey_challenge_invalid', 'passkey_rejected', 'sign_in_expired', 'rate_limited', 'too_many_attempts'],
   },
   // The mailed-link flows.
   {

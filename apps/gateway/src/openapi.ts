@@ -64,7 +64,11 @@ function operation(router: AppRouter, method: string, doc: FormRoute) {
   // A procedure that needs a session says so in its meta; without one it answers 401.
   const codes = [
     ...EVERY_ROUTE,
-    ...(method === 'POST' ? EVERY_POST : []),
+    ...(method === 'POST'
+      ? EVERY_POST.map((c) =>
+          c === 'unsupported_media_type' && doc.body === 'json' ? 'unsupported_media_type_json' : c,
+        )
+      : []),
     ...(meta.authenticated ? ['unauthenticated' as const] : []),
     ...doc.problems,
   ];
@@ -148,7 +152,9 @@ function operation(router: AppRouter, method: string, doc: FormRoute) {
           requestBody: {
             required: input !== undefined,
             content: {
-              'application/x-www-form-urlencoded': { schema: input ? jsonSchema(input, 'input') : { type: 'object' } },
+              [doc.body === 'json' ? 'application/json' : 'application/x-www-form-urlencoded']: {
+                schema: input ? jsonSchema(input, 'input') : { type: 'object' },
+              },
             },
           },
         }

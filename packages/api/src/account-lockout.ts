@@ -15,7 +15,7 @@ import type { AccountEventType, EventSource } from './events.js';
 // maxPasswordFailures within the window; clients that are not known devices of the account
 // share one more cap (accountFailureCap within accountCapWindowMs), which known devices ignore,
 // so the owner's own browser is never locked out by anyone else's guesses.
-const FAILURES = ['sign_in_failed', 'password_change_failed', 'second_factor_failed'] as const;
+const FAILURES = ['sign_in_failed', 'password_change_failed', 'second_factor_failed', 'passkey_failed'] as const;
 export type FailureType = (typeof FAILURES)[number];
 
 /** A claim still pending after this long belongs to a process that died mid-check: it counts as a failure. */

@@ -24,7 +24,12 @@ export type AccountEventType =
   | 'two_step_disabled'
   | 'two_step_reset'
   | 'recovery_codes_regenerated'
-  | 'recovery_code_used';
+  | 'recovery_code_used'
+  | 'passkey_added'
+  | 'passkey_removed'
+  | 'passkey_renamed'
+  | 'passkey_failed'
+  | 'passkey_counter_regressed';
 
 export interface EventSource {
   realmId: string;

@@ -15,6 +15,7 @@ export * from './routers/security-outputs.js';
 export * from './routers/email-outputs.js';
 export { meResult, passwordChangedResult, settingsResult, userResult } from './routers/account-outputs.js';
 export * from './routers/two-step-outputs.js';
+export * from './routers/passkeys-outputs.js';
 export { createVault, newSecretKey, parseSecretKey, SECRET_KEY_BYTES, type Vault } from './vault.js';
 export { DEFAULT_ACCOUNT_CONFIG, type AccountConfig } from './config.js';
 export {

@@ -1,4 +1,4 @@
-import { MESSAGE_CODES } from '@accounts/validators';
+import { MESSAGE_CODES, SECOND_STEP_METHODS } from '@accounts/validators';
 import { z } from 'zod';
 import { PROBLEM_STATUS, type ProblemCode } from './errors.js';
 
@@ -38,6 +38,6 @@ export const problemSchema = (codes: readonly ProblemCode[] = PROBLEM_CODES) =>
     detail: z.string().optional(),
     errors: z.array(fieldErrorSchema).optional(),
     retryAfter: z.int().min(0).optional(),
-    methods: z.array(z.enum(['totp', 'recovery_code'])).optional(),
+    methods: z.array(z.enum(SECOND_STEP_METHODS)).optional(),
     pendingToken: z.string().optional(),
   });

@@ -7,6 +7,7 @@ import {
   mailOutbox,
   mailSends,
   pendingSignIns,
+  webauthnChallenges,
   type Database,
 } from '@accounts/db';
 import type { AccountConfig } from './config.js';
@@ -32,6 +33,8 @@ export interface Purged {
   mailSends: number;
   /** Sign-ins that waited for a second step past their expiry. */
   pendingSignIns: number;
+  /** Passkey ceremonies begun and never finished, past their expiry. */
+  challenges: number;
 }
 
 /**
@@ -82,5 +85,6 @@ export async function purgeExpired(db: Database, config: AccountConfig, opts: Re
     mails: await drain('mail_outbox', or(older(mailOutbox.sentAt, eventMs), older(mailOutbox.failedAt, eventMs))),
     mailSends: await drain('mail_sends', older(mailSends.createdAt, config.mailCap.windowMs)),
     pendingSignIns: await drain('pending_sign_ins', older(pendingSignIns.expiresAt, 0)),
+    challenges: await drain('webauthn_challenges', older(webauthnChallenges.expiresAt, 0)),
   };
 }

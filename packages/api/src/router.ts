@@ -2,6 +2,7 @@ import type { AccountConfig } from './config.js';
 import { createAccountRouter } from './routers/account.js';
 import { createEmailRouter } from './routers/email.js';
 import { createSecurityRouter } from './routers/security.js';
+import { createPasskeysRouter } from './routers/passkeys.js';
 import { createTwoStepRouter } from './routers/two-step.js';
 import { createCallerFactory, proceduresFor, router } from './trpc.js';
 
@@ -13,6 +14,7 @@ export function createAppRouter(config: AccountConfig) {
     email: createEmailRouter(procedures, config),
     security: createSecurityRouter(procedures),
     twoStep: createTwoStepRouter(procedures),
+    passkeys: createPasskeysRouter(procedures),
   });
 }
 

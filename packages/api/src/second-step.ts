@@ -1,5 +1,6 @@
-import type { User } from '@accounts/db';
-import type { SecondStepCode } from '@accounts/validators';
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
+import type { Database, User } from '@accounts/db';
+import type { SecondStepCode, SecondStepMethod } from '@accounts/validators';
 import {
   addressClient,
   claimPasswordCheck,
@@ -10,6 +11,7 @@ import {
 import { fieldProblem, ProblemError } from './errors.js';
 import { eventSource, recordEvent } from './events.js';
 import { queueTwoStepNotice } from './mail/notices.js';
+import { findPasskey, recordPasskeyUse, takeAssertionChallenge, verifyAssertion } from './passkeys.js';
 import { beginPendingSignIn, countWrongCode, endPendingSignIn, findPendingSignIn } from './pending-sign-ins.js';
 import { presentedDevice, signInKnown, type Started } from './sign-in.js';
 import type { Context } from './trpc.js';
@@ -17,7 +19,7 @@ import { twoStepStatus, useSecondStepCode } from './two-step.js';
 import { lockIfHashUnchanged } from './users.js';
 
 // The gate every way into a session of an account with two-step sign-in passes: the password
-// alone only starts a pending sign-in; a code completes it.
+// alone only starts a pending sign-in; a code or a passkey completes it.
 
 /**
  * The password of an account with the second step was right: the claim becomes the
@@ -39,23 +41,55 @@ export async function askForSecondStep(ctx: Context, user: User, check: Password
   return new ProblemError('second_factor_required', { methods });
 }
 
+/** What completes a second step: a code (app or recovery), or a passkey's assertion. */
+export type SecondStepAnswer = { code: SecondStepCode } | { passkey: AuthenticationResponseJSON };
+
+/** The live pending sign-in the client holds, or 401 `sign_in_expired` (its cookie forgotten). */
+export async function pendingSignInOf(ctx: Context, pendingToken: string | null) {
+  const pending = pendingToken ? await findPendingSignIn(ctx.db, pendingToken, ctx.realm.id) : null;
+  if (!pending) throw signInExpired(ctx);
+  return pending;
+}
+
+function signInExpired(ctx: Context) {
+  ctx.cookies.pendingSignIn(null);
+  return new ProblemError('sign_in_expired');
+}
+
 /**
- * Completes a pending sign-in with a code: an app code or a recovery code, counted by the lockout
- * like a password (per client; the owner's known devices are never locked out by others). A
- * wrong code is 422 on `code`; the fifth ends the pending sign-in, and any pending sign-in that
- * is not live here (none, expired, used, void, another realm's) is 401 `sign_in_expired`.
+ * How an answer is used up in the sign-in's transaction, checked first where it can be outside
+ * it (a passkey's signature). Null when it cannot hold (an unknown passkey, a bad signature).
+ */
+async function usingAnswer(
+  ctx: Context,
+  user: User,
+  answer: SecondStepAnswer,
+): Promise<((tx: Database) => Promise<SecondStepMethod | null>) | null> {
+  if ('code' in answer) return (tx) => useSecondStepCode(tx, ctx.vault, user.id, answer.code, ctx.log);
+  const challenge = await takeAssertionChallenge(ctx, 'second_step', answer.passkey, user.id).catch(() => null);
+  const found = challenge ? await findPasskey(ctx.db, ctx.realm.id, answer.passkey.id) : null;
+  if (!challenge || !found || found.user.id !== user.id) return null;
+  const outcome = await verifyAssertion(ctx, found.passkey, answer.passkey, challenge, false);
+  if (!outcome.ok) {
+    if (outcome.counterWentBack) await recordEvent(ctx.db, eventSource(ctx), 'passkey_counter_regressed', user.id);
+    return null;
+  }
+  return async (tx) => ((await recordPasskeyUse(tx, outcome.assertion)) ? 'passkey' : null);
+}
+
+/**
+ * Completes a pending sign-in with a code or a passkey, counted by the lockout like a password
+ * (per client; the owner's known devices are never locked out by others). A wrong code is 422 on
+ * `code`, a passkey that does not hold 422 `passkey_rejected`; the fifth failure ends the pending
+ * sign-in, and any pending sign-in that is not live here (none, expired, used, void, another
+ * realm's) is 401 `sign_in_expired`.
  */
 export async function completeSecondStep(
   ctx: Context,
   pendingToken: string | null,
-  code: SecondStepCode,
+  answer: SecondStepAnswer,
 ): Promise<{ user: User; started: Started }> {
-  const pending = pendingToken ? await findPendingSignIn(ctx.db, pendingToken, ctx.realm.id) : null;
-  const expired = () => {
-    ctx.cookies.pendingSignIn(null);
-    return new ProblemError('sign_in_expired');
-  };
-  if (!pending) throw expired();
+  const pending = await pendingSignInOf(ctx, pendingToken);
   const { user } = pending;
   const device = await presentedDevice(ctx, user.id);
   const check = await claimPasswordCheck(
@@ -69,20 +103,25 @@ export async function completeSecondStep(
     },
     ctx.config,
   );
-  const started = await signInKnown(ctx, user, check, device, async (tx) => {
-    // Used once: a second request with the same pending sign-in finds it gone.
-    if (!(await endPendingSignIn(tx, pending.id))) return false;
-    const used = await useSecondStepCode(tx, ctx.vault, user.id, code, ctx.log);
-    if (used === 'recovery_code') {
-      await recordEvent(tx, eventSource(ctx), 'recovery_code_used', user.id);
-      await queueTwoStepNotice(tx, ctx, user, 'recovery_code_used');
-    }
-    return used !== null;
-  });
+  const use = await check.during(() => usingAnswer(ctx, user, answer));
+  const started =
+    use &&
+    (await signInKnown(ctx, user, check, device, {
+      holds: async (tx) => {
+        // Used once: a second request with the same pending sign-in finds it gone.
+        if (!(await endPendingSignIn(tx, pending.id))) return false;
+        const used = await use(tx);
+        if (used === 'recovery_code') {
+          await recordEvent(tx, eventSource(ctx), 'recovery_code_used', user.id);
+          await queueTwoStepNotice(tx, ctx, user, 'recovery_code_used');
+        }
+        return used !== null;
+      },
+    }));
   if (!started) {
     await check.failed();
-    if (!(await countWrongCode(ctx.db, pending.id))) throw expired();
-    throw fieldProblem('code', 'code_incorrect');
+    if (!(await countWrongCode(ctx.db, pending.id))) throw signInExpired(ctx);
+    throw 'code' in answer ? fieldProblem('code', 'code_incorrect') : new ProblemError('passkey_rejected');
   }
   ctx.cookies.pendingSignIn(null);
   return { user, started };

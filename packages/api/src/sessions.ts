@@ -27,6 +27,8 @@ export const sessionIsLive = (idleMs: number | Placeholder): SQL =>
 export interface SessionOrigin {
   userAgent?: string | null;
   clientIp?: string | null;
+  /** The sign-in proved the password (default); false for a passkey sign-in. */
+  passwordChecked?: boolean;
 }
 
 export async function createSession(
@@ -44,6 +46,7 @@ export async function createSession(
       expiresAt: fromNow(config.sessionTtlMs),
       userAgent: keptUserAgent(origin.userAgent),
       clientIp: origin.clientIp ?? null,
+      passwordCheckedAt: origin.passwordChecked === false ? null : sql`now()`,
     })
     .returning({ expiresAt: sessions.expiresAt });
   return { token, expiresAt: row!.expiresAt };
@@ -115,7 +118,7 @@ export async function rotateSession(db: Database, session: Session): Promise<Iss
   const token = newToken();
   await db
     .update(sessions)
-    .set({ tokenHash: hashToken(token), lastSeenAt: sql`now()` })
+    .set({ tokenHash: hashToken(token), lastSeenAt: sql`now()`, passwordCheckedAt: sql`now()` })
     .where(eq(sessions.id, session.id));
   return { token, expiresAt: session.expiresAt };
 }

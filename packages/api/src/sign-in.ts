@@ -39,11 +39,26 @@ export async function startSession(
   ctx: Context,
   userId: string,
   device: PresentedDevice,
+  passwordChecked = true,
 ): Promise<Started> {
   await deleteSessionByToken(tx, ctx.sessionToken, ctx.realm.id);
-  const session = await createSession(tx, userId, ctx.config, { userAgent: ctx.userAgent, clientIp: ctx.clientIp });
+  const session = await createSession(tx, userId, ctx.config, {
+    userAgent: ctx.userAgent,
+    clientIp: ctx.clientIp,
+    passwordChecked,
+  });
   const credential = await rememberDevice(tx, userId, device.tokens, device.known);
   return { session, credential };
+}
+
+/**
+ * What proves a sign-in besides (or, for a passkey, instead of) the password, checked and used
+ * up inside the sign-in's transaction: a second step's code, or a passkey's assertion.
+ */
+export interface SignInProof {
+  holds(tx: Database): Promise<boolean>;
+  /** A passkey sign-in: the session starts without a password check. */
+  passwordless?: boolean;
 }
 
 /** Rolls back a sign-in whose last proof failed inside its transaction. */
@@ -62,7 +77,7 @@ export async function signInKnown(
   user: User,
   check: PasswordCheck,
   device: PresentedDevice,
-  proof?: (tx: Database) => Promise<boolean>,
+  proof?: SignInProof,
 ): Promise<Started | null> {
   return ctx.db
     .transaction(async (tx) => {
@@ -70,10 +85,10 @@ export async function signInKnown(
       if (!locked) return null;
       // The gate: an account with two-step sign-in is never signed in without the second step's proof.
       if (locked.twoStep && !proof) return null;
-      if (proof && !(await proof(tx))) throw new ProofFailed();
+      if (proof && !(await proof.holds(tx))) throw new ProofFailed();
       await check.passed(tx, 'signed_in');
       if (!device.known) await queueNewSignIn(tx, ctx, user);
-      return startSession(tx, ctx, user.id, device);
+      return startSession(tx, ctx, user.id, device, !proof?.passwordless);
     })
     .catch((err: unknown) => {
       if (err instanceof ProofFailed) return null;

@@ -1,16 +1,23 @@
 import { and, eq, isNotNull, lt, sql } from 'drizzle-orm';
-import { pendingSignIns, totpCredentials, users, type Database, type User } from '@accounts/db';
-import type { SecondStepCode } from '@accounts/validators';
-import { deleteRecoveryCodes, recoveryCodesLeft, useRecoveryCode } from './recovery-codes.js';
+import {
+  passkeys,
+  pendingSignIns,
+  recoveryCodes,
+  totpCredentials,
+  users,
+  type Database,
+  type User,
+} from '@accounts/db';
+import type { SecondStepCode, SecondStepMethod } from '@accounts/validators';
+import { deleteRecoveryCodes, useRecoveryCode } from './recovery-codes.js';
 import { matchingStep } from './totp.js';
 import type { Context } from './trpc.js';
 import type { Vault } from './vault.js';
 
 // An account's second step: which ways it has, and the one place a code is used up. Every way
-// into a session that asks for the second step (a password sign-in today) goes through
-// useSecondStepCode; users.two_step says whether it is asked for, and only refreshTwoStep writes it.
-
-export type SecondStepMethod = 'totp' | 'recovery_code';
+// into a session that asks for the second step goes through second-step.ts; users.two_step says
+// whether it is asked for, and only refreshTwoStep writes it, from the account's factors (an
+// active authenticator app, passkeys).
 
 export interface TwoStepStatus {
   enabled: boolean;
@@ -19,25 +26,59 @@ export interface TwoStepStatus {
   recoveryCodesLeft: number;
 }
 
+const OFF: TwoStepStatus = { enabled: false, methods: [], recoveryCodesLeft: 0 };
+
 /** The account's two-step state; an account without it costs no query (the session check's row says so). */
 export async function twoStepStatus(db: Database, user: User): Promise<TwoStepStatus> {
-  if (!user.twoStep) return { enabled: false, methods: [], recoveryCodesLeft: 0 };
-  const left = await recoveryCodesLeft(db, user.id);
-  return { enabled: true, methods: left > 0 ? ['totp', 'recovery_code'] : ['totp'], recoveryCodesLeft: left };
+  if (!user.twoStep) return OFF;
+  const [row] = await db
+    .select({
+      passkeys: sql<number>`(select count(*) from ${passkeys} where ${passkeys.userId} = ${user.id})`.mapWith(Number),
+      totp: sql<boolean>`exists (select 1 from ${totpCredentials} where ${totpCredentials.userId} = ${user.id} and ${totpCredentials.secret} is not null)`,
+      left: sql<number>`(select count(*) from ${recoveryCodes} where ${recoveryCodes.userId} = ${user.id} and ${recoveryCodes.usedAt} is null)`.mapWith(
+        Number,
+      ),
+    })
+    .from(sql`(select 1) as one`);
+  const { passkeys: keys = 0, totp = false, left = 0 } = row ?? {};
+  const methods: SecondStepMethod[] = [];
+  if (keys > 0) methods.push('passkey');
+  if (totp) methods.push('totp');
+  if (left > 0) methods.push('recovery_code');
+  return { enabled: true, methods, recoveryCodesLeft: left };
 }
 
-/** Sets users.two_step from the account's factors (an active authenticator app), in the caller's transaction. */
-export async function refreshTwoStep(tx: Database, userId: string): Promise<void> {
-  const active = sql`exists (select 1 from ${totpCredentials} where ${totpCredentials.userId} = ${userId} and ${totpCredentials.secret} is not null)`;
-  await tx.update(users).set({ twoStep: active }).where(eq(users.id, userId));
+/** Sets users.two_step from the account's factors, in the caller's transaction; returns it. */
+export async function refreshTwoStep(tx: Database, userId: string): Promise<boolean> {
+  const active = sql`(exists (select 1 from ${totpCredentials} where ${totpCredentials.userId} = ${userId} and ${totpCredentials.secret} is not null) or exists (select 1 from ${passkeys} where ${passkeys.userId} = ${userId}))`;
+  const [row] = await tx
+    .update(users)
+    .set({ twoStep: active })
+    .where(eq(users.id, userId))
+    .returning({ on: users.twoStep });
+  return row?.on ?? false;
 }
 
-/** Turns the second step off: the app, its recovery codes and any sign-in waiting for a code go. */
-export async function removeSecondStep(tx: Database, userId: string): Promise<void> {
-  await tx.delete(totpCredentials).where(eq(totpCredentials.userId, userId));
+/**
+ * After a factor went (the app turned off, a passkey removed): when none is left the step is off,
+ * and the recovery codes and any sign-in waiting for a second step go with it.
+ */
+export async function afterFactorRemoved(tx: Database, userId: string): Promise<void> {
+  if (await refreshTwoStep(tx, userId)) return;
   await deleteRecoveryCodes(tx, userId);
   await tx.delete(pendingSignIns).where(eq(pendingSignIns.userId, userId));
-  await refreshTwoStep(tx, userId);
+}
+
+/** Turns the authenticator app off (other factors stay). */
+export async function removeTotp(tx: Database, userId: string): Promise<void> {
+  await tx.delete(totpCredentials).where(eq(totpCredentials.userId, userId));
+  await afterFactorRemoved(tx, userId);
+}
+
+/** Turns the second step off altogether (an operator's reset): the app, every passkey, the recovery codes. */
+export async function removeSecondStep(tx: Database, userId: string): Promise<void> {
+  await tx.delete(passkeys).where(eq(passkeys.userId, userId));
+  await removeTotp(tx, userId);
 }
 
 /**

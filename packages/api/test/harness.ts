@@ -43,7 +43,7 @@ export interface Handed {
 }
 
 type AppCaller = ReturnType<ReturnType<typeof callerFor>>;
-export type Caller = Handed & Pick<AppCaller, 'account' | 'email' | 'security' | 'twoStep'>;
+export type Caller = Handed & Pick<AppCaller, 'account' | 'email' | 'security' | 'twoStep' | 'passkeys'>;
 
 export interface Harness {
   db: TestDatabase;
@@ -122,6 +122,7 @@ export function useHarness(driver: Driver, overrides: Partial<AccountConfig> = {
       email: caller.email,
       security: caller.security,
       twoStep: caller.twoStep,
+      passkeys: caller.passkeys,
     });
   };
   return h;

@@ -46,6 +46,8 @@ export const users = pgTable(
      * hot session check knows it without a query; written only by two-step.ts, from the tables below.
      */
     twoStep: boolean('two_step').notNull().default(false),
+    /** The account's WebAuthn user handle: random, made at its first passkey, never the email. */
+    passkeyHandle: text('passkey_handle').unique(),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('users_realm_email_unique').on(t.realmId, sql`lower(btrim(${t.email}))`)],
@@ -66,6 +68,8 @@ export const sessions = pgTable(
     /** The User-Agent and address the session began with, to describe the device to its owner. */
     userAgent: text('user_agent'),
     clientIp: text('client_ip'),
+    /** When this session last proved the password (its sign-in, or a re-check); null after a passkey sign-in. */
+    passwordCheckedAt: timestamp('password_checked_at', { withTimezone: true }),
   },
   (t) => [
     index('sessions_user_idx').on(t.userId),
@@ -253,6 +257,59 @@ export const pendingSignIns = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('pending_sign_ins_user_idx').on(t.userId), index('pending_sign_ins_expires_idx').on(t.expiresAt)],
+);
+
+/**
+ * An account's passkeys (WebAuthn credentials). The relying party is the realm's host, so a
+ * credential only ever works in its account's realm.
+ */
+export const passkeys = pgTable(
+  'passkeys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The credential ID, base64url. */
+    credentialId: text('credential_id').notNull().unique(),
+    /** The COSE public key, base64url. */
+    publicKey: text('public_key').notNull(),
+    /** The authenticator's signature counter (0 when it keeps none). */
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    transports: jsonb('transports').$type<string[]>().notNull().default([]),
+    aaguid: text('aaguid').notNull(),
+    /** 'singleDevice' | 'multiDevice' */
+    deviceType: text('device_type').notNull(),
+    backedUp: boolean('backed_up').notNull(),
+    /** What the owner calls it. */
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (t) => [index('passkeys_user_idx').on(t.userId)],
+);
+
+/**
+ * A WebAuthn ceremony begun and not yet finished: its challenge, single-use, bound to the realm
+ * and the ceremony (and to the account or the pending sign-in it is for), dead after 5 minutes.
+ * Kept in the database so any instance can finish what another began.
+ */
+export const webauthnChallenges = pgTable(
+  'webauthn_challenges',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    realmId: uuid('realm_id')
+      .notNull()
+      .references(() => realms.id, { onDelete: 'cascade' }),
+    /** 'register' | 'sign_in' | 'second_step' */
+    ceremony: text('ceremony').notNull(),
+    challenge: text('challenge').notNull().unique(),
+    /** The account a registration or a second step is for; null for a passwordless sign-in. */
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('webauthn_challenges_expires_idx').on(t.expiresAt)],
 );
 
 export type Realm = typeof realms.$inferSelect;

@@ -10,3 +10,4 @@ export {
 export { httpClient, type Client, type Response } from './http.js';
 export { freePort, waitForHealth } from './ports.js';
 export { base32Decode, msToNextStep, parseOtpauth, totpCode } from './totp.js';
+export { SoftAuthenticator, type AuthenticatorOptions } from './webauthn.js';

@@ -7,3 +7,4 @@ export * from './schemas.js';
 export * from './security.js';
 export * from './realm.js';
 export * from './two-step.js';
+export * from './passkeys.js';

@@ -56,6 +56,10 @@ const en = {
   two_step_on: 'Two-step sign-in is already on. Turn it off first to set up another authenticator app.',
   two_step_off: 'Two-step sign-in is not on for this account.',
   totp_not_set_up: 'Start the set-up first: scan the new QR code, then enter the code your app shows.',
+  passkey_challenge_invalid: 'This passkey request has expired or was already used. Try again.',
+  passkey_rejected: 'This passkey could not be verified here. Try again, or use another way to sign in.',
+  password_recheck_required: 'Enter your current password to continue.',
+  totp_off: 'The authenticator app is not on for this account.',
 } as const;
 
 export type MessageCode = keyof typeof en;
@@ -118,6 +122,12 @@ const de: Record<MessageCode, string> = {
   two_step_off: 'Die Anmeldung in zwei Schritten ist für dieses Konto nicht aktiv.',
   totp_not_set_up:
     'Beginnen Sie zuerst mit der Einrichtung: Scannen Sie den neuen QR-Code und geben Sie den Code ein, den Ihre App anzeigt.',
+  passkey_challenge_invalid:
+    'Diese Passkey-Anfrage ist abgelaufen oder wurde bereits verwendet. Versuchen Sie es erneut.',
+  passkey_rejected:
+    'Dieser Passkey konnte hier nicht bestätigt werden. Versuchen Sie es erneut oder melden Sie sich auf andere Weise an.',
+  password_recheck_required: 'Geben Sie Ihr aktuelles Passwort ein, um fortzufahren.',
+  totp_off: 'Die Authenticator-App ist für dieses Konto nicht eingeschaltet.',
 };
 
 const fr: Record<MessageCode, string> = {
@@ -173,6 +183,10 @@ const fr: Record<MessageCode, string> = {
   two_step_off: "La connexion en deux étapes n'est pas activée pour ce compte.",
   totp_not_set_up:
     "Commencez d'abord la configuration : scannez le nouveau code QR, puis saisissez le code affiché par votre application.",
+  passkey_challenge_invalid: 'Cette demande de clé d’accès a expiré ou a déjà été utilisée. Réessayez.',
+  passkey_rejected: 'Cette clé d’accès n’a pas pu être vérifiée ici. Réessayez, ou connectez-vous d’une autre manière.',
+  password_recheck_required: 'Saisissez votre mot de passe actuel pour continuer.',
+  totp_off: 'L’application d’authentification n’est pas activée pour ce compte.',
 };
 
 const TABLES: Record<Locale, Record<MessageCode, string>> = { en, de, fr };

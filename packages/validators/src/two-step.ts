@@ -4,6 +4,10 @@ import { currentPasswordField } from './schemas.js';
 // Inputs of two-step sign-in: an authenticator app's six-digit code (RFC 6238) or a single-use
 // recovery code, wherever a second step is asked for.
 
+/** The ways a second step can be done, as `second_factor_required` and the account's status list them. */
+export const SECOND_STEP_METHODS = ['passkey', 'totp', 'recovery_code'] as const;
+export type SecondStepMethod = (typeof SECOND_STEP_METHODS)[number];
+
 /** A recovery code's characters: Crockford's base32 (no i, l, o, u), 5 bits each. */
 export const RECOVERY_ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 /** Ten characters, 50 bits, shown as two groups of five: `xxxxx-xxxxx`. */

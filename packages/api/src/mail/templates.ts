@@ -21,7 +21,8 @@ export interface MailPayload {
 }
 
 /** What happened to an account's two-step sign-in that its owner is told of. */
-export type TwoStepChange = 'enabled' | 'disabled' | 'recovery_codes_regenerated' | 'recovery_code_used';
+export type TwoStepChange =
+  'enabled' | 'disabled' | 'recovery_codes_regenerated' | 'recovery_code_used' | 'passkey_added' | 'passkey_removed';
 
 export type MailTemplate = keyof MailPayload;
 export const MAIL_TEMPLATES = [
@@ -110,6 +111,8 @@ const en: Texts = {
       disabled: `Two-step sign-in was turned off for ${p.realmName}`,
       recovery_codes_regenerated: `New recovery codes for ${p.realmName}`,
       recovery_code_used: `A recovery code was used to sign in to ${p.realmName}`,
+      passkey_added: `A passkey was added to your account at ${p.realmName}`,
+      passkey_removed: `A passkey was removed from your account at ${p.realmName}`,
     }[p.change],
     blocks: [
       { p: `Hello ${p.name},` },
@@ -120,6 +123,8 @@ const en: Texts = {
             disabled: 'Two-step sign-in was turned off for your account',
             recovery_codes_regenerated: 'New recovery codes were made for your account (the old ones no longer work)',
             recovery_code_used: 'One of your recovery codes was used to sign in to your account',
+            passkey_added: 'A passkey was added to your account',
+            passkey_removed: 'A passkey was removed from your account',
           }[p.change]
         } at ${p.realmName} on ${when(p.at, l)}, from the address ${p.ip ?? unknown.en}.`,
       },
@@ -186,6 +191,8 @@ const de: Texts = {
       disabled: `Anmeldung in zwei Schritten für ${p.realmName} wurde ausgeschaltet`,
       recovery_codes_regenerated: `Neue Wiederherstellungscodes für ${p.realmName}`,
       recovery_code_used: `Ein Wiederherstellungscode wurde zur Anmeldung bei ${p.realmName} verwendet`,
+      passkey_added: `Ein Passkey wurde Ihrem Konto bei ${p.realmName} hinzugefügt`,
+      passkey_removed: `Ein Passkey wurde aus Ihrem Konto bei ${p.realmName} entfernt`,
     }[p.change],
     blocks: [
       { p: `Hallo ${p.name},` },
@@ -197,6 +204,8 @@ const de: Texts = {
             recovery_codes_regenerated:
               'ein neuer Satz Wiederherstellungscodes (die alten gelten nicht mehr) für Ihr Konto',
             recovery_code_used: 'einer Ihrer Wiederherstellungscodes zur Anmeldung bei Ihrem Konto',
+            passkey_added: 'ein Passkey zu Ihrem Konto',
+            passkey_removed: 'ein Passkey aus Ihrem Konto',
           }[p.change]
         } bei ${p.realmName} ${
           {
@@ -204,6 +213,8 @@ const de: Texts = {
             disabled: 'ausgeschaltet',
             recovery_codes_regenerated: 'erstellt',
             recovery_code_used: 'verwendet',
+            passkey_added: 'hinzugefügt',
+            passkey_removed: 'entfernt',
           }[p.change]
         }.`,
       },
@@ -270,6 +281,8 @@ const fr: Texts = {
       disabled: `La connexion en deux étapes a été désactivée pour ${p.realmName}`,
       recovery_codes_regenerated: `Nouveaux codes de récupération pour ${p.realmName}`,
       recovery_code_used: `Un code de récupération a servi à se connecter à ${p.realmName}`,
+      passkey_added: `Une clé d’accès a été ajoutée à votre compte sur ${p.realmName}`,
+      passkey_removed: `Une clé d’accès a été retirée de votre compte sur ${p.realmName}`,
     }[p.change],
     blocks: [
       { p: `Bonjour ${p.name},` },
@@ -282,6 +295,8 @@ const fr: Texts = {
             recovery_codes_regenerated:
               'De nouveaux codes de récupération ont été créés pour votre compte (les anciens ne fonctionnent plus)',
             recovery_code_used: 'Un de vos codes de récupération a servi à se connecter à votre compte',
+            passkey_added: 'Une clé d’accès a été ajoutée à votre compte',
+            passkey_removed: 'Une clé d’accès a été retirée de votre compte',
           }[p.change]
         } sur ${p.realmName} le ${when(p.at, l)}, depuis l’adresse ${p.ip ?? unknown.fr}.`,
       },

@@ -1,3 +1,4 @@
+import { SECOND_STEP_METHODS } from '@accounts/validators';
 import { z } from 'zod';
 import { okResult, publicUserSchema } from '../outputs.js';
 
@@ -13,7 +14,7 @@ export const userResult = z.object({
 });
 export const twoStepStatusSchema = z.object({
   enabled: z.boolean(),
-  methods: z.array(z.enum(['totp', 'recovery_code'])),
+  methods: z.array(z.enum(SECOND_STEP_METHODS)),
   recoveryCodesLeft: z.int().min(0),
 });
 

@@ -145,7 +145,7 @@ export function createAccountRouter(
       .output(userResult)
       .mutation(async ({ ctx, input }) => {
         const pendingToken = input.pending_token ?? ctx.pendingSignInToken ?? null;
-        const { user, started } = await completeSecondStep(ctx, pendingToken, input.code);
+        const { user, started } = await completeSecondStep(ctx, pendingToken, { code: input.code });
         await rememberLocale(ctx.db, user, ctx.locale);
         return { user: publicUser(user, ctx.realm), ...handOver(ctx, started) };
       }),

@@ -11,6 +11,7 @@ import { describeDevice, displayAddress } from '../device.js';
 import { fieldProblem, ProblemError } from '../errors.js';
 import { eventSource, recordEvent } from '../events.js';
 import { confirmOwner, verifyCurrentPassword } from '../current-password.js';
+import { rowId } from '../ids.js';
 import {
   accountDeletedResult,
   activityResult,
@@ -25,8 +26,6 @@ import { lockIfHashUnchanged, publicUser } from '../users.js';
 
 /** Events per page of the activity list. */
 export const ACTIVITY_PAGE_SIZE = 50;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The cursor is the random public id of the last event shown (its 16 bytes as base64url), never
@@ -82,9 +81,9 @@ export function createSecurityRouter({ authedProcedure, authedLimitedProcedure, 
       .output(revokeSessionResult)
       .mutation(async ({ ctx, input }) => {
         const { user, session: current } = ctx.auth;
-        const id = input.session_id.trim().toLowerCase();
+        const id = rowId(input.session_id);
         // Malformed, unknown and another account's ids get one answer.
-        if (!UUID.test(id)) throw new ProblemError('not_found');
+        if (!id) throw new ProblemError('not_found');
         const mine = and(eq(sessions.id, id), eq(sessions.userId, user.id));
         if (id === current.id) {
           await ctx.db.transaction(async (tx) => {

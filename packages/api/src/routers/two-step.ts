@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNotNull } from 'drizzle-orm';
 import { totpCredentials } from '@accounts/db';
 import { disableTotpSchema, enableTotpSchema, regenerateRecoveryCodesSchema } from '@accounts/validators';
 import { verifyCurrentPassword } from '../current-password.js';
@@ -9,13 +9,23 @@ import { DEFAULT_REALM_SLUG } from '../realms.js';
 import { issueRecoveryCodes } from '../recovery-codes.js';
 import { matchingStep, newTotpSecret, otpauthUri, qrCodeImage } from '../totp.js';
 import { router, type Context, type Procedures } from '../trpc.js';
-import { openSecret, refreshTwoStep, removeSecondStep, useSecondStepCode } from '../two-step.js';
+import { openSecret, refreshTwoStep, removeTotp, useSecondStepCode } from '../two-step.js';
+import type { Database } from '@accounts/db';
 import { lockIfHashUnchanged } from '../users.js';
 import { recoveryCodesResult, totpSetupResult } from './two-step-outputs.js';
 
 /** What an authenticator app lists the account under: the product, and the realm unless it is the default. */
 const issuerOf = (ctx: Context) =>
   ctx.realm.slug === DEFAULT_REALM_SLUG ? ctx.config.productName : `${ctx.config.productName} (${ctx.realm.name})`;
+
+/** Whether the account's authenticator app is on. */
+async function totpIsOn(db: Database, userId: string): Promise<boolean> {
+  const rows = await db
+    .select({ userId: totpCredentials.userId })
+    .from(totpCredentials)
+    .where(and(eq(totpCredentials.userId, userId), isNotNull(totpCredentials.secret)));
+  return rows.length === 1;
+}
 
 /** Rolls back a transaction whose code turned out wrong. */
 class WrongCode extends Error {}
@@ -34,7 +44,7 @@ export function createTwoStepRouter({ accountWriteProcedure, authedLimitedProced
      */
     setupTotp: accountWriteProcedure.output(totpSetupResult).mutation(async ({ ctx }) => {
       const { user } = ctx.auth;
-      if (user.twoStep) throw new ProblemError('two_step_on');
+      if (user.twoStep && (await totpIsOn(ctx.db, user.id))) throw new ProblemError('two_step_on');
       const secret = newTotpSecret();
       const pendingSecret = ctx.vault.seal(secret, user.id);
       await ctx.db
@@ -52,7 +62,7 @@ export function createTwoStepRouter({ accountWriteProcedure, authedLimitedProced
       .mutation(async ({ ctx, input }) => {
         const { user } = ctx.auth;
         ctx.hasher.assertCapacity();
-        if (user.twoStep) throw new ProblemError('two_step_on');
+        if (user.twoStep && (await totpIsOn(ctx.db, user.id))) throw new ProblemError('two_step_on');
         const mine = eq(totpCredentials.userId, user.id);
         const [row] = await ctx.db.select({ pending: totpCredentials.pendingSecret }).from(totpCredentials).where(mine);
         const pending = row?.pending;
@@ -87,8 +97,9 @@ export function createTwoStepRouter({ accountWriteProcedure, authedLimitedProced
       }),
 
     /**
-     * Turns two-step sign-in off with the password and a current code or a recovery code: the
-     * app's secret and the recovery codes are deleted. A wrong code counts like a wrong password.
+     * Turns the authenticator app off with the password and a current code or a recovery code: its
+     * secret goes, and with the last factor (no passkey left) the step and its recovery codes. 409
+     * `totp_off` when the app is not on. A wrong code counts like a wrong password.
      */
     disableTotp: authedLimitedProcedure('changePassword')
       .input(disableTotpSchema)
@@ -96,13 +107,13 @@ export function createTwoStepRouter({ accountWriteProcedure, authedLimitedProced
       .mutation(async ({ ctx, input }) => {
         const { user } = ctx.auth;
         ctx.hasher.assertCapacity();
-        if (!user.twoStep) throw new ProblemError('two_step_off');
+        if (!user.twoStep || !(await totpIsOn(ctx.db, user.id))) throw new ProblemError('totp_off');
         const { check, incorrect } = await verifyCurrentPassword(ctx, ctx.auth, input.current_password);
         const outcome = await ctx.db
           .transaction(async (tx) => {
             if (!(await lockIfHashUnchanged(tx, user.id, user.passwordHash))) return 'stale';
             if (!(await useSecondStepCode(tx, ctx.vault, user.id, input.code, ctx.log))) throw new WrongCode();
-            await removeSecondStep(tx, user.id);
+            await removeTotp(tx, user.id);
             await check.passed(tx, 'two_step_disabled');
             await queueTwoStepNotice(tx, ctx, user, 'disabled');
             return 'off';

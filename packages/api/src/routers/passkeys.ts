@@ -1,0 +1,215 @@
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
+import { and, count, eq, isNull, sql } from 'drizzle-orm';
+import { isUniqueViolation, passkeys, recoveryCodes, sessions } from '@accounts/db';
+import {
+  addPasskeySchema,
+  passkeyRegistrationOptionsSchema,
+  passkeySignInSchema,
+  removePasskeySchema,
+  renamePasskeySchema,
+  secondStepPasskeyOptionsSchema,
+  secondStepPasskeySchema,
+} from '@accounts/validators';
+import { verifyCurrentPassword } from '../current-password.js';
+import { ago } from '../db-time.js';
+import { describeDevice } from '../device.js';
+import { fieldProblem, ProblemError } from '../errors.js';
+import { eventSource, recordEvent } from '../events.js';
+import { rowId } from '../ids.js';
+import { queueTwoStepNotice } from '../mail/notices.js';
+import { okResult } from '../outputs.js';
+import { passkeyKind } from '../passkey-kinds.js';
+import { signInWithPasskey } from '../passkey-sign-in.js';
+import { assertionOptions, passkeysOf, registrationOptions, verifyRegistration, type Passkey } from '../passkeys.js';
+import { issueRecoveryCodes } from '../recovery-codes.js';
+import { completeSecondStep, pendingSignInOf } from '../second-step.js';
+import { handOver } from '../sign-in.js';
+import { router, type Procedures } from '../trpc.js';
+import { afterFactorRemoved, refreshTwoStep } from '../two-step.js';
+import { lockIfHashUnchanged, publicUser, rememberLocale } from '../users.js';
+import { userResult } from './account-outputs.js';
+import { passkeyAddedResult, passkeyListResult, webauthnOptionsResult } from './passkeys-outputs.js';
+
+/** How long a session's last password check lets it add a passkey without asking again. */
+export const PASSWORD_RECHECK_MS = 5 * 60_000;
+
+const view = (p: Passkey) => ({
+  id: p.id,
+  name: p.name,
+  kind: passkeyKind(p.aaguid),
+  synced: p.deviceType === 'multiDevice' && p.backedUp,
+  createdAt: p.createdAt,
+  lastUsedAt: p.lastUsedAt,
+});
+
+// The zod shapes of the WebAuthn answers are those of @simplewebauthn's types, checked for shape
+// and size; their contents are the verification's to judge.
+const asRegistration = (r: unknown) => r as RegistrationResponseJSON;
+const asAssertion = (r: unknown) => r as AuthenticationResponseJSON;
+
+/**
+ * Passkeys: the account's own (list, add, rename, remove), signing in with one alone, and the
+ * second step of a password sign-in done with one. A passkey is a second factor: the first one
+ * turns two-step sign-in on (with recovery codes, if the account has none), removing the last
+ * factor turns it off.
+ */
+export function createPasskeysRouter({
+  authedProcedure,
+  accountWriteProcedure,
+  authedLimitedProcedure,
+  limitedProcedure,
+}: Procedures) {
+  return router({
+    list: authedProcedure
+      .output(passkeyListResult)
+      .query(async ({ ctx }) => ({ passkeys: (await passkeysOf(ctx.db, ctx.auth.user.id)).map(view) })),
+
+    /**
+     * Options to add a passkey. A session whose password was last proved more than five minutes
+     * ago (or never: a passkey sign-in) must give `current_password` first (422
+     * `password_recheck_required`), checked and counted like every password check.
+     */
+    registrationOptions: authedLimitedProcedure('changePassword')
+      .input(passkeyRegistrationOptionsSchema)
+      .output(webauthnOptionsResult)
+      .mutation(async ({ ctx, input }) => {
+        const { user, session } = ctx.auth;
+        const [row] = await ctx.db
+          .select({ fresh: sql<boolean>`coalesce(${sessions.passwordCheckedAt} > ${ago(PASSWORD_RECHECK_MS)}, false)` })
+          .from(sessions)
+          .where(eq(sessions.id, session.id));
+        if (!row?.fresh) {
+          if (input.current_password === undefined) throw fieldProblem('current_password', 'password_recheck_required');
+          ctx.hasher.assertCapacity();
+          const { check } = await verifyCurrentPassword(ctx, ctx.auth, input.current_password);
+          // Proved: nothing happened to the account yet, so the claim leaves no event.
+          await check.withdraw();
+          await ctx.db
+            .update(sessions)
+            .set({ passwordCheckedAt: sql`now()` })
+            .where(eq(sessions.id, session.id));
+        }
+        return { ...(await registrationOptions(ctx, user)) };
+      }),
+
+    /** Adds the passkey an authenticator made for the options' challenge. */
+    add: accountWriteProcedure
+      .input(addPasskeySchema)
+      .output(passkeyAddedResult)
+      .mutation(async ({ ctx, input }) => {
+        const { user } = ctx.auth;
+        const made = await verifyRegistration(ctx, user, asRegistration(input.response));
+        const name = input.name ?? passkeyKind(made.aaguid) ?? describeDevice(ctx.userAgent ?? null) ?? 'Passkey';
+        const added = await ctx.db
+          .transaction(async (tx) => {
+            const [row] = await tx
+              .insert(passkeys)
+              .values({ ...made, userId: user.id, name })
+              .returning();
+            await refreshTwoStep(tx, user.id);
+            // The account's first second factor comes with recovery codes, as the app's does.
+            const [left] = await tx
+              .select({ n: count() })
+              .from(recoveryCodes)
+              .where(and(eq(recoveryCodes.userId, user.id), isNull(recoveryCodes.usedAt)));
+            const codes = left!.n === 0 ? await issueRecoveryCodes(tx, ctx.vault, user.id) : undefined;
+            await recordEvent(tx, eventSource(ctx), 'passkey_added', user.id);
+            await queueTwoStepNotice(tx, ctx, user, 'passkey_added');
+            return { passkey: view(row!), recoveryCodes: codes };
+          })
+          .catch((err: unknown) => {
+            // The same credential twice (the options exclude the account's own, a browser may not).
+            if (isUniqueViolation(err)) throw new ProblemError('passkey_rejected');
+            throw err;
+          });
+        return added;
+      }),
+
+    rename: accountWriteProcedure
+      .input(renamePasskeySchema)
+      .output(okResult)
+      .mutation(async ({ ctx, input }) => {
+        const { user } = ctx.auth;
+        const id = rowId(input.passkey_id);
+        if (!id) throw new ProblemError('not_found');
+        const renamed = await ctx.db.transaction(async (tx) => {
+          const rows = await tx
+            .update(passkeys)
+            .set({ name: input.name })
+            .where(and(eq(passkeys.id, id), eq(passkeys.userId, user.id)))
+            .returning({ id: passkeys.id });
+          if (rows.length) await recordEvent(tx, eventSource(ctx), 'passkey_renamed', user.id);
+          return rows.length === 1;
+        });
+        if (!renamed) throw new ProblemError('not_found');
+        return { ok: true as const };
+      }),
+
+    /** Removes a passkey (current password required); removing the last factor turns two-step sign-in off. */
+    remove: authedLimitedProcedure('changePassword')
+      .input(removePasskeySchema)
+      .output(okResult)
+      .mutation(async ({ ctx, input }) => {
+        const { user } = ctx.auth;
+        const id = rowId(input.passkey_id);
+        if (!id) throw new ProblemError('not_found');
+        const mine = and(eq(passkeys.id, id), eq(passkeys.userId, user.id));
+        const [found] = await ctx.db.select({ id: passkeys.id }).from(passkeys).where(mine);
+        if (!found) throw new ProblemError('not_found');
+        ctx.hasher.assertCapacity();
+        const { check, incorrect } = await verifyCurrentPassword(ctx, ctx.auth, input.current_password);
+        const outcome = await ctx.db.transaction(async (tx) => {
+          if (!(await lockIfHashUnchanged(tx, user.id, user.passwordHash))) return 'stale';
+          const gone = await tx.delete(passkeys).where(mine).returning({ id: passkeys.id });
+          if (!gone.length) return 'gone';
+          await afterFactorRemoved(tx, user.id);
+          await check.passed(tx, 'passkey_removed');
+          await queueTwoStepNotice(tx, ctx, user, 'passkey_removed');
+          return 'removed';
+        });
+        if (outcome === 'stale') throw await incorrect();
+        if (outcome === 'gone') {
+          await check.withdraw();
+          throw new ProblemError('not_found');
+        }
+        return { ok: true as const };
+      }),
+
+    /** Options to sign in with a passkey alone: any discoverable credential of the realm. */
+    signInOptions: limitedProcedure('signIn')
+      .output(webauthnOptionsResult)
+      .mutation(async ({ ctx }) => ({ ...(await assertionOptions(ctx, 'sign_in', null)) })),
+
+    /** Signs in with a passkey alone (user verification required): a complete sign-in. */
+    signIn: limitedProcedure('signIn')
+      .input(passkeySignInSchema)
+      .output(userResult)
+      .mutation(async ({ ctx, input }) => {
+        const { user, started } = await signInWithPasskey(ctx, asAssertion(input.response));
+        await rememberLocale(ctx.db, user, ctx.locale);
+        return { user: publicUser(user, ctx.realm), ...handOver(ctx, started) };
+      }),
+
+    /** Options for the second step of a pending sign-in, done with one of the account's passkeys. */
+    secondStepOptions: limitedProcedure('signIn')
+      .input(secondStepPasskeyOptionsSchema)
+      .output(webauthnOptionsResult)
+      .mutation(async ({ ctx, input }) => {
+        const { user } = await pendingSignInOf(ctx, input.pending_token ?? ctx.pendingSignInToken ?? null);
+        return { ...(await assertionOptions(ctx, 'second_step', user)) };
+      }),
+
+    /** Completes a pending sign-in with a passkey: answers as a sign-in does. */
+    secondStep: limitedProcedure('signIn')
+      .input(secondStepPasskeySchema)
+      .output(userResult)
+      .mutation(async ({ ctx, input }) => {
+        const pendingToken = input.pending_token ?? ctx.pendingSignInToken ?? null;
+        const { user, started } = await completeSecondStep(ctx, pendingToken, {
+          passkey: asAssertion(input.response),
+        });
+        await rememberLocale(ctx.db, user, ctx.locale);
+        return { user: publicUser(user, ctx.realm), ...handOver(ctx, started) };
+      }),
+  });
+}
