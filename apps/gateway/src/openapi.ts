@@ -20,6 +20,11 @@ export const usersRoutesOf = (app: FastifyInstance): readonly SeenRoute[] => see
 const EVERY_ROUTE: ProblemCode[] = ['invalid_host', 'realm_not_found', 'not_ready'];
 const EVERY_POST: ProblemCode[] = ['invalid_body', 'cross_origin', 'payload_too_large', 'unsupported_media_type'];
 
+const PENDING_COOKIE_SET =
+  "A browser's pending sign-in (`pending_sign_in`, or `__Host-pending_sign_in` over https; HttpOnly, SameSite=Strict, valid at most 5 minutes), to send to POST /users/login/second_factor. None for a client that sent X-Session-Delivery: token: it gets `pendingToken` in the body.";
+const PENDING_COOKIE_SENT =
+  'The pending sign-in cookie set with `401 second_factor_required` (named `__Host-pending_sign_in` over https). A program sends the `pending_token` field instead.';
+
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => {
   const json = z.toJSONSchema(schema, {
     io,
@@ -94,15 +99,18 @@ function operation(router: AppRouter, method: string, doc: FormRoute) {
   };
   for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
     const waits = list.some((c) => ['rate_limited', 'too_many_attempts', 'server_busy', 'not_ready'].includes(c));
+    const headers = {
+      ...(waits
+        ? { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } } }
+        : {}),
+      // The one refusal that hands something out: the pending sign-in of the second step.
+      ...(list.includes('second_factor_required')
+        ? { 'Set-Cookie': { description: PENDING_COOKIE_SET, schema: { type: 'string' } } }
+        : {}),
+    };
     responses[status] = {
       description: `Problem: ${list.join(', ')}.`,
-      ...(waits
-        ? {
-            headers: {
-              'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } },
-            },
-          }
-        : {}),
+      ...(Object.keys(headers).length ? { headers } : {}),
       content: {
         'application/problem+json': {
           schema: jsonSchema(problemSchema(list).extend({ status: z.literal(status) }), 'output'),
@@ -123,6 +131,18 @@ function operation(router: AppRouter, method: string, doc: FormRoute) {
             description: 'Send `token` to get the session token in the body (and no cookie).',
             schema: { type: 'string', enum: ['token'] },
           },
+          // The route that completes a pending sign-in reads it from its cookie.
+          ...(doc.problems.includes('sign_in_expired')
+            ? [
+                {
+                  name: 'pending_sign_in',
+                  in: 'cookie',
+                  required: false,
+                  description: PENDING_COOKIE_SENT,
+                  schema: { type: 'string' },
+                },
+              ]
+            : []),
         ]
       : method === 'GET' && input
         ? queryParameters(input)

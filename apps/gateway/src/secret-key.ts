@@ -13,14 +13,14 @@ export const SECRET_KEY_FILE = 'secret-key';
  * and kept in DATA_DIR (an in-memory database gets a key that dies with it). Called once the
  * data directory is held, so two servers never write it at once.
  */
-export function secretKeyFor(config: Config): Buffer {
-  if (config.SECRET_KEY) return config.SECRET_KEY;
+export function secretKeyFor(config: Config): { key: Buffer; generated?: string } {
+  if (config.SECRET_KEY) return { key: config.SECRET_KEY };
   if (config.DATABASE_URL)
     throw new ConfigError(
       'Invalid configuration:\n  SECRET_KEY=unset: required with DATABASE_URL (every instance must share it); ' +
         `make one with: node -e "console.log(crypto.randomBytes(32).toString('hex'))"`,
     );
-  if (config.DATA_DIR.startsWith('memory://')) return randomBytes(32);
+  if (config.DATA_DIR.startsWith('memory://')) return { key: randomBytes(32) };
   const file = join(config.DATA_DIR, SECRET_KEY_FILE);
   let kept: string | null = null;
   try {
@@ -31,10 +31,10 @@ export function secretKeyFor(config: Config): Buffer {
   if (kept !== null) {
     const key = parseSecretKey(kept);
     if (!key) throw new ConfigError(`${file} holds no valid SECRET_KEY: restore it from a backup, or set SECRET_KEY`);
-    return key;
+    return { key };
   }
   const fresh = newSecretKey();
   mkdirSync(config.DATA_DIR, { recursive: true });
   writeFileSync(file, `${fresh}\n`, { mode: 0o600, flag: 'wx' });
-  return parseSecretKey(fresh)!;
+  return { key: parseSecretKey(fresh)!, generated: file };
 }

@@ -62,11 +62,13 @@ export async function createServer(config: Config, deps: ServerDeps = {}): Promi
   let app: FastifyInstance;
   let hasher: Hasher;
   let database: DatabaseHandle;
+  let secret: ReturnType<typeof secretKeyFor>;
   try {
     database = deps.database ?? (await openConfiguredDatabase(config));
     if (!deps.database) owned.push(() => database.close());
     // After the database: its data directory is held, and keeps the generated key.
-    const vault = createVault(secretKeyFor(config));
+    secret = secretKeyFor(config);
+    const vault = createVault(secret.key);
     hasher = deps.hasher ?? (await createHasher(hasherOptionsFrom(config)));
     if (!deps.hasher) owned.push(() => hasher.close());
     app = await buildApp({ config, db: database.db, hasher, vault, logStream: deps.logStream });
@@ -103,6 +105,8 @@ export async function createServer(config: Config, deps: ServerDeps = {}): Promi
     async start() {
       if (config.PASSWORD_PEPPER === DEFAULT_PEPPER)
         app.log.warn('PASSWORD_PEPPER is not set: using the documented default; set a secret one in production');
+      if (secret.generated)
+        app.log.info({ file: secret.generated }, 'SECRET_KEY generated: back this file up with the database');
       const address = await app.listen({ port: config.PORT, host: config.HOST });
       const db = database.driver === 'pglite' ? `embedded PGlite in ${config.DATA_DIR}` : 'PostgreSQL';
       app.log.info(

@@ -40,11 +40,9 @@ async function renderedPage(
   try {
     const settings = await caller.account.settings();
     // Anything but a user (nobody signed in, or a failure) is left for the app to ask itself.
-    const user = await caller.account.me().then(
-      (r) => r.user,
-      () => null,
-    );
-    const data = JSON.parse(JSON.stringify({ locale, settings, user })) as PageData;
+    const me = await caller.account.me().catch(() => null);
+    const signedIn = me ? { user: me.user, twoStep: me.twoStep } : { user: null };
+    const data = JSON.parse(JSON.stringify({ locale, settings, ...signedIn })) as PageData;
     return { html: await renderer.renderDocument(indexHtml, req.url, data), data };
   } catch (err) {
     req.log.warn({ err: { message: (err as Error).message } }, 'page not rendered on the server; the app draws it');

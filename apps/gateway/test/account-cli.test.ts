@@ -2,11 +2,20 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSession, DEFAULT_ACCOUNT_CONFIG, findRealm } from '@accounts/api';
-import { openDatabase, sessions, users } from '@accounts/db';
-import { eq } from 'drizzle-orm';
+import {
+  accountEvents,
+  openDatabase,
+  pendingSignIns,
+  recoveryCodes,
+  sessions,
+  totpCredentials,
+  users,
+} from '@accounts/db';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from './support/cli.js';
 import { registration, startGateway, STRONG, uniqueEmail } from './support/gateway.js';
+import { pendingCookieOf, turnOnTwoStep } from './support/two-step.js';
 
 describe('the account command on the embedded database', () => {
   const dir = mkdtempSync(join(tmpdir(), 'accounts-account-cli-'));
@@ -54,6 +63,74 @@ describe('the account command on the embedded database', () => {
       const usage = await runCli(['account', 'disable', 'default'], { DATA_DIR: dir });
       expect(usage.code).toBe(2);
       expect(usage.err).toContain('npm run account -- disable <realm> <email>');
+    },
+  );
+
+  it(
+    'reset-second-factor turns two-step sign-in off, ends every session and records two_step_reset',
+    { timeout: 240_000 },
+    async () => {
+      const email = uniqueEmail('lostphone');
+      const setup = await openDatabase({ dataDir: dir });
+      let userId: string;
+      try {
+        await setup.migrate();
+        const realm = (await findRealm(setup.db, 'default'))!;
+        const [user] = await setup.db
+          .insert(users)
+          .values({ realmId: realm.id, name: 'Lost Phone', email, passwordHash: 'not a real hash', twoStep: true })
+          .returning();
+        userId = user!.id;
+        // What an account with two-step sign-in holds (sealed and digested values need no real key here).
+        await setup.db.insert(totpCredentials).values({ userId, secret: 'v1.sealed.secret.tag', lastStep: 1 });
+        await setup.db.insert(recoveryCodes).values([
+          { userId, digest: 'a'.repeat(64) },
+          { userId, digest: 'b'.repeat(64) },
+        ]);
+        await setup.db
+          .insert(pendingSignIns)
+          .values({ realmId: realm.id, userId, tokenHash: 'c'.repeat(64), expiresAt: new Date(Date.now() + 60_000) });
+        await createSession(setup.db, userId, DEFAULT_ACCOUNT_CONFIG);
+        await createSession(setup.db, userId, DEFAULT_ACCOUNT_CONFIG);
+      } finally {
+        await setup.close();
+      }
+      const reset = await runCli(['account', 'reset-second-factor', 'default', email.toUpperCase()], { DATA_DIR: dir });
+      expect(reset).toMatchObject({ code: 0 });
+      expect(reset.out).toContain(`in realm "default": two-step sign-in turned off; 2 sessions ended`);
+
+      const check = await openDatabase({ dataDir: dir });
+      try {
+        const [user] = await check.db.select().from(users).where(eq(users.id, userId));
+        expect(user!.twoStep).toBe(false);
+        for (const table of [totpCredentials, recoveryCodes, pendingSignIns, sessions])
+          expect(await check.db.select().from(table).where(eq(table.userId, userId))).toEqual([]);
+        const events = await check.db
+          .select()
+          .from(accountEvents)
+          .where(and(eq(accountEvents.userId, userId), eq(accountEvents.type, 'two_step_reset')));
+        expect(events).toHaveLength(1);
+        // The operator's: no client address.
+        expect(events[0]!.clientIp).toBeNull();
+      } finally {
+        await check.close();
+      }
+      // Again: nothing to turn off, said so.
+      expect((await runCli(['account', 'reset-second-factor', 'default', email], { DATA_DIR: dir })).out).toContain(
+        'two-step sign-in was not on; 0 sessions ended',
+      );
+
+      const unknown = await runCli(['account', 'reset-second-factor', 'default', 'nobody@example.com'], {
+        DATA_DIR: dir,
+      });
+      expect(unknown).toMatchObject({ code: 1 });
+      expect(unknown.err).toContain('There is no account nobody@example.com in realm "default".');
+      const noRealm = await runCli(['account', 'reset-second-factor', 'nope', email], { DATA_DIR: dir });
+      expect(noRealm.code).toBe(1);
+      expect(noRealm.err).toContain('There is no realm "nope".');
+      const usage = await runCli(['account', 'reset-second-factor', 'default'], { DATA_DIR: dir });
+      expect(usage.code).toBe(2);
+      expect(usage.err).toContain('npm run account -- reset-second-factor <realm> <email>');
     },
   );
 
@@ -106,6 +183,56 @@ if (process.env.TEST_DATABASE_URL) {
           const [user] = await gw.db.db.select().from(users).where(eq(users.email, email));
           expect(await gw.db.db.select().from(sessions).where(eq(sessions.userId, user!.id))).toEqual([]);
           expect((await runCli(['account', 'list', 'default'], env)).out).toContain(`${email}\tTest User\t`);
+        } finally {
+          await gw.close();
+        }
+      },
+    );
+
+    it(
+      'reset-second-factor: the sessions end at once, a pending sign-in is void, and the password alone signs in again',
+      { timeout: 120_000 },
+      async () => {
+        const gw = await startGateway('postgres');
+        try {
+          const env = { DATABASE_URL: gw.db.url! };
+          const email = uniqueEmail('pgreset');
+          const reg = await gw.form('/users/register', registration(email));
+          const session = { cookie: reg.cookie! };
+          const { app } = await turnOnTwoStep(gw, session);
+          const asked = await gw.form('/users/login', { email, password: STRONG });
+          expect(asked.json.code).toBe('second_factor_required');
+
+          const reset = await runCli(['account', 'reset-second-factor', 'default', email], env);
+          expect(reset).toMatchObject({ code: 0 });
+          expect(reset.out).toContain(`${email} in realm "default": two-step sign-in turned off; 1 session ended`);
+          expect((await gw.send('GET', '/users/me', { headers: session })).status).toBe(401);
+          expect(
+            (
+              await gw.form(
+                '/users/login/second_factor',
+                { code: await app.next() },
+                { headers: { cookie: pendingCookieOf(asked)! } },
+              )
+            ).json.code,
+          ).toBe('sign_in_expired');
+          const back = await gw.form('/users/login', { email, password: STRONG });
+          expect(back.status).toBe(200);
+          const owner = { cookie: back.cookie! };
+          expect((await gw.send('GET', '/users/me', { headers: owner })).json.twoStep).toEqual({
+            enabled: false,
+            methods: [],
+            recoveryCodesLeft: 0,
+          });
+          // The owner sees it on the activity page.
+          const types = (await gw.send('GET', '/users/activity', { headers: owner })).json.events.map(
+            (e: { type: string }) => e.type,
+          );
+          expect(types).toContain('two_step_reset');
+
+          const unknown = await runCli(['account', 'reset-second-factor', 'default', 'nobody@example.com'], env);
+          expect(unknown).toMatchObject({ code: 1 });
+          expect(unknown.err).toContain('There is no account nobody@example.com in realm "default".');
         } finally {
           await gw.close();
         }

@@ -136,6 +136,9 @@ describe.each(testDrivers())('load shedding over HTTP on %s', (driver) => {
         ['/users/delete_account', { current_password: STRONG }],
         ['/users/revoke_session', { session_id: otherSession, current_password: STRONG }],
         ['/users/revoke_other_sessions', { current_password: STRONG }],
+        ['/users/totp/enable', { code: '123456', current_password: STRONG }],
+        ['/users/totp/disable', { current_password: STRONG, code: '123456' }],
+        ['/users/recovery_codes', { current_password: STRONG }],
       ] as const) {
         const res = await gw.form(url, fields, { headers: { cookie } });
         expect(res.status, url).toBe(503);

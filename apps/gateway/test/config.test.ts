@@ -95,6 +95,41 @@ describe('configuration from the environment', () => {
   });
 });
 
+describe('SECRET_KEY', () => {
+  it('takes 64 hex digits or base64 (standard or URL-safe) of at least 32 bytes; unset by default', () => {
+    const hex = '0123456789abcdef'.repeat(4);
+    expect(loadConfig({ SECRET_KEY: hex }).SECRET_KEY).toEqual(Buffer.from(hex, 'hex'));
+    expect(loadConfig({ SECRET_KEY: hex.toUpperCase() }).SECRET_KEY).toEqual(Buffer.from(hex, 'hex'));
+    const bytes = Buffer.alloc(32, 0xfe);
+    expect(loadConfig({ SECRET_KEY: bytes.toString('base64') }).SECRET_KEY).toEqual(bytes);
+    expect(loadConfig({ SECRET_KEY: bytes.toString('base64url') }).SECRET_KEY).toEqual(bytes);
+    expect(loadConfig({ SECRET_KEY: Buffer.alloc(48, 7).toString('base64') }).SECRET_KEY).toHaveLength(48);
+    expect(loadConfig({}).SECRET_KEY).toBeUndefined();
+  });
+
+  it('names a bad one and what it must be, and never shows it', () => {
+    for (const bad of [
+      '0123456789abcdef'.repeat(4).slice(1), // a digit lost in a copy
+      `${'0123456789abcdef'.repeat(4)}0`,
+      Buffer.alloc(31, 0xfe).toString('base64'), // too short
+      'correct horse battery staple, not a key',
+    ]) {
+      let error: unknown;
+      try {
+        loadConfig({ SECRET_KEY: bad });
+      } catch (e) {
+        error = e;
+      }
+      expect(error, bad).toBeInstanceOf(ConfigError);
+      const text = (error as Error).message;
+      expect(text).toContain(`SECRET_KEY=(secret, ${bad.length} characters, not shown): must be 64 hex digits`);
+      expect(text).toContain('node -e "console.log(crypto.randomBytes(32).toString(\'hex\'))"');
+      expect(text).not.toContain(bad);
+      expect(text).not.toContain(bad.slice(0, 12));
+    }
+  });
+});
+
 describe('realms from the Host', () => {
   it.each([
     ['localhost', 'localhost', 'default'],

@@ -50,15 +50,20 @@ describe('documented sessions, from the procedures', () => {
   afterAll(() => gw?.close());
 
   it('a route is documented as needing a session exactly when, without one, it answers 401', async () => {
+    type Problem = { content: Record<string, { schema: { properties: { code: { enum: string[] } } } }> };
     const doc = (await gw.send('GET', '/openapi.json')).json as {
-      paths: Record<string, Record<string, { security: object[]; responses: object }>>;
+      paths: Record<string, Record<string, { security: object[]; responses: Record<string, Problem> }>>;
     };
     for (const route of FORM_ROUTES) {
       const res = route.method === 'POST' ? await gw.form(route.url, {}) : await gw.send('GET', route.url);
       const op = doc.paths[route.url]![route.method.toLowerCase()]!;
       const what = `${route.method} ${route.url} → ${res.status}`;
-      expect(op.security.length > 0, what).toBe(res.status === 401);
-      expect('401' in op.responses, what).toBe(res.status === 401);
+      const unauthenticated = res.status === 401 && res.json.code === 'unauthenticated';
+      expect(op.security.length > 0, what).toBe(unauthenticated);
+      // A 401 is also a sign-in's second_factor_required and sign_in_expired, which need no
+      // session: `unauthenticated` is among its codes exactly where one is needed.
+      const codes = op.responses['401']?.content['application/problem+json']!.schema.properties.code.enum ?? [];
+      expect(codes.includes('unauthenticated'), what).toBe(unauthenticated);
     }
   });
 });

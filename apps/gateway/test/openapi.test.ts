@@ -6,6 +6,7 @@ import { registration, startGateway, STRONG, STRONG2, type Gateway } from './sup
 import { expectPostRefusals, openApiOf } from './support/openapi.js';
 import { exerciseSecurityRoutes } from './support/security-openapi.js';
 import { exerciseEmailRoutes } from './support/email-openapi.js';
+import { exerciseTwoStepRoutes } from './support/two-step-openapi.js';
 
 // Every answer below is checked against GET /openapi.json of the same server: its status, media
 // type, headers and body. 503s are checked the same way in availability.test.ts.
@@ -201,6 +202,36 @@ describe.each(testDrivers())('the OpenAPI document on %s', (driver) => {
   it('describes the answers of the security page routes', () => exerciseSecurityRoutes({ post, get, signedUp }));
 
   it('describes the answers of the mailed-link routes', () => exerciseEmailRoutes({ post, db: gw.db.db, signedUp }));
+
+  it('describes the answers of the two-step routes', () => exerciseTwoStepRoutes({ post, get, signedUp }));
+
+  it('describes the second step of a sign-in: its problems carry the methods and the pending token', () => {
+    type Schema = { properties: Record<string, { enum?: string[]; items?: { enum?: string[] } }> };
+    const problem = (path: string, status: string) =>
+      api.doc.paths[path]!.post!.responses[status]!.content['application/problem+json']!.schema as Schema;
+    const asked = problem('/users/login', '401');
+    expect(asked.properties.code!.enum).toEqual(['second_factor_required']);
+    expect(asked.properties.methods!.items!.enum).toEqual(['totp', 'recovery_code']);
+    expect(asked.properties.pendingToken).toEqual({ type: 'string' });
+    expect(problem('/users/login/second_factor', '401').properties.code!.enum).toEqual(['sign_in_expired']);
+    expect(problem('/users/totp/setup', '409').properties.code!.enum).toEqual(['two_step_on']);
+    expect(problem('/users/totp/enable', '409').properties.code!.enum).toEqual(['two_step_on', 'totp_not_set_up']);
+    expect(problem('/users/totp/disable', '409').properties.code!.enum).toEqual(['two_step_off']);
+    expect(problem('/users/recovery_codes', '409').properties.code!.enum).toEqual(['two_step_off']);
+    for (const path of ['/users/totp/setup', '/users/totp/enable', '/users/totp/disable', '/users/recovery_codes'])
+      expect(problem(path, '401').properties.code!.enum, path).toEqual(['unauthenticated']);
+    // The pending sign-in: set on the 401 of the password step, read by the second step.
+    const login = api.doc.paths['/users/login']!.post!;
+    expect(Object.keys(login.responses['401']!.headers ?? {})).toEqual(['Set-Cookie']);
+    expect(login.responses['422']!.headers).toBeUndefined();
+    const second = api.doc.paths['/users/login/second_factor']!.post! as unknown as {
+      parameters: { name: string; in: string }[];
+    };
+    expect(second.parameters.map((p) => `${p.in} ${p.name}`)).toEqual([
+      'header x-session-delivery',
+      'cookie pending_sign_in',
+    ]);
+  });
 
   it('had every documented status of every route answered (503s in availability.test.ts)', () => {
     const serviceUnavailable = Object.fromEntries(FORM_ROUTES.map((r) => [`${r.method} ${r.url}`, [503]]));

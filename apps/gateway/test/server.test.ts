@@ -1,14 +1,17 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHasher, createRealm } from '@accounts/api';
 import { DataDirBusyError, openDatabase } from '@accounts/db';
-import { createTestDatabase, httpClient } from '@accounts/testing';
+import { createTestDatabase, httpClient, type Client } from '@accounts/testing';
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
-import { createServer } from '../src/server.js';
-import { TEST_SECRET_KEY } from './support/gateway.js';
+import { ConfigError, loadConfig } from '../src/config.js';
+import { SECRET_KEY_FILE } from '../src/secret-key.js';
+import { createServer, type Server } from '../src/server.js';
+import { registration, SEED_HEADERS, STRONG, TEST_SECRET_KEY, uniqueEmail } from './support/gateway.js';
+import { spawnGateway } from './support/process.js';
+import { pendingCookieOf, turnOnTwoStep } from './support/two-step.js';
 
 // createServer as main.ts uses it: it opens what the configuration names, and stop() closes it.
 const settings = (env: Record<string, string>) =>
@@ -91,4 +94,129 @@ describe('createServer', () => {
       await db.close();
     }
   });
+});
+
+// SECRET_KEY at start-up: what seals the authenticator apps' secrets and digests the recovery
+// codes. Given, generated into DATA_DIR for the embedded database, or required with DATABASE_URL.
+describe('SECRET_KEY at start-up', () => {
+  const dirs: string[] = [];
+  const dataDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'accounts-secret-key-'));
+    dirs.push(dir);
+    return dir;
+  };
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A started server and a client with the seed's form headers; `done` stops both. */
+  async function serve(
+    env: Record<string, string>,
+  ): Promise<{ server: Server; client: Client; done: () => Promise<void> }> {
+    const server = await createServer(settings(env));
+    const address = await server.start();
+    const client = httpClient(Number(new URL(address).port), { formHeaders: SEED_HEADERS });
+    return {
+      server,
+      client,
+      done: async () => {
+        await client.close();
+        await server.stop();
+      },
+    };
+  }
+
+  it(
+    'with the embedded database and none set, generates one into DATA_DIR (owner-only) and uses it again after a restart',
+    { timeout: 240_000 },
+    async () => {
+      const dir = dataDir();
+      const file = join(dir, SECRET_KEY_FILE);
+      const email = uniqueEmail('restart');
+      // SECRET_KEY empty is SECRET_KEY unset.
+      const first = await serve({ DATA_DIR: dir, SECRET_KEY: '' });
+      let app: Awaited<ReturnType<typeof turnOnTwoStep>>['app'];
+      let recoveryCodes: string[];
+      try {
+        expect(statSync(file).mode & 0o777).toBe(0o600);
+        const reg = await first.client.form('/users/register', registration(email));
+        expect(reg.status).toBe(201);
+        ({ app, recoveryCodes } = await turnOnTwoStep(first.client, { cookie: reg.cookie! }));
+      } finally {
+        await first.done();
+      }
+      const key = readFileSync(file, 'utf8');
+      expect(key).toMatch(/^[0-9a-f]{64}\n$/);
+
+      // The restart reads the same key: the sealed secret opens and the recovery codes' digests match.
+      const second = await serve({ DATA_DIR: dir, SECRET_KEY: '' });
+      try {
+        expect(readFileSync(file, 'utf8')).toBe(key);
+        expect(statSync(file).mode & 0o777).toBe(0o600);
+        for (const code of [await app.next(), recoveryCodes[0]!]) {
+          const asked = await second.client.form('/users/login', { email, password: STRONG });
+          expect(asked.json.code).toBe('second_factor_required');
+          const done = await second.client.form(
+            '/users/login/second_factor',
+            { code },
+            { headers: { cookie: pendingCookieOf(asked)! } },
+          );
+          expect(done.status, done.text).toBe(200);
+        }
+      } finally {
+        await second.done();
+      }
+
+      // A key file that holds no key stops the start, naming the file; nothing is generated over it.
+      writeFileSync(file, 'not a key\n');
+      let error: unknown;
+      await createServer(settings({ DATA_DIR: dir, SECRET_KEY: '' })).catch((e: unknown) => (error = e));
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as Error).message).toBe(
+        `${file} holds no valid SECRET_KEY: restore it from a backup, or set SECRET_KEY`,
+      );
+      expect(readFileSync(file, 'utf8')).toBe('not a key\n');
+      // And the start let go of the data directory.
+      const again = await openDatabase({ dataDir: dir, lockWaitMs: 0 });
+      await again.close();
+    },
+  );
+
+  it('a configured SECRET_KEY is used as given: no key file is written', async () => {
+    const dir = dataDir();
+    const { done } = await serve({ DATA_DIR: dir });
+    await done();
+    expect(() => statSync(join(dir, SECRET_KEY_FILE))).toThrow(/ENOENT/);
+  });
+
+  it('a bad SECRET_KEY stops the process at start-up, naming the variable and never showing the value', async () => {
+    const bad = '5ec7e7c0ffee5ec7e7c0ffee5ec7e7c0ffee5ec7e7c0ffee5ec7e7c0ffee000'; // 63 digits
+    const started = await spawnGateway({ DATA_DIR: dataDir(), SECRET_KEY: bad }).catch((e: unknown) => e);
+    expect(started).toBeInstanceOf(Error);
+    const text = (started as Error).message;
+    expect(text).toContain('gateway exited (1) before listening');
+    expect(text).toContain('SECRET_KEY=(secret, 63 characters, not shown): must be 64 hex digits');
+    expect(text).not.toContain(bad);
+    expect(text).not.toContain(bad.slice(0, 16));
+  });
+
+  if (process.env.TEST_DATABASE_URL) {
+    it('with DATABASE_URL, none set stops the start naming SECRET_KEY (every instance must share it)', async () => {
+      const db = await createTestDatabase('postgres');
+      try {
+        let error: unknown;
+        await createServer(settings({ DATABASE_URL: db.url!, SECRET_KEY: '' })).catch((e: unknown) => (error = e));
+        expect(error).toBeInstanceOf(ConfigError);
+        expect((error as Error).message).toContain(
+          'SECRET_KEY=unset: required with DATABASE_URL (every instance must share it)',
+        );
+        // The real process says so and exits 1.
+        const started = await spawnGateway({ DATABASE_URL: db.url!, SECRET_KEY: '' }).catch((e: unknown) => e);
+        expect((started as Error).message).toContain('gateway exited (1) before listening');
+        expect((started as Error).message).toContain('SECRET_KEY=unset: required with DATABASE_URL');
+      } finally {
+        await db.close();
+      }
+    });
+  }
 });

@@ -3,7 +3,16 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { ErrorBoundary } from './components/ErrorBoundary';
 import { LocaleProvider } from './i18n';
-import { ACME_SETTINGS, ADA, DEFAULT_SETTINGS, deferred, problem, UNAUTHENTICATED, type Reply } from './test/fake-api';
+import {
+  ACME_SETTINGS,
+  ADA,
+  DEFAULT_SETTINGS,
+  deferred,
+  problem,
+  signedInAs,
+  UNAUTHENTICATED,
+  type Reply,
+} from './test/fake-api';
 import { currentPath, findSummary, renderApp } from './test/render-app';
 
 describe('app shell', () => {
@@ -14,7 +23,7 @@ describe('app shell', () => {
   });
 
   it('sends / to the account page when signed in', async () => {
-    renderApp('/', { 'account.me': () => ({ data: { user: ADA } }) });
+    renderApp('/', { 'account.me': () => signedInAs(ADA) });
     await screen.findByRole('heading', { level: 1, name: 'Your account' });
     expect(currentPath()).toBe('/account');
   });
@@ -39,7 +48,7 @@ describe('app shell', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Sign in' })).toBeTruthy();
     expect(screen.getByRole('banner').textContent).toContain('Accounts');
     expect(within(screen.getByRole('navigation')).queryAllByRole('link')).toHaveLength(0);
-    me.resolve({ data: { user: ADA } });
+    me.resolve(signedInAs(ADA));
     await within(screen.getByRole('navigation')).findByRole('link', { name: 'Account' });
     expect(within(screen.getByRole('navigation')).queryByRole('link', { name: 'Sign in' })).toBeNull();
     settings.resolve({ data: ACME_SETTINGS });
@@ -49,7 +58,7 @@ describe('app shell', () => {
   it('signs out from the header and lands on sign-in', async () => {
     let signedIn = true;
     const { user, api } = renderApp('/account', {
-      'account.me': (): Reply<'account.me'> => (signedIn ? { data: { user: ADA } } : UNAUTHENTICATED),
+      'account.me': (): Reply<'account.me'> => (signedIn ? signedInAs(ADA) : UNAUTHENTICATED),
       'account.signOut': () => {
         signedIn = false;
         return { data: { ok: true } };

@@ -6,6 +6,7 @@ import { ServerTitleContext } from './components/PageHeading';
 import { LocaleProvider } from './i18n';
 import type { PageData } from './page-data';
 import { ServerHrefContext } from './router';
+import { knownMe } from './session';
 import { createApiClient, problemOf, trpc } from './trpc';
 
 function createQueryClient(data?: PageData) {
@@ -22,7 +23,8 @@ function createQueryClient(data?: PageData) {
   if (data) {
     queryClient.setQueryData(getQueryKey(trpc.account.settings, undefined, 'query'), data.settings);
     // Nobody signed in is left for the app to learn (a 401 from account.me), as without a page.
-    if (data.user) queryClient.setQueryData(getQueryKey(trpc.account.me, undefined, 'query'), { user: data.user });
+    if (data.user)
+      queryClient.setQueryData(getQueryKey(trpc.account.me, undefined, 'query'), knownMe(data.user, data.twoStep));
   }
   return queryClient;
 }

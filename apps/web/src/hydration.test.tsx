@@ -3,7 +3,7 @@ import { hydrateRoot } from 'react-dom/client';
 import { describe, expect, it } from 'vitest';
 import { renderPage, type PageData } from './entry-server';
 import { Root } from './Root';
-import { ADA, ACME_SETTINGS, DEFAULT_SETTINGS, fakeApi } from './test/fake-api';
+import { ADA, ACME_SETTINGS, DEFAULT_SETTINGS, fakeApi, signedInAs } from './test/fake-api';
 import { PAGES } from './test/pages';
 
 // The browser's side of a rendered page: the app takes over the server's HTML for every page,
@@ -18,8 +18,7 @@ async function hydrate(href: string, data: PageData) {
   document.body.append(container);
   const mismatches: unknown[] = [];
   const api = fakeApi({
-    'account.me': () =>
-      data.user ? { data: { user: data.user } } : { problem: { status: 401, code: 'unauthenticated' } },
+    'account.me': () => (data.user ? signedInAs(data.user) : { problem: { status: 401, code: 'unauthenticated' } }),
   });
   // The callbacks return a promise so that act takes its async form, which lets the work React
   // queues (the page's data, lazy pages) settle before it resolves.

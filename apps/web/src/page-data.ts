@@ -13,6 +13,11 @@ export interface PageData {
   locale: Locale;
   settings: RouterOutputs['account']['settings'];
   user: RouterOutputs['account']['me']['user'] | null;
+  /**
+   * The user's two-step state (account.me's `twoStep`), when the gateway sends it along: without
+   * it, the pages that show it ask account.me once they run (session.ts, useTwoStep).
+   */
+  twoStep?: RouterOutputs['account']['me']['twoStep'];
 }
 
 /** The element of a rendered page that holds its PageData (JSON), read when the app starts. */

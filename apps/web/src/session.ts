@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { isUnauthenticated } from './failure';
 import { useI18n } from './i18n';
 import { loginPathFor, navigate } from './router';
@@ -5,6 +6,18 @@ import { trpc, type RouterOutputs } from './trpc';
 
 /** The user as the server describes it (account.me), never a copy kept by hand. */
 export type SignedInUser = RouterOutputs['account']['me']['user'];
+
+/** Whether the account's sign-in has a second step, its ways, and how many recovery codes are left. */
+export type TwoStepStatus = RouterOutputs['account']['me']['twoStep'];
+
+type MeAnswer = RouterOutputs['account']['me'];
+
+/**
+ * account.me's answer as far as the app knows it without asking: the page data of a rendered page
+ * and a sign-in's answer name the user, and the two-step state only when it came along. The
+ * pages that show that state ask for it when it is missing (useTwoStep); nothing else waits.
+ */
+export const knownMe = (user: SignedInUser, twoStep?: TwoStepStatus) => ({ user, twoStep }) as MeAnswer;
 
 export type Session =
   | { status: 'loading' }
@@ -24,7 +37,23 @@ export function useSession(): Session {
 /** Records a fresh sign-in without asking the server again. */
 export function useSetSignedIn() {
   const utils = trpc.useUtils();
-  return (user: SignedInUser) => utils.account.me.setData(undefined, { user });
+  return (user: SignedInUser) => utils.account.me.setData(undefined, knownMe(user));
+}
+
+/**
+ * The signed-in account's two-step state (account.me), undefined until it is known: when the
+ * answer held is one the app made up from a page's data or a sign-in, it is asked for. `error`
+ * is that request's failure, if it failed.
+ */
+export function useTwoStep(): { twoStep?: TwoStepStatus; error: unknown; retry: () => void } {
+  const me = trpc.account.me.useQuery(undefined);
+  const twoStep = (me.data as Partial<MeAnswer> | undefined)?.twoStep;
+  const missing = me.data !== undefined && twoStep === undefined;
+  useEffect(() => {
+    // Several parts of a page may ask at once: one request answers them all.
+    if (missing) void me.refetch({ cancelRefetch: false });
+  }, [missing]); // eslint-disable-line react-hooks/exhaustive-deps
+  return { twoStep, error: twoStep ? null : me.error, retry: () => void me.refetch() };
 }
 
 /** Forgets the signed-in user, e.g. after signing out or when the session turned out to be gone. */

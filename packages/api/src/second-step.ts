@@ -65,7 +65,7 @@ async function usingAnswer(
   user: User,
   answer: SecondStepAnswer,
 ): Promise<((tx: Database) => Promise<SecondStepMethod | null>) | null> {
-  if ('code' in answer) return (tx) => useSecondStepCode(tx, ctx.vault, user.id, answer.code);
+  if ('code' in answer) return (tx) => useSecondStepCode(tx, ctx.vault, user.id, answer.code, ctx.log);
   const challenge = await takeAssertionChallenge(ctx, 'second_step', answer.passkey, user.id).catch(() => null);
   const found = challenge ? await findPasskey(ctx.db, ctx.realm.id, answer.passkey.id) : null;
   if (!challenge || !found || found.user.id !== user.id) return null;

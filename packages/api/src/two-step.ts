@@ -11,6 +11,7 @@ import {
 import type { SecondStepCode, SecondStepMethod } from '@accounts/validators';
 import { deleteRecoveryCodes, useRecoveryCode } from './recovery-codes.js';
 import { matchingStep } from './totp.js';
+import type { Context } from './trpc.js';
 import type { Vault } from './vault.js';
 
 // An account's second step: which ways it has, and the one place a code is used up. Every way
@@ -90,6 +91,7 @@ export async function useSecondStepCode(
   vault: Vault,
   userId: string,
   code: SecondStepCode,
+  log?: Log,
 ): Promise<SecondStepMethod | null> {
   if (code.kind === 'recovery') return (await useRecoveryCode(tx, vault, userId, code.code)) ? 'recovery_code' : null;
   const mine = eq(totpCredentials.userId, userId);
@@ -98,7 +100,9 @@ export async function useSecondStepCode(
     .from(totpCredentials)
     .where(and(mine, isNotNull(totpCredentials.secret)));
   if (!row?.secret) return null;
-  const step = matchingStep(vault.open(row.secret, userId), code.code);
+  const secret = openSecret(vault, row.secret, userId, log);
+  if (secret === null) return null;
+  const step = matchingStep(secret, code.code);
   if (step === null) return null;
   // Compare-and-set: of two uses of one code, only the first moves the step.
   const moved = await tx
@@ -108,3 +112,21 @@ export async function useSecondStepCode(
     .returning({ step: totpCredentials.lastStep });
   return moved.length === 1 ? 'totp' : null;
 }
+
+/**
+ * An authenticator-app secret, opened; null (and a line in the log) when it does not open under
+ * this SECRET_KEY: the key changed or was lost, and no code can be checked (docs/operations.md).
+ */
+export function openSecret(vault: Vault, sealed: string, userId: string, log?: Log): string | null {
+  try {
+    return vault.open(sealed, userId);
+  } catch {
+    log?.warn(
+      { userId },
+      'an authenticator-app secret does not open under this SECRET_KEY: was the key changed or lost?',
+    );
+    return null;
+  }
+}
+
+type Log = Context['log'];

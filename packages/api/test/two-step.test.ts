@@ -6,6 +6,7 @@ import { resetSecondStep } from '../src/account-admin.js';
 import { costOf, createHasher } from '../src/password-hashing.js';
 import { mailCaller, mailsTo, signUp, tokenFrom } from './email-harness.js';
 import { signInKnown } from '../src/sign-in.js';
+import { createVault, newSecretKey } from '../src/vault.js';
 import { problemOf, testContext, useHarness } from './harness.js';
 
 // Two-step sign-in on the procedures: set-up, the sign-in's two steps for browsers and programs,
@@ -315,6 +316,21 @@ describe.each(testDrivers())('two-step sign-in on %s', (driver) => {
     };
     expect(await signInKnown(ctx, row!, check, { tokens: [], known: null })).toBeNull();
     expect(await h.db.db.select().from(sessions).where(eq(sessions.userId, user.id))).toHaveLength(1);
+  });
+
+  it('a secret that does not open under SECRET_KEY (the key changed) refuses the code, never a 500', async () => {
+    const { email, secret } = await withTwoStep();
+    const { pending } = await passwordStep(email);
+    const kept = h.vault;
+    h.vault = createVault(Buffer.from(newSecretKey(), 'hex'));
+    try {
+      expect(await problemOf(secondStep(pending, totpCode(secret, Date.now(), 1)).result)).toMatchObject({
+        status: 422,
+        fields: { code: 'code_incorrect' },
+      });
+    } finally {
+      h.vault = kept;
+    }
   });
 
   it('registration never asks for a second step', async () => {

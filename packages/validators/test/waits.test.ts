@@ -18,7 +18,7 @@ describe('waits in words', () => {
 
   it('fills the wait into the rate-limit and lockout messages in each language', () => {
     expect(message('too_many_attempts', 'en', { retryAfter: 597 })).toBe(
-      'Too many failed password attempts for this account. Try again in about 10 minutes.',
+      'Too many failed attempts (passwords or codes) for this account. Try again in about 10 minutes.',
     );
     expect(message('rate_limited', 'de', { retryAfter: 30 })).toBe(
       'Zu viele Anfragen. Versuchen Sie es in 30 Sekunden erneut.',

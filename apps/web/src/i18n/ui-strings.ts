@@ -103,6 +103,12 @@ const en = {
   activityTitle: 'Recent activity',
   nameTitle: 'Change your name',
   deleteTitle: 'Delete your account',
+  twoStepTitle: 'Two-step sign-in',
+  twoStepStateOn: 'On',
+  twoStepStateOff: 'Off',
+  emptyCode: 'Enter the 6-digit code from your authenticator app.',
+  emptyRecoveryCode: 'Enter one of your recovery codes.',
+  emptySecondStepCode: 'Enter a code from your authenticator app, or a recovery code.',
 } as const;
 
 export type UiKey = keyof typeof en;
@@ -206,6 +212,12 @@ const de: Record<UiKey, string> = {
   activityTitle: 'Letzte Aktivität',
   nameTitle: 'Namen ändern',
   deleteTitle: 'Konto löschen',
+  twoStepTitle: 'Anmeldung in zwei Schritten',
+  twoStepStateOn: 'An',
+  twoStepStateOff: 'Aus',
+  emptyCode: 'Geben Sie den 6-stelligen Code aus Ihrer Authenticator-App ein.',
+  emptyRecoveryCode: 'Geben Sie einen Ihrer Wiederherstellungscodes ein.',
+  emptySecondStepCode: 'Geben Sie einen Code aus Ihrer Authenticator-App oder einen Wiederherstellungscode ein.',
 };
 
 const fr: Record<UiKey, string> = {
@@ -307,6 +319,12 @@ const fr: Record<UiKey, string> = {
   activityTitle: 'Activité récente',
   nameTitle: 'Modifier votre nom',
   deleteTitle: 'Supprimer votre compte',
+  twoStepTitle: 'Connexion en deux étapes',
+  twoStepStateOn: 'Activée',
+  twoStepStateOff: 'Désactivée',
+  emptyCode: 'Saisissez le code à 6 chiffres de votre application d’authentification.',
+  emptyRecoveryCode: 'Saisissez l’un de vos codes de récupération.',
+  emptySecondStepCode: 'Saisissez un code de votre application d’authentification, ou un code de récupération.',
 };
 
 export const UI_STRINGS = { en, de, fr } as const;

@@ -1,7 +1,7 @@
 import { message } from '@accounts/validators';
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { ADA, problem, UNAUTHENTICATED } from '../test/fake-api';
+import { ADA, problem, signedInAs, UNAUTHENTICATED } from '../test/fake-api';
 import { currentPath, findSummary, renderApp } from '../test/render-app';
 
 const NEW_PASSWORD = 'quiet harbor lanterns drifting east';
@@ -25,7 +25,7 @@ describe('forgotten password', () => {
   it('the reset page takes the token off the address at once, sends it only with the new password, and then asks to sign in', async () => {
     let signedIn = true;
     const app = renderApp(`/reset-password?token=${TOKEN}`, {
-      'account.me': () => (signedIn ? { data: { user: ADA } } : UNAUTHENTICATED),
+      'account.me': () => (signedIn ? signedInAs(ADA) : UNAUTHENTICATED),
       'email.resetPassword': () => {
         signedIn = false;
         return { data: { ok: true, sessionsRevoked: 2 } };
@@ -114,7 +114,7 @@ describe('address verification', () => {
 
   it('the account page shows an unconfirmed address and sends the link again', async () => {
     const app = renderApp('/account', {
-      'account.me': () => ({ data: { user: { ...ADA, emailVerified: false } } }),
+      'account.me': () => signedInAs({ ...ADA, emailVerified: false }),
       'email.resendVerification': () => ({ data: { ok: true, alreadyVerified: false } }),
     });
     expect((await screen.findByText(/Not confirmed yet/)).textContent).toContain('Not confirmed yet');
@@ -125,7 +125,7 @@ describe('address verification', () => {
   });
 
   it('the account page says when the address is confirmed', async () => {
-    renderApp('/account', { 'account.me': () => ({ data: { user: { ...ADA, emailVerified: true } } }) });
+    renderApp('/account', { 'account.me': () => signedInAs({ ...ADA, emailVerified: true }) });
     expect(await screen.findByText(/Confirmed/)).toBeTruthy();
   });
 });

@@ -1,10 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { relativeTime } from '../relative-time';
-import { ADA, problem, UNAUTHENTICATED, type Reply } from '../test/fake-api';
+import { ADA, problem, signedInAs, UNAUTHENTICATED, type Reply } from '../test/fake-api';
 import { currentPath, findSummary, renderApp } from '../test/render-app';
 
-const signedIn = { 'account.me': (): Reply<'account.me'> => ({ data: { user: ADA } }) };
+const signedIn = { 'account.me': (): Reply<'account.me'> => signedInAs(ADA) };
 const ago = (seconds: number) => new Date(Date.now() - seconds * 1000).toISOString();
 const WRONG_PASSWORD = problem(422, 'validation_failed', {
   errors: [{ field: 'current_password', code: 'password_incorrect', message: 'x' }],
@@ -209,7 +209,7 @@ describe('name and deletion', () => {
   it('says what deletion removes, refuses a wrong password, and confirms the deletion', async () => {
     let deleted = false;
     const app = renderApp('/settings/delete', {
-      'account.me': () => (deleted ? UNAUTHENTICATED : { data: { user: ADA } }),
+      'account.me': () => (deleted ? UNAUTHENTICATED : signedInAs(ADA)),
       'security.deleteAccount': (input) => {
         if ((input as { current_password: string }).current_password !== 'the right one') {
           return problem(422, 'validation_failed', {

@@ -1,7 +1,7 @@
 import { message } from '@accounts/validators';
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { ADA, deferred, problem, type Handlers, type Reply } from '../test/fake-api';
+import { ADA, deferred, problem, signedInAs, type Handlers, type Reply } from '../test/fake-api';
 import { currentPath, renderApp } from '../test/render-app';
 
 const CURRENT = 'violet tractor sings at midnight';
@@ -13,7 +13,7 @@ async function enter(user: ReturnType<typeof renderApp>['user'], label: string, 
   await user.click(field(label));
   await user.paste(value);
 }
-const signedIn = { 'account.me': (): Reply<'account.me'> => ({ data: { user: ADA } }) };
+const signedIn = { 'account.me': (): Reply<'account.me'> => signedInAs(ADA) };
 
 async function openSettings(handlers: Handlers = {}) {
   const app = renderApp('/settings', { ...signedIn, ...handlers });
@@ -90,8 +90,7 @@ describe('settings page (change password)', () => {
   it('sends the user to sign in again when the session ended meanwhile', async () => {
     let sessionAlive = true;
     const app = await openSettings({
-      'account.me': (): Reply<'account.me'> =>
-        sessionAlive ? { data: { user: ADA } } : problem(401, 'unauthenticated'),
+      'account.me': (): Reply<'account.me'> => (sessionAlive ? signedInAs(ADA) : problem(401, 'unauthenticated')),
       'account.changePassword': () => {
         sessionAlive = false;
         return problem(401, 'unauthenticated');

@@ -1,3 +1,4 @@
+import '../security.css';
 import { changePasswordSchema } from '@accounts/validators';
 import { useMemo } from 'react';
 import { CurrentPasswordField } from '../components/CurrentPasswordField';
@@ -5,6 +6,7 @@ import { ErrorSummary } from '../components/ErrorSummary';
 import { NewPasswordFields } from '../components/NewPasswordFields';
 import { PageHeading } from '../components/PageHeading';
 import { SubmitButton } from '../components/SubmitButton';
+import { TwoStepLink } from '../components/TwoStepLink';
 import { useForm } from '../forms/useForm';
 import { useNewPassword } from '../forms/useNewPassword';
 import { useI18n } from '../i18n';
@@ -61,6 +63,9 @@ function ChangePasswordForm({ user }: { user: SignedInUser }) {
         <NewPasswordFields form={form} names={['new_password', 'confirm_password']} labels={labels} rule={rule} />
         <SubmitButton busy={form.submitting} label={t('settingsSubmit')} busyLabel={t('settingsBusy')} />
       </form>
+      <p className="switch">
+        <TwoStepLink />
+      </p>
     </>
   );
 }

@@ -49,6 +49,11 @@ export const PAGE_REGISTRY: readonly PageEntry[] = [
     component: lazyPage(() => import('./ChangeNamePage'), 'ChangeNamePage'),
   },
   {
+    path: '/settings/two-step',
+    title: 'twoStepTitle',
+    component: lazyPage(() => import('./TwoStepPage'), 'TwoStepPage'),
+  },
+  {
     path: '/settings/delete',
     title: 'deleteTitle',
     component: lazyPage(() => import('./DeleteAccountPage'), 'DeleteAccountPage'),

@@ -1,4 +1,4 @@
-import type { SignedInUser } from '../session';
+import type { SignedInUser, TwoStepStatus } from '../session';
 import type { Problem, RouterOutputs } from '../trpc';
 
 // A stand-in for the gateway's /trpc endpoint, speaking tRPC's non-batched HTTP format,
@@ -35,6 +35,14 @@ export const ADA: SignedInUser = {
   realm: 'acme',
   emailVerified: false,
 };
+export const TWO_STEP_OFF: TwoStepStatus = { enabled: false, methods: [], recoveryCodesLeft: 0 };
+export const TWO_STEP_ON: TwoStepStatus = { enabled: true, methods: ['totp', 'recovery_code'], recoveryCodesLeft: 10 };
+
+/** account.me's answer for a signed-in user; two-step sign-in off unless told. */
+export const signedInAs = (user: SignedInUser = ADA, twoStep: TwoStepStatus = TWO_STEP_OFF): Reply<'account.me'> => ({
+  data: { user, twoStep },
+});
+
 export const UNAUTHENTICATED: ProblemReply = { problem: { status: 401, code: 'unauthenticated' } };
 
 export function problem(status: number, code: Problem['code'], extra: Partial<Problem> = {}): ProblemReply {

@@ -9,7 +9,7 @@ import { DEFAULT_REALM_SLUG } from '../realms.js';
 import { issueRecoveryCodes } from '../recovery-codes.js';
 import { matchingStep, newTotpSecret, otpauthUri, qrCodeImage } from '../totp.js';
 import { router, type Context, type Procedures } from '../trpc.js';
-import { refreshTwoStep, removeTotp, useSecondStepCode } from '../two-step.js';
+import { openSecret, refreshTwoStep, removeTotp, useSecondStepCode } from '../two-step.js';
 import type { Database } from '@accounts/db';
 import { lockIfHashUnchanged } from '../users.js';
 import { recoveryCodesResult, totpSetupResult } from './two-step-outputs.js';
@@ -68,7 +68,8 @@ export function createTwoStepRouter({ accountWriteProcedure, authedLimitedProced
         const pending = row?.pending;
         if (!pending) throw new ProblemError('totp_not_set_up');
         const { check, incorrect } = await verifyCurrentPassword(ctx, ctx.auth, input.current_password);
-        const step = matchingStep(ctx.vault.open(pending, user.id), input.code);
+        const secret = openSecret(ctx.vault, pending, user.id, ctx.log);
+        const step = secret === null ? null : matchingStep(secret, input.code);
         const wrongCode = async () => {
           // The password was right: only the code is refused (a typo, or a clock far off).
           await check.withdraw();
@@ -111,7 +112,7 @@ export function createTwoStepRouter({ accountWriteProcedure, authedLimitedProced
         const outcome = await ctx.db
           .transaction(async (tx) => {
             if (!(await lockIfHashUnchanged(tx, user.id, user.passwordHash))) return 'stale';
-            if (!(await useSecondStepCode(tx, ctx.vault, user.id, input.code))) throw new WrongCode();
+            if (!(await useSecondStepCode(tx, ctx.vault, user.id, input.code, ctx.log))) throw new WrongCode();
             await removeTotp(tx, user.id);
             await check.passed(tx, 'two_step_disabled');
             await queueTwoStepNotice(tx, ctx, user, 'disabled');

@@ -1,0 +1,35 @@
+import type { Form } from '../forms/useForm';
+import { Field } from './Field';
+
+/** What a code field takes: an app's six digits, a recovery code, or either. */
+export type CodeKind = 'app' | 'recovery' | 'either';
+
+interface CodeFieldProps<F extends string> {
+  form: Form<F | 'code'>;
+  kind: CodeKind;
+  label: string;
+  /** Ids of the instructions the input is described by, read after its error. */
+  describedBy?: string[];
+}
+
+/**
+ * The form's `code` input for a second step. An app's code brings up the number pad and lets the
+ * phone offer a code it received (`one-time-code`); a recovery code has letters, so neither. A code
+ * is never capitalised, corrected or spell-checked.
+ */
+export function CodeField<F extends string>({ form, kind, label, describedBy }: CodeFieldProps<F>) {
+  return (
+    <Field
+      form={form}
+      name="code"
+      label={label}
+      type="text"
+      inputMode={kind === 'app' ? 'numeric' : undefined}
+      autoComplete={kind === 'recovery' ? 'off' : 'one-time-code'}
+      autoCapitalize="none"
+      autoCorrect="off"
+      spellCheck={false}
+      describedBy={describedBy}
+    />
+  );
+}

@@ -1,0 +1,404 @@
+import '../security.css';
+import { disableTotpSchema, enableTotpSchema, regenerateRecoveryCodesSchema } from '@accounts/validators';
+import { useEffect, useRef, useState } from 'react';
+import { CodeField } from '../components/CodeField';
+import { CopyButton } from '../components/CopyButton';
+import { CurrentPasswordField } from '../components/CurrentPasswordField';
+import { ErrorSummary } from '../components/ErrorSummary';
+import { PageHeading } from '../components/PageHeading';
+import { LoadError, Loading } from '../components/Status';
+import { SubmitButton } from '../components/SubmitButton';
+import { describeFailure, isUnauthenticated } from '../failure';
+import { useForm } from '../forms/useForm';
+import { useSecurityStrings } from '../i18n/security-strings';
+import { RequireAuth } from '../RequireAuth';
+import { useProductName, useSessionEnded, useTwoStep, type SignedInUser, type TwoStepStatus } from '../session';
+import { problemOf, trpc, type RouterOutputs } from '../trpc';
+
+export function TwoStepPage() {
+  const { t } = useSecurityStrings();
+  return (
+    <>
+      <PageHeading>{t('twoStepTitle')}</PageHeading>
+      <RequireAuth>{(user) => <TwoStepSettings user={user} />}</RequireAuth>
+    </>
+  );
+}
+
+/** Recovery codes just made, shown this once, and why they were made. */
+type NewCodes = { codes: string[]; after: 'enabled' | 'regenerated' };
+
+/** What the page says after a change, whose form is gone: done, or the state was not what it showed. */
+type Said = { text: string; tone: 'success' | 'notice' };
+
+/** The two-step state, and the one thing being done about it (set-up, codes, turning off, new codes). */
+function TwoStepSettings({ user }: { user: SignedInUser }) {
+  const { s } = useSecurityStrings();
+  const { twoStep, error, retry } = useTwoStep();
+  const sessionEnded = useSessionEnded();
+  const utils = trpc.useUtils();
+  const [newCodes, setNewCodes] = useState<NewCodes | null>(null);
+  const [said, setSaid] = useState<Said | null>(null);
+  // Where focus goes once the part that had it is gone: what the page says, or the state itself.
+  const [focusTo, setFocusTo] = useState<'said' | 'state' | null>(null);
+  useEffect(() => {
+    if (focusTo === null) return;
+    document.getElementById(focusTo === 'said' ? 'two-step-said' : 'two-step-state')?.focus();
+    setFocusTo(null);
+  }, [focusTo]);
+
+  useEffect(() => {
+    if (error && isUnauthenticated(error)) sessionEnded();
+  }, [error]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  if (error && !isUnauthenticated(error)) return <LoadError error={error} retry={retry} />;
+  if (!twoStep) return <Loading />;
+
+  /** The state changed (here or elsewhere): the page shows it as the server has it now. */
+  const refresh = () => void utils.account.me.invalidate();
+  const say = (text: string, tone: Said['tone']) => {
+    setSaid({ text, tone });
+    setFocusTo('said');
+    refresh();
+  };
+  const codesMade = (codes: string[], after: NewCodes['after']) => {
+    setSaid(null);
+    setNewCodes({ codes, after });
+    refresh();
+  };
+  const stale = (text: string) => say(text, 'notice');
+
+  if (newCodes)
+    return (
+      <RecoveryCodes
+        user={user}
+        {...newCodes}
+        onDone={() => {
+          setNewCodes(null);
+          setFocusTo('state');
+        }}
+      />
+    );
+
+  return (
+    <>
+      <div role="status" id="two-step-said" className={said?.tone} tabIndex={-1}>
+        {said && <p>{said.text}</p>}
+      </div>
+      {twoStep.enabled ? (
+        <TwoStepOn
+          user={user}
+          twoStep={twoStep}
+          onChange={({ codes }) => (codes ? codesMade(codes, 'regenerated') : say(s('twoStepTurnedOff'), 'success'))}
+          onStale={stale}
+        />
+      ) : (
+        <TwoStepOff user={user} onEnabled={(codes) => codesMade(codes, 'enabled')} onStale={stale} />
+      )}
+    </>
+  );
+}
+
+/** A refusal that says the page shows an old state (two-step sign-in was turned on or off elsewhere). */
+const isStale = (error: unknown) => {
+  const code = problemOf(error)?.code;
+  return code === 'two_step_on' || code === 'two_step_off';
+};
+
+/** Off: what it is, and the set-up (QR code, key, then a code and the password to turn it on). */
+function TwoStepOff({
+  user,
+  onEnabled,
+  onStale,
+}: {
+  user: SignedInUser;
+  onEnabled: (codes: string[]) => void;
+  onStale: (text: string) => void;
+}) {
+  const { locale, s } = useSecurityStrings();
+  const setup = trpc.twoStep.setupTotp.useMutation();
+  const sessionEnded = useSessionEnded();
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  // The button that started it is gone: the set-up's first step takes focus.
+  useEffect(() => {
+    if (setup.data) headingRef.current?.focus();
+  }, [setup.data]);
+
+  const start = () =>
+    setup.mutate(undefined, {
+      onError: (error) => {
+        if (isUnauthenticated(error)) sessionEnded();
+        else if (isStale(error)) onStale(describeFailure(error, locale).message ?? '');
+      },
+    });
+  const failure = setup.error && !isUnauthenticated(setup.error) && !isStale(setup.error) ? setup.error : null;
+
+  return (
+    <>
+      <p className="intro">{s('twoStepIntro')}</p>
+      <p className="two-step-state" id="two-step-state" tabIndex={-1}>
+        <strong>{s('twoStepIsOff')}</strong>
+      </p>
+      {failure && (
+        <div className="alert" role="alert">
+          <p>{describeFailure(failure, locale).message}</p>
+        </div>
+      )}
+      {setup.data ? (
+        <TotpSetup user={user} setup={setup.data} headingRef={headingRef} onEnabled={onEnabled} onStale={onStale} />
+      ) : (
+        <button type="button" className="primary" disabled={setup.isPending} onClick={start}>
+          {setup.isPending ? s('twoStepSettingUp') : s('twoStepSetUp')}
+        </button>
+      )}
+    </>
+  );
+}
+
+/** The secret in groups of four, as authenticator apps show keys and people type them. */
+const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret;
+
+function TotpSetup({
+  user,
+  setup,
+  headingRef,
+  onEnabled,
+  onStale,
+}: {
+  user: SignedInUser;
+  setup: RouterOutputs['twoStep']['setupTotp'];
+  headingRef: React.RefObject<HTMLHeadingElement | null>;
+  onEnabled: (codes: string[]) => void;
+  onStale: (text: string) => void;
+}) {
+  const { s, t } = useSecurityStrings();
+  const enable = trpc.twoStep.enableTotp.useMutation();
+  const guarded = useStaleAware(onStale);
+  const form = useForm({
+    initial: { code: '', current_password: '' },
+    schema: enableTotpSchema,
+    whenEmpty: { code: 'emptyCode', current_password: 'emptyCurrentPassword' },
+    submit: async (values) => {
+      const result = await guarded(() => enable.mutateAsync(values));
+      if (result) onEnabled(result.recoveryCodes);
+    },
+  });
+  const labels = { code: s('fieldCode'), current_password: t('fieldCurrentPassword') };
+  return (
+    <section className="totp-setup" aria-labelledby="totp-scan">
+      <h2 id="totp-scan" tabIndex={-1} ref={headingRef}>
+        {s('twoStepScanTitle')}
+      </h2>
+      <p>{s('twoStepScanHelp')}</p>
+      <img className="totp-qr" src={setup.qrCode} alt={s('twoStepQrAlt')} width={200} height={200} />
+      <p className="totp-open">
+        <a href={setup.uri}>{s('twoStepOpenApp')}</a>
+      </p>
+      <p id="totp-key-help">{s('twoStepKeyHelp')}</p>
+      <p className="totp-key">
+        <code>{grouped(setup.secret)}</code>{' '}
+        <CopyButton text={setup.secret} label={s('twoStepCopyKey')} copied={s('copied')} failed={s('copyFailed')} />
+      </p>
+      <h2>{s('twoStepConfirmTitle')}</h2>
+      <p id="totp-confirm-help">{s('twoStepConfirmHelp')}</p>
+      <ErrorSummary report={form.report} labels={labels} />
+      <form method="post" noValidate onSubmit={(event) => void form.onSubmit(event)} aria-busy={form.submitting}>
+        <CodeField form={form} kind="app" label={labels.code} describedBy={['totp-confirm-help']} />
+        <CurrentPasswordField form={form} label={labels.current_password} email={user.email} />
+        <SubmitButton busy={form.submitting} label={s('twoStepTurnOn')} busyLabel={s('twoStepTurningOn')} />
+      </form>
+    </section>
+  );
+}
+
+/**
+ * The ten recovery codes, this once: a list to copy or download, a warning that they will not be
+ * shown again, and Done. The heading takes focus, so the codes are what is read next.
+ */
+function RecoveryCodes({ user, codes, after, onDone }: NewCodes & { user: SignedInUser; onDone: () => void }) {
+  const { s } = useSecurityStrings();
+  const product = useProductName();
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => headingRef.current?.focus(), []);
+  const file = [s('codesFileIntro', { account: user.email, product }), '', ...codes, ''].join('\n');
+  const download = () => {
+    const url = URL.createObjectURL(new Blob([file], { type: 'text/plain;charset=utf-8' }));
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = 'recovery-codes.txt';
+    document.body.append(link);
+    link.click();
+    link.remove();
+    // After the click has handed the file to the browser.
+    setTimeout(() => URL.revokeObjectURL(url), 0);
+  };
+  return (
+    <section className="recovery-codes" aria-labelledby="recovery-codes-title">
+      <div className="success">
+        <p>{after === 'enabled' ? s('codesEnabled') : s('codesRegenerated')}</p>
+      </div>
+      <h2 id="recovery-codes-title" tabIndex={-1} ref={headingRef}>
+        {s('codesTitle')}
+      </h2>
+      <p className="codes-warning">
+        <strong>{s('codesWarning')}</strong>
+      </p>
+      <ol className="codes" aria-label={s('codesListLabel')}>
+        {codes.map((code) => (
+          <li key={code}>
+            <code>{code}</code>
+          </li>
+        ))}
+      </ol>
+      <p className="codes-actions">
+        <CopyButton text={codes.join('\n')} label={s('codesCopy')} copied={s('copied')} failed={s('copyFailed')} />
+        <button type="button" className="secondary" onClick={download}>
+          {s('codesDownload')}
+        </button>
+      </p>
+      <button type="button" className="primary" onClick={onDone}>
+        {s('codesDone')}
+      </button>
+    </section>
+  );
+}
+
+/** What turning off or making new codes did: new codes, or none (it is off). */
+type Change = { codes: string[] | null };
+
+/** On: how many recovery codes are left, and (one at a time, after the password) turning off or new codes. */
+function TwoStepOn({
+  user,
+  twoStep,
+  onChange,
+  onStale,
+}: {
+  user: SignedInUser;
+  twoStep: TwoStepStatus;
+  onChange: (change: Change) => void;
+  onStale: (text: string) => void;
+}) {
+  const { s } = useSecurityStrings();
+  const [open, setOpen] = useState<'off' | 'codes' | null>(null);
+  // The button a cancelled form gives focus back to, once it is shown again.
+  const [returnTo, setReturnTo] = useState<'off' | 'codes' | null>(null);
+  useEffect(() => {
+    if (returnTo === null) return;
+    document.querySelector<HTMLElement>(`[data-opens="${returnTo}"]`)?.focus();
+    setReturnTo(null);
+  }, [returnTo]);
+  const cancel = () => {
+    setReturnTo(open);
+    setOpen(null);
+  };
+  const left = twoStep.recoveryCodesLeft;
+  return (
+    <>
+      <p className="two-step-state" id="two-step-state" tabIndex={-1}>
+        <strong>{s('twoStepIsOn')}</strong> {s('twoStepCodesLeft', { count: left })}
+      </p>
+      {left <= 3 && <p className="notice">{s('twoStepCodesLow')}</p>}
+      <section className="two-step-action" aria-labelledby="new-codes-title">
+        <h2 id="new-codes-title">{s('newCodesTitle')}</h2>
+        <p>{s('newCodesHelp')}</p>
+        {open === 'codes' ? (
+          <NewCodesForm user={user} onDone={onChange} onStale={onStale} onCancel={cancel} />
+        ) : (
+          <button type="button" className="secondary" data-opens="codes" onClick={() => setOpen('codes')}>
+            {s('newCodesSubmit')}
+          </button>
+        )}
+      </section>
+      <section className="two-step-action" aria-labelledby="two-step-off-title">
+        <h2 id="two-step-off-title">{s('twoStepOffTitle')}</h2>
+        <p>{s('twoStepOffHelp')}</p>
+        {open === 'off' ? (
+          <TurnOffForm user={user} onDone={onChange} onStale={onStale} onCancel={cancel} />
+        ) : (
+          <button type="button" className="secondary" data-opens="off" onClick={() => setOpen('off')}>
+            {s('twoStepTurnOff')}
+          </button>
+        )}
+      </section>
+    </>
+  );
+}
+
+interface ActionFormProps {
+  user: SignedInUser;
+  onDone: (change: Change) => void;
+  onStale: (text: string) => void;
+  onCancel: () => void;
+}
+
+/** Sends a change; a refusal that says the page is out of date goes to the page, the rest to the form. */
+function useStaleAware(onStale: (text: string) => void) {
+  const { locale } = useSecurityStrings();
+  return async <T,>(send: () => Promise<T>): Promise<T | null> => {
+    try {
+      return await send();
+    } catch (error) {
+      if (!isStale(error)) throw error;
+      onStale(describeFailure(error, locale).message ?? '');
+      return null;
+    }
+  };
+}
+
+function TurnOffForm({ user, onDone, onStale, onCancel }: ActionFormProps) {
+  const { s, t } = useSecurityStrings();
+  const disable = trpc.twoStep.disableTotp.useMutation();
+  const guarded = useStaleAware(onStale);
+  const form = useForm({
+    initial: { current_password: '', code: '' },
+    schema: disableTotpSchema,
+    whenEmpty: { current_password: 'emptyCurrentPassword', code: 'emptySecondStepCode' },
+    submit: async (values) => {
+      if (await guarded(() => disable.mutateAsync(values))) onDone({ codes: null });
+    },
+  });
+  const labels = { current_password: t('fieldCurrentPassword'), code: s('fieldAnyCode') };
+  useEffect(() => document.getElementById('current_password')?.focus(), []);
+  return (
+    <>
+      <ErrorSummary report={form.report} labels={labels} />
+      <form method="post" noValidate onSubmit={(event) => void form.onSubmit(event)} aria-busy={form.submitting}>
+        <CurrentPasswordField form={form} label={labels.current_password} email={user.email} />
+        <CodeField form={form} kind="either" label={labels.code} />
+        <SubmitButton busy={form.submitting} label={s('twoStepTurnOff')} busyLabel={s('twoStepTurningOff')} />{' '}
+        <button type="button" className="secondary" disabled={form.submitting} onClick={onCancel}>
+          {s('twoStepCancel')}
+        </button>
+      </form>
+    </>
+  );
+}
+
+function NewCodesForm({ user, onDone, onStale, onCancel }: ActionFormProps) {
+  const { s, t } = useSecurityStrings();
+  const regenerate = trpc.twoStep.regenerateRecoveryCodes.useMutation();
+  const guarded = useStaleAware(onStale);
+  const form = useForm({
+    initial: { current_password: '' },
+    schema: regenerateRecoveryCodesSchema,
+    whenEmpty: { current_password: 'emptyCurrentPassword' },
+    submit: async (values) => {
+      const result = await guarded(() => regenerate.mutateAsync(values));
+      if (result) onDone({ codes: result.recoveryCodes });
+    },
+  });
+  const labels = { current_password: t('fieldCurrentPassword') };
+  useEffect(() => document.getElementById('current_password')?.focus(), []);
+  return (
+    <>
+      <ErrorSummary report={form.report} labels={labels} />
+      <form method="post" noValidate onSubmit={(event) => void form.onSubmit(event)} aria-busy={form.submitting}>
+        <CurrentPasswordField form={form} label={labels.current_password} email={user.email} />
+        <SubmitButton busy={form.submitting} label={s('newCodesSubmit')} busyLabel={s('newCodesBusy')} />{' '}
+        <button type="button" className="secondary" disabled={form.submitting} onClick={onCancel}>
+          {s('twoStepCancel')}
+        </button>
+      </form>
+    </>
+  );
+}
