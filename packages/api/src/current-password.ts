@@ -1,4 +1,6 @@
-import type { Session, User } from '@accounts/db';
+import { eq, sql } from 'drizzle-orm';
+import { sessions, type Session, type User } from '@accounts/db';
+import { ago } from './db-time.js';
 import {
   claimPasswordCheck,
   deviceClient,
@@ -65,4 +67,34 @@ export async function confirmOwner(
   await enforceRateLimit(ctx, 'changePassword');
   ctx.hasher.assertCapacity();
   return verifyCurrentPassword(ctx, auth, proof.current_password);
+}
+
+/** How long a session's last password check lets it act without asking again (a passkey, a copy of its data). */
+export const PASSWORD_RECHECK_MS = 5 * 60_000;
+
+/**
+ * Makes sure this session proved the password within PASSWORD_RECHECK_MS (its sign-in or a
+ * re-check; a passkey sign-in proved none). If not, `password` must come now: missing is 422
+ * `password_recheck_required` on `current_password`, wrong is `password_incorrect`, counted like
+ * every password check. A right one counts as the session's proof from now.
+ */
+export async function requireRecentPassword(
+  ctx: Context,
+  auth: { user: User; session: Session },
+  password: string | undefined,
+): Promise<void> {
+  const [row] = await ctx.db
+    .select({ fresh: sql<boolean>`coalesce(${sessions.passwordCheckedAt} > ${ago(PASSWORD_RECHECK_MS)}, false)` })
+    .from(sessions)
+    .where(eq(sessions.id, auth.session.id));
+  if (row?.fresh) return;
+  if (password === undefined) throw fieldProblem('current_password', 'password_recheck_required');
+  ctx.hasher.assertCapacity();
+  const { check } = await verifyCurrentPassword(ctx, auth, password);
+  // Proved: nothing happened to the account yet, so the claim leaves no event.
+  await check.withdraw();
+  await ctx.db
+    .update(sessions)
+    .set({ passwordCheckedAt: sql`now()` })
+    .where(eq(sessions.id, auth.session.id));
 }

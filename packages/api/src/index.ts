@@ -17,6 +17,7 @@ export { meResult, passwordChangedResult, settingsResult, userResult } from './r
 export * from './routers/two-step-outputs.js';
 export * from './routers/passkeys-outputs.js';
 export * from './routers/email-change-outputs.js';
+export * from './routers/account-data-outputs.js';
 export { createVault, newSecretKey, parseSecretKey, SECRET_KEY_BYTES, type Vault } from './vault.js';
 export { DEFAULT_ACCOUNT_CONFIG, type AccountConfig } from './config.js';
 export {

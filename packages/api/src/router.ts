@@ -2,6 +2,7 @@ import type { AccountConfig } from './config.js';
 import { createAccountRouter } from './routers/account.js';
 import { createEmailRouter } from './routers/email.js';
 import { createEmailChangeRouter } from './routers/email-change.js';
+import { createAccountDataRouter } from './routers/account-data.js';
 import { createSecurityRouter } from './routers/security.js';
 import { createPasskeysRouter } from './routers/passkeys.js';
 import { createTwoStepRouter } from './routers/two-step.js';
@@ -14,6 +15,7 @@ export function createAppRouter(config: AccountConfig) {
     account: createAccountRouter(procedures, config),
     email: createEmailRouter(procedures, config),
     emailChange: createEmailChangeRouter(procedures),
+    accountData: createAccountDataRouter(procedures),
     security: createSecurityRouter(procedures),
     twoStep: createTwoStepRouter(procedures),
     passkeys: createPasskeysRouter(procedures),

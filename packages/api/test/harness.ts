@@ -43,7 +43,8 @@ export interface Handed {
 }
 
 type AppCaller = ReturnType<ReturnType<typeof callerFor>>;
-export type Caller = Handed & Pick<AppCaller, 'account' | 'email' | 'security' | 'twoStep' | 'passkeys'>;
+export type Caller = Handed &
+  Pick<AppCaller, 'account' | 'email' | 'security' | 'twoStep' | 'passkeys' | 'emailChange' | 'accountData'>;
 
 export interface Harness {
   db: TestDatabase;
@@ -123,6 +124,8 @@ export function useHarness(driver: Driver, overrides: Partial<AccountConfig> = {
       security: caller.security,
       twoStep: caller.twoStep,
       passkeys: caller.passkeys,
+      emailChange: caller.emailChange,
+      accountData: caller.accountData,
     });
   };
   return h;

@@ -62,7 +62,6 @@ const en = {
   totp_off: 'The authenticator app is not on for this account.',
   email_unchanged: 'This is already the address of your account.',
   email_change_token_invalid: 'This link is no longer valid. Ask for the change again.',
-  export_password_required: 'Enter your current password to download your data.',
 } as const;
 
 export type MessageCode = keyof typeof en;
@@ -133,7 +132,6 @@ const de: Record<MessageCode, string> = {
   totp_off: 'Die Authenticator-App ist für dieses Konto nicht eingeschaltet.',
   email_unchanged: 'Das ist bereits die Adresse Ihres Kontos.',
   email_change_token_invalid: 'Dieser Link ist nicht mehr gültig. Fordern Sie die Änderung erneut an.',
-  export_password_required: 'Geben Sie Ihr aktuelles Passwort ein, um Ihre Daten herunterzuladen.',
 };
 
 const fr: Record<MessageCode, string> = {
@@ -195,7 +193,6 @@ const fr: Record<MessageCode, string> = {
   totp_off: 'L’application d’authentification n’est pas activée pour ce compte.',
   email_unchanged: 'C’est déjà l’adresse de votre compte.',
   email_change_token_invalid: 'Ce lien n’est plus valide. Demandez à nouveau le changement.',
-  export_password_required: 'Saisissez votre mot de passe actuel pour télécharger vos données.',
 };
 
 const TABLES: Record<Locale, Record<MessageCode, string>> = { en, de, fr };

@@ -40,3 +40,7 @@ export type RevokeOtherSessionsInput = z.input<typeof revokeOtherSessionsSchema>
 export type ChangeNameInput = z.input<typeof changeNameSchema>;
 export type DeleteAccountInput = z.input<typeof deleteAccountSchema>;
 export type ActivityInput = z.input<typeof activitySchema>;
+
+/** A copy of one's data: the current password, unless the session proved it in the last five minutes. */
+export const exportDataSchema = z.object({ current_password: currentPasswordField.optional() });
+export type ExportDataInput = z.input<typeof exportDataSchema>;

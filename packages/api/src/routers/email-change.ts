@@ -4,7 +4,7 @@ import { accountTokens, isUniqueViolation, sessions, users, type Database } from
 import { normalizeEmail } from '@accounts/validators';
 import { changeEmailSchema, confirmEmailChangeSchema } from '@accounts/validators/account-links';
 import { verifyCurrentPassword } from '../current-password.js';
-import { fieldProblem, ProblemError } from '../errors.js';
+import { fieldProblem } from '../errors.js';
 import { eventSource, recordEvent } from '../events.js';
 import {
   queueEmailChange,

@@ -1,6 +1,6 @@
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
-import { and, count, eq, isNull, sql } from 'drizzle-orm';
-import { isUniqueViolation, passkeys, recoveryCodes, sessions } from '@accounts/db';
+import { and, count, eq, isNull } from 'drizzle-orm';
+import { isUniqueViolation, passkeys, recoveryCodes } from '@accounts/db';
 import {
   addPasskeySchema,
   passkeyRegistrationOptionsSchema,
@@ -10,10 +10,9 @@ import {
   secondStepPasskeyOptionsSchema,
   secondStepPasskeySchema,
 } from '@accounts/validators';
-import { verifyCurrentPassword } from '../current-password.js';
-import { ago } from '../db-time.js';
+import { requireRecentPassword, verifyCurrentPassword } from '../current-password.js';
 import { describeDevice } from '../device.js';
-import { fieldProblem, ProblemError } from '../errors.js';
+import { ProblemError } from '../errors.js';
 import { eventSource, recordEvent } from '../events.js';
 import { rowId } from '../ids.js';
 import { queueTwoStepNotice } from '../mail/notices.js';
@@ -29,9 +28,6 @@ import { afterFactorRemoved, refreshTwoStep } from '../two-step.js';
 import { lockIfHashUnchanged, publicUser, rememberLocale } from '../users.js';
 import { userResult } from './account-outputs.js';
 import { passkeyAddedResult, passkeyListResult, webauthnOptionsResult } from './passkeys-outputs.js';
-
-/** How long a session's last password check lets it add a passkey without asking again. */
-export const PASSWORD_RECHECK_MS = 5 * 60_000;
 
 const view = (p: Passkey) => ({
   id: p.id,
@@ -73,23 +69,8 @@ export function createPasskeysRouter({
       .input(passkeyRegistrationOptionsSchema)
       .output(webauthnOptionsResult)
       .mutation(async ({ ctx, input }) => {
-        const { user, session } = ctx.auth;
-        const [row] = await ctx.db
-          .select({ fresh: sql<boolean>`coalesce(${sessions.passwordCheckedAt} > ${ago(PASSWORD_RECHECK_MS)}, false)` })
-          .from(sessions)
-          .where(eq(sessions.id, session.id));
-        if (!row?.fresh) {
-          if (input.current_password === undefined) throw fieldProblem('current_password', 'password_recheck_required');
-          ctx.hasher.assertCapacity();
-          const { check } = await verifyCurrentPassword(ctx, ctx.auth, input.current_password);
-          // Proved: nothing happened to the account yet, so the claim leaves no event.
-          await check.withdraw();
-          await ctx.db
-            .update(sessions)
-            .set({ passwordCheckedAt: sql`now()` })
-            .where(eq(sessions.id, session.id));
-        }
-        return { ...(await registrationOptions(ctx, user)) };
+        await requireRecentPassword(ctx, ctx.auth, input.current_password);
+        return { ...(await registrationOptions(ctx, ctx.auth.user)) };
       }),
 
     /** Adds the passkey an authenticator made for the options' challenge. */

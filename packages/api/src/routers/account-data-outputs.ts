@@ -1,0 +1,74 @@
+import { MAIL_TEMPLATES } from '../mail/templates.js';
+import { z } from 'zod';
+
+// The copy of a person's data (GDPR articles 15 and 20): everything the service holds about the
+// account, and nothing secret (no password hash, token, TOTP secret, recovery code or key).
+// docs/account-export.schema.json is generated from this schema (npm run export-schema).
+
+const at = z.date();
+
+export const accountExportSchema = z.object({
+  format: z.literal('accounts-export/1'),
+  exportedAt: at,
+  realm: z.object({ slug: z.string(), name: z.string() }),
+  account: z.object({
+    id: z.uuid(),
+    name: z.string(),
+    email: z.string(),
+    emailVerifiedAt: at.nullable(),
+    createdAt: at,
+    passwordChangedAt: at,
+    /** The language its mails are written in. */
+    locale: z.string(),
+    twoStep: z.boolean(),
+  }),
+  /** A change of address asked for and not yet confirmed. */
+  pendingEmailChange: z.object({ newEmail: z.string(), expiresAt: at }).nullable(),
+  sessions: z.array(
+    z.object({
+      id: z.uuid(),
+      current: z.boolean(),
+      userAgent: z.string().nullable(),
+      address: z.string().nullable(),
+      createdAt: at,
+      lastUsedAt: at,
+      expiresAt: at,
+    }),
+  ),
+  /** Browsers and programs that signed in before (their credential is never shown). */
+  knownDevices: z.array(z.object({ createdAt: at, lastUsedAt: at })),
+  events: z.array(
+    z.object({
+      id: z.uuid(),
+      type: z.string(),
+      at,
+      address: z.string().nullable(),
+      userAgent: z.string().nullable(),
+    }),
+  ),
+  /** Mail queued or sent about the account (kind, recipient, when, what became of it; never its links). */
+  mails: z.array(
+    z.object({
+      kind: z.enum(MAIL_TEMPLATES),
+      to: z.string(),
+      queuedAt: at,
+      status: z.enum(['pending', 'sent', 'failed']),
+      sentAt: at.nullable(),
+    }),
+  ),
+  secondFactors: z.object({
+    authenticatorApp: z.object({ createdAt: at, enabledAt: at.nullable() }).nullable(),
+    passkeys: z.array(
+      z.object({
+        name: z.string(),
+        kind: z.string().nullable(),
+        synced: z.boolean(),
+        createdAt: at,
+        lastUsedAt: at.nullable(),
+      }),
+    ),
+    recoveryCodes: z.object({ left: z.int().min(0), used: z.int().min(0), issuedAt: at.nullable() }),
+  }),
+});
+
+export type AccountExport = z.infer<typeof accountExportSchema>;
