@@ -57,6 +57,10 @@ export function registerFormRoutes(app: FastifyInstance, services: Services) {
           signal: undefined,
           batchIndex: 0,
         });
+        if (route.download) {
+          const day = new Date().toISOString().slice(0, 10);
+          reply.header('content-disposition', `attachment; filename="account-${ctx.realm.slug}-${day}.json"`);
+        }
         // For a token client the procedure's result carries the session (and known-device) tokens.
         return reply.code(route.status).header('content-language', ctx.locale).send(result);
       } catch (err) {

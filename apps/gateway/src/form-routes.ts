@@ -17,6 +17,8 @@ export interface FormRoute {
   issuesSession?: boolean;
   /** The body's type: a form (the seed's style), or JSON for the WebAuthn structures of the passkey routes. */
   body?: 'json';
+  /** The answer is a file to keep (`Content-Disposition: attachment`, named for the realm and the day). */
+  download?: true;
   /** Problems this route answers besides those every route can. */
   problems: ProblemCode[];
 }
@@ -272,6 +274,62 @@ export const FORM_ROUTES: readonly FormRoute[] = [
       'Complete a pending sign-in with a passkey (`response`, and `pending_token` unless the cookie is sent); answered as POST /users/login/second_factor.',
     issuesSession: true,
     problems: ['passkey_challenge_invalid', 'passkey_rejected', 'sign_in_expired', 'rate_limited', 'too_many_attempts'],
+  },
+  // Changing the account's email address.
+  {
+    method: 'POST',
+    url: '/users/change_email',
+    procedure: 'emailChange.request',
+    status: 202,
+    summary:
+      'Ask to move the account to `new_email` (normalized as at registration), with `current_password` (counted by the lockout). A confirmation link goes to the NEW address (single use, 24 hours); the OLD address is told, with a link to stop the change. Nothing changes until the link is used. The answer is the same when another account of the realm has that address (that address is told someone tried to move an account onto it). The same address as now is `422 email_unchanged` on `new_email`.',
+    problems: ['rate_limited', 'too_many_attempts', 'server_busy'],
+  },
+  {
+    method: 'GET',
+    url: '/users/email_change',
+    procedure: 'emailChange.pending',
+    status: 200,
+    summary: 'The change of address waiting for its link, if any: `{ pending: { newEmail, expiresAt } | null }`.',
+    problems: [],
+  },
+  {
+    method: 'POST',
+    url: '/users/cancel_email_change',
+    procedure: 'emailChange.cancel',
+    status: 200,
+    summary: 'Stop a change of address asked for: its link no longer works.',
+    problems: ['rate_limited'],
+  },
+  {
+    method: 'POST',
+    url: '/users/confirm_email_change',
+    procedure: 'emailChange.confirm',
+    status: 200,
+    summary:
+      "Use a change-of-address link's `token` (no session needed): the new address becomes the account's, confirmed; every other session ends; the old address is told. `409 email_taken` when another account of the realm took the address meanwhile (nothing changes); `400 email_change_token_invalid` for a link that does not work.",
+    problems: ['email_change_token_invalid', 'email_taken', 'rate_limited'],
+  },
+  // A copy of one's data.
+  {
+    method: 'GET',
+    url: '/users/export',
+    procedure: 'accountData.exportRecent',
+    status: 200,
+    download: true,
+    summary:
+      'Everything the service holds about the account, as a JSON file (docs/account-export.schema.json), for a session that proved its password in the last 5 minutes (else `422 password_recheck_required`: use POST with `current_password`). An account event, and a notice to the owner.',
+    problems: ['rate_limited', 'too_many_attempts', 'server_busy'],
+  },
+  {
+    method: 'POST',
+    url: '/users/export',
+    procedure: 'accountData.export',
+    status: 200,
+    download: true,
+    summary:
+      'The same copy, with `current_password` when the session has not proved it in the last 5 minutes (checked and counted like every password check).',
+    problems: ['rate_limited', 'too_many_attempts', 'server_busy'],
   },
   // The mailed-link flows.
   {
