@@ -66,6 +66,12 @@ const browserBuild = defineConfig({
           groups: [
             // The password estimator's dictionaries are large and only loaded where a new password is typed.
             { name: 'password-estimator', test: /node_modules[\\/](@zxcvbn-ts|fastest-levenshtein)[\\/]/ },
+            // The browser's side of passkeys (the library, and the sign-in's use of it): loaded once
+            // the sign-in page runs, never with its first scripts, and by the pages that use passkeys.
+            {
+              name: 'webauthn',
+              test: /node_modules[\\/]@simplewebauthn[\\/]|[\\/]src[\\/](passkey-prompt|i18n[\\/]prompt-strings)\.ts$/,
+            },
             // What every page needs at once; anything else from node_modules stays with its importer.
             { name: 'vendor', test: /node_modules[\\/](react|react-dom|scheduler|@tanstack|@trpc|zod)[\\/]/ },
           ],

@@ -39,6 +39,7 @@ export function createRateLimits(app: FastifyInstance, config: Config): { limit:
     forgotPassword: config.RATE_LIMIT_FORGOT_PASSWORD,
     resendVerification: config.RATE_LIMIT_RESEND_VERIFICATION,
     accountWrite: config.RATE_LIMIT_ACCOUNT_WRITES,
+    passkeyOptions: config.RATE_LIMIT_PASSKEY_OPTIONS,
   };
   const duration = config.RATE_LIMIT_WINDOW_SECONDS;
   const limiters = Object.fromEntries(

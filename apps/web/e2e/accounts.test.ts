@@ -286,7 +286,7 @@ describe.skipIf(port === null)('accounts web app in Chromium', () => {
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('de');
     await field(page, 'E-Mail-Adresse').fill(uniqueEmail('niemand'));
     await field(page, 'Passwort').fill(FIRST_PASSWORD);
-    await page.getByRole('button', { name: 'Anmelden' }).click();
+    await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
     expect(await summaryAfterSubmit(page)).toBe(message('credentials_invalid', 'de'));
     await screenshot(page, 'login-failed-de-light-desktop');
   });

@@ -28,7 +28,7 @@ describe.skipIf(port === null)('every page and state, in both themes, at both si
     await field(page, 'Email address').waitFor();
     await auditBothSizes(page, 'login', DESKTOP);
 
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await summaryAfterSubmit(page);
     await auditBothSizes(page, 'login-errors', DESKTOP);
 

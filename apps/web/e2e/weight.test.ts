@@ -42,6 +42,12 @@ interface Load {
   consoleErrors: string[];
 }
 
+/**
+ * Scripts the sign-in page loads once it runs, after it is usable: the passkey code (the
+ * browser's autofill offers passkeys from then on). Outside the budget, with a small one of their own.
+ */
+const AFTER_USABLE = /\/assets\/webauthn-[^/]+\.js$/;
+
 const gzipSize = (url: string) => {
   const file = join(WEB_DIR, 'dist', new URL(url).pathname + '.gz');
   return existsSync(file) ? statSync(file).size : 0;
@@ -161,8 +167,13 @@ describe.skipIf(port === null)('weight and speed of a first visit on a slow conn
     await ctx.close();
     loads.push(load);
     expect(load.jsGzipBytes).toBeGreaterThan(0);
-    // The budget: the sign-in page's scripts, gzip-compressed, at most 125 KB.
-    expect(load.jsGzipBytes).toBeLessThanOrEqual(125_000);
+    // The budget: the sign-in page's scripts before it is usable, gzip-compressed, at most 125 KB.
+    const later = load.scripts.filter((s) => AFTER_USABLE.test(s));
+    const laterBytes = later.reduce((sum, s) => sum + gzipSize(`${BASE}${s}`), 0);
+    expect(load.jsGzipBytes - laterBytes).toBeLessThanOrEqual(125_000);
+    // The passkey code follows once the page runs (Chromium offers passkeys in autofill), and stays small.
+    expect(later.length).toBeGreaterThan(0);
+    expect(laterBytes).toBeLessThanOrEqual(5_000);
     expect(load.scripts.some((s) => /RegisterPage|SettingsPage|password-estimator/.test(s))).toBe(false);
     expect(load.encodings.every((e) => e === 'br' || e === 'gzip')).toBe(true);
     expect(load.largestContentfulPaintMs).toBeGreaterThan(0);

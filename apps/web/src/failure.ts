@@ -23,7 +23,14 @@ function neverAnswered(error: unknown): boolean {
   return error instanceof TRPCClientError && error.cause instanceof TypeError;
 }
 
+/**
+ * A failure already put in words for the person, not an answer of the service (the browser's
+ * passkey prompt failed, say): shown as it is.
+ */
+export class WordedError extends Error {}
+
 export function describeFailure(error: unknown, locale: Locale): Failure {
+  if (error instanceof WordedError) return { fieldErrors: [], message: error.message };
   const problem = problemOf(error);
   if (!problem)
     return { fieldErrors: [], message: translate(locale, neverAnswered(error) ? 'unreachable' : 'serverTrouble') };

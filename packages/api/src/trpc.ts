@@ -60,7 +60,13 @@ export interface Context extends RequestContext {
 }
 
 export type RateLimitedAction =
-  'register' | 'signIn' | 'changePassword' | 'forgotPassword' | 'resendVerification' | 'accountWrite';
+  | 'register'
+  | 'signIn'
+  | 'changePassword'
+  | 'forgotPassword'
+  | 'resendVerification'
+  | 'accountWrite'
+  | 'passkeyOptions';
 
 /** What a procedure declares about itself, for the transports (the gateway's route documentation). */
 export interface ProcedureMeta {

@@ -44,7 +44,7 @@ export async function register(page: Page, base: string, who: Person) {
 export async function submitSignIn(page: Page, email: string, password: string) {
   await field(page, 'Email address').fill(email);
   await field(page, 'Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
 /** The heading of the error summary once it has taken focus after a submit. */

@@ -5,8 +5,11 @@ import { Field } from './Field';
 interface EmailFieldProps<F extends string> {
   form: Form<F | 'email'>;
   label: string;
-  /** `username` where the address signs in (password managers fill it), `email` where an account is made. */
-  autoComplete: 'username' | 'email';
+  /**
+   * `username` where the address signs in (password managers fill it; with `webauthn`, the
+   * browser offers passkeys there too), `email` where an account is made.
+   */
+  autoComplete: 'username' | 'username webauthn' | 'email';
   /** Rendered under the input, e.g. a way out of an error. */
   children?: ReactNode;
 }

@@ -100,6 +100,34 @@ export function useForm<F extends string>({ initial, schema, submit, keep = [], 
   const fail = (entries: SummaryEntry[], message: string | null) =>
     setReport((r) => ({ entries, message, key: r.key + 1 }));
 
+  /** A failed request, said in the summary and beside its fields; a session that ended leads to sign-in. */
+  const reportFailure = (error: unknown) => {
+    if (isUnauthenticated(error)) {
+      keepForAfterSignIn(Object.fromEntries(keep.map((field) => [field, values[field]])));
+      sessionEnded();
+      return;
+    }
+    const failure = describeFailure(error, locale);
+    const known = failure.fieldErrors.filter((e) => isKnown(e.field)).map(worded);
+    const unknown = failure.fieldErrors.filter((e) => !isKnown(e.field));
+    setServerErrors(
+      Object.fromEntries(known.map((e) => [e.field, { code: e.code, message: e.message }])) as typeof serverErrors,
+    );
+    fail(
+      known.map((e) => ({ field: e.field, message: e.message })),
+      [failure.message, ...unknown.map((e) => e.message)].filter(Boolean).join(' ') || null,
+    );
+  };
+
+  /**
+   * The failure of something done beside the form (a passkey instead of the password, say),
+   * reported in the form's summary as a submit's would be: one summary per form, as always.
+   */
+  const failWith = (error: unknown) => {
+    setServerErrors({});
+    reportFailure(error);
+  };
+
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (inFlight.current) return;
@@ -121,29 +149,16 @@ export function useForm<F extends string>({ initial, schema, submit, keep = [], 
       await submit(values);
       setReport((r) => ({ entries: [], message: null, key: r.key }));
     } catch (error) {
-      if (isUnauthenticated(error)) {
-        keepForAfterSignIn(Object.fromEntries(keep.map((field) => [field, values[field]])));
-        sessionEnded();
-        return;
-      }
-      const failure = describeFailure(error, locale);
-      const known = failure.fieldErrors.filter((e) => isKnown(e.field)).map(worded);
-      const unknown = failure.fieldErrors.filter((e) => !isKnown(e.field));
-      setServerErrors(
-        Object.fromEntries(known.map((e) => [e.field, { code: e.code, message: e.message }])) as typeof serverErrors,
-      );
-      fail(
-        known.map((e) => ({ field: e.field, message: e.message })),
-        [failure.message, ...unknown.map((e) => e.message)].filter(Boolean).join(' ') || null,
-      );
+      reportFailure(error);
     } finally {
       inFlight.current = false;
       setSubmitting(false);
     }
   };
 
-  const reset = () => {
-    setValues(initial);
+  /** Back to a fresh form: the initial values, or some kept (`values`); nothing shown as wrong. */
+  const reset = (values: Partial<Record<F, string>> = {}) => {
+    setValues({ ...initial, ...values });
     setEdited(new Set());
     setLeft(new Set());
     setAttempted(false);
@@ -162,7 +177,7 @@ export function useForm<F extends string>({ initial, schema, submit, keep = [], 
     readOnly: hydrated ? undefined : true,
   });
 
-  return { values, errorFor, errorCodeFor, inputProps, onSubmit, submitting, report, reset };
+  return { values, errorFor, errorCodeFor, inputProps, onSubmit, submitting, report, reset, failWith };
 }
 
 export type Form<F extends string> = ReturnType<typeof useForm<F>>;

@@ -25,6 +25,7 @@ const en = {
   activityNone: 'Nothing has happened yet.',
   activityOther: 'Other event ({type})',
   activityFrom: '{device}, {address}',
+  activityWarning: 'Warning',
   event_registered: 'Account created',
   event_signed_in: 'Signed in',
   event_sign_in_failed: 'Sign-in with a wrong password',
@@ -47,6 +48,11 @@ const en = {
   event_two_step_reset: 'Two-step sign-in reset by an administrator',
   event_recovery_codes_regenerated: 'New recovery codes made',
   event_recovery_code_used: 'Recovery code used',
+  event_passkey_added: 'Passkey added',
+  event_passkey_removed: 'Passkey removed',
+  event_passkey_renamed: 'Passkey renamed',
+  event_passkey_failed: 'A passkey could not be verified',
+  event_passkey_counter_regressed: 'A passkey’s counter went backwards: it may have been copied',
   nameIntro: 'This is the name shown on your account.',
   nameSubmit: 'Save name',
   nameBusy: 'Saving…',
@@ -118,6 +124,63 @@ const en = {
   newCodesHelp: 'Makes ten new recovery codes. The ones you have now stop working at once.',
   newCodesSubmit: 'Make new codes',
   newCodesBusy: 'Making codes…',
+  twoStepIsOnPasskeys: 'Two-step sign-in is on through your passkeys.',
+  twoStepOffPasskeys:
+    'A passkey can be the second step too, and signs you in without your password. Adding one turns two-step sign-in on.',
+  twoStepAppTitle: 'Authenticator app',
+  twoStepAppIsOff:
+    'The authenticator app is off. Set one up as another way to do the second step, for when your passkey is not at hand.',
+  twoStepAppOffTitle: 'Turn off the authenticator app',
+  twoStepAppOffHelp:
+    'Signing in then asks for your passkey instead of an app code, and your recovery codes stay. Confirm with your password and a code from your app or a recovery code.',
+  twoStepAppTurnedOff: 'The authenticator app is off. Two-step sign-in stays on through your passkeys.',
+  twoStepPasskeysHelp: 'A passkey also does the second step, and signs you in without your password.',
+  codesAppAdded:
+    'The authenticator app is on. These new recovery codes replace the ones you had: the old ones no longer work.',
+  codesPasskey:
+    'Your passkey was added, and two-step sign-in is now on: signing in with your password also asks for your passkey.',
+  // The second step of sign-in, done with a passkey
+  codeStepPasskeyTitle: 'Confirm it is you with your passkey',
+  codeStepPasskeyHelp:
+    'Your password was correct. Use the passkey you added to this account: your fingerprint, face, screen lock or security key.',
+  codeStepPasskeyButton: 'Use your passkey',
+  codeStepPasskeyUnsupported: 'This browser cannot use passkeys: enter a code below instead.',
+  // The passkeys page
+  passkeysIntro:
+    'A passkey signs you in with your fingerprint, face, screen lock or a security key instead of your password. It only works on this site, so it cannot be phished. Once you have one, a sign-in with your password also asks for it, as a second step.',
+  passkeysNone: 'You have no passkeys yet.',
+  passkeySynced: 'Synced',
+  passkeySyncedHelp: 'Synced between your devices by your password manager or platform',
+  passkeyCreated: 'Added {time}',
+  passkeyLastUsed: 'Last used {time}',
+  passkeyNeverUsed: 'Not used yet',
+  passkeyRename: 'Rename',
+  passkeyRenameLabel: 'Rename {name}',
+  passkeyNameField: 'Name of the passkey',
+  passkeySaveName: 'Save name',
+  passkeySavingName: 'Saving…',
+  passkeyRenamed: 'The passkey is now called {name}.',
+  passkeyRemove: 'Remove',
+  passkeyRemoveLabel: 'Remove {name}',
+  passkeyRemoving: 'Removing…',
+  passkeyRemoveConfirm: 'Enter your current password to remove {name}.',
+  passkeyRemoveLast: 'It is your only second step: two-step sign-in turns off, and your recovery codes are deleted.',
+  passkeyRemoved: '{name} was removed.',
+  passkeyRemovedLast: '{name} was removed. Two-step sign-in is off, and your recovery codes were deleted.',
+  passkeyCancel: 'Cancel',
+  passkeyAddTitle: 'Add a passkey',
+  passkeyAddHelp:
+    'Your browser then asks where to keep it: on this device, in your password manager, or on a phone or security key.',
+  passkeyAddName: 'Name (optional)',
+  passkeyAddNameHelp: 'For example “Work laptop”. Left empty, the passkey is named after your device.',
+  passkeyAdd: 'Add a passkey',
+  passkeyAdding: 'Adding…',
+  passkeyAdded: 'Your passkey {name} was added.',
+  passkeyRecheck: 'For your security, enter your current password to add a passkey.',
+  passkeyAddCancelled: 'No passkey was added: the request was cancelled or timed out. Try again when you are ready.',
+  passkeyAlreadyOnDevice: 'This device already has a passkey for your account.',
+  passkeyAddUnsupported:
+    'This browser cannot make passkeys. To add one, open this page in a current browser such as Chrome, Edge, Firefox or Safari.',
 } as const;
 
 export type SecurityKey = keyof typeof en;
@@ -145,6 +208,7 @@ const de: Record<SecurityKey, string> = {
   activityNone: 'Bisher ist nichts geschehen.',
   activityOther: 'Anderes Ereignis ({type})',
   activityFrom: '{device}, {address}',
+  activityWarning: 'Warnung',
   event_registered: 'Konto erstellt',
   event_signed_in: 'Angemeldet',
   event_sign_in_failed: 'Anmeldung mit falschem Passwort',
@@ -167,6 +231,11 @@ const de: Record<SecurityKey, string> = {
   event_two_step_reset: 'Anmeldung in zwei Schritten von einem Administrator zurückgesetzt',
   event_recovery_codes_regenerated: 'Neue Wiederherstellungscodes erstellt',
   event_recovery_code_used: 'Wiederherstellungscode verwendet',
+  event_passkey_added: 'Passkey hinzugefügt',
+  event_passkey_removed: 'Passkey entfernt',
+  event_passkey_renamed: 'Passkey umbenannt',
+  event_passkey_failed: 'Ein Passkey konnte nicht bestätigt werden',
+  event_passkey_counter_regressed: 'Der Zähler eines Passkeys ist zurückgegangen: Er wurde möglicherweise kopiert',
   nameIntro: 'Dieser Name wird in Ihrem Konto angezeigt.',
   nameSubmit: 'Namen speichern',
   nameBusy: 'Wird gespeichert …',
@@ -237,6 +306,66 @@ const de: Record<SecurityKey, string> = {
   newCodesHelp: 'Erstellt zehn neue Wiederherstellungscodes. Ihre bisherigen gelten sofort nicht mehr.',
   newCodesSubmit: 'Neue Codes erstellen',
   newCodesBusy: 'Codes werden erstellt …',
+  twoStepIsOnPasskeys: 'Die Anmeldung in zwei Schritten ist über Ihre Passkeys eingeschaltet.',
+  twoStepOffPasskeys:
+    'Auch ein Passkey kann der zweite Schritt sein, und er meldet Sie ohne Passwort an. Mit dem ersten Passkey wird die Anmeldung in zwei Schritten eingeschaltet.',
+  twoStepAppTitle: 'Authenticator-App',
+  twoStepAppIsOff:
+    'Die Authenticator-App ist ausgeschaltet. Richten Sie eine als weiteren Weg für den zweiten Schritt ein, falls Ihr Passkey nicht zur Hand ist.',
+  twoStepAppOffTitle: 'Authenticator-App ausschalten',
+  twoStepAppOffHelp:
+    'Bei der Anmeldung wird dann statt eines App-Codes Ihr Passkey verlangt, und Ihre Wiederherstellungscodes bleiben. Bestätigen Sie mit Ihrem Passwort und einem Code aus Ihrer App oder einem Wiederherstellungscode.',
+  twoStepAppTurnedOff:
+    'Die Authenticator-App ist ausgeschaltet. Die Anmeldung in zwei Schritten bleibt über Ihre Passkeys eingeschaltet.',
+  twoStepPasskeysHelp: 'Auch ein Passkey erledigt den zweiten Schritt, und er meldet Sie ohne Passwort an.',
+  codesAppAdded:
+    'Die Authenticator-App ist eingeschaltet. Diese neuen Wiederherstellungscodes ersetzen Ihre bisherigen: Die alten gelten nicht mehr.',
+  codesPasskey:
+    'Ihr Passkey wurde hinzugefügt, und die Anmeldung in zwei Schritten ist jetzt eingeschaltet: Bei einer Anmeldung mit Passwort wird auch Ihr Passkey verlangt.',
+  codeStepPasskeyTitle: 'Bestätigen Sie mit Ihrem Passkey, dass Sie es sind',
+  codeStepPasskeyHelp:
+    'Ihr Passwort war richtig. Verwenden Sie den Passkey, den Sie diesem Konto hinzugefügt haben: Fingerabdruck, Gesicht, Bildschirmsperre oder Sicherheitsschlüssel.',
+  codeStepPasskeyButton: 'Passkey verwenden',
+  codeStepPasskeyUnsupported:
+    'Dieser Browser kann keine Passkeys verwenden: Geben Sie stattdessen unten einen Code ein.',
+  passkeysIntro:
+    'Mit einem Passkey melden Sie sich per Fingerabdruck, Gesicht, Bildschirmsperre oder Sicherheitsschlüssel an statt mit Ihrem Passwort. Er funktioniert nur auf dieser Website und kann daher nicht abgefischt werden. Sobald Sie einen haben, wird er bei einer Anmeldung mit Passwort als zweiter Schritt verlangt.',
+  passkeysNone: 'Sie haben noch keine Passkeys.',
+  passkeySynced: 'Synchronisiert',
+  passkeySyncedHelp: 'Von Ihrem Passwort-Manager oder Ihrer Plattform zwischen Ihren Geräten synchronisiert',
+  passkeyCreated: 'Hinzugefügt {time}',
+  passkeyLastUsed: 'Zuletzt verwendet {time}',
+  passkeyNeverUsed: 'Noch nicht verwendet',
+  passkeyRename: 'Umbenennen',
+  passkeyRenameLabel: '{name} umbenennen',
+  passkeyNameField: 'Name des Passkeys',
+  passkeySaveName: 'Namen speichern',
+  passkeySavingName: 'Wird gespeichert …',
+  passkeyRenamed: 'Der Passkey heißt jetzt {name}.',
+  passkeyRemove: 'Entfernen',
+  passkeyRemoveLabel: '{name} entfernen',
+  passkeyRemoving: 'Wird entfernt …',
+  passkeyRemoveConfirm: 'Geben Sie Ihr aktuelles Passwort ein, um {name} zu entfernen.',
+  passkeyRemoveLast:
+    'Er ist Ihr einziger zweiter Schritt: Die Anmeldung in zwei Schritten wird ausgeschaltet, und Ihre Wiederherstellungscodes werden gelöscht.',
+  passkeyRemoved: '{name} wurde entfernt.',
+  passkeyRemovedLast:
+    '{name} wurde entfernt. Die Anmeldung in zwei Schritten ist ausgeschaltet, und Ihre Wiederherstellungscodes wurden gelöscht.',
+  passkeyCancel: 'Abbrechen',
+  passkeyAddTitle: 'Passkey hinzufügen',
+  passkeyAddHelp:
+    'Ihr Browser fragt dann, wo er gespeichert werden soll: auf diesem Gerät, in Ihrem Passwort-Manager oder auf einem Telefon oder Sicherheitsschlüssel.',
+  passkeyAddName: 'Name (optional)',
+  passkeyAddNameHelp: 'Zum Beispiel „Arbeitslaptop“. Ohne Namen wird der Passkey nach Ihrem Gerät benannt.',
+  passkeyAdd: 'Passkey hinzufügen',
+  passkeyAdding: 'Wird hinzugefügt …',
+  passkeyAdded: 'Ihr Passkey {name} wurde hinzugefügt.',
+  passkeyRecheck: 'Geben Sie zu Ihrer Sicherheit Ihr aktuelles Passwort ein, um einen Passkey hinzuzufügen.',
+  passkeyAddCancelled:
+    'Es wurde kein Passkey hinzugefügt: Die Anfrage wurde abgebrochen oder ist abgelaufen. Versuchen Sie es erneut, wenn Sie bereit sind.',
+  passkeyAlreadyOnDevice: 'Auf diesem Gerät gibt es bereits einen Passkey für Ihr Konto.',
+  passkeyAddUnsupported:
+    'Dieser Browser kann keine Passkeys erstellen. Öffnen Sie diese Seite dazu in einem aktuellen Browser wie Chrome, Edge, Firefox oder Safari.',
 };
 
 const fr: Record<SecurityKey, string> = {
@@ -263,6 +392,7 @@ const fr: Record<SecurityKey, string> = {
   activityNone: 'Rien ne s’est encore passé.',
   activityOther: 'Autre événement ({type})',
   activityFrom: '{device}, {address}',
+  activityWarning: 'Avertissement',
   event_registered: 'Compte créé',
   event_signed_in: 'Connexion',
   event_sign_in_failed: 'Connexion avec un mot de passe erroné',
@@ -285,6 +415,11 @@ const fr: Record<SecurityKey, string> = {
   event_two_step_reset: 'Connexion en deux étapes réinitialisée par un administrateur',
   event_recovery_codes_regenerated: 'Nouveaux codes de récupération créés',
   event_recovery_code_used: 'Code de récupération utilisé',
+  event_passkey_added: 'Clé d’accès ajoutée',
+  event_passkey_removed: 'Clé d’accès supprimée',
+  event_passkey_renamed: 'Clé d’accès renommée',
+  event_passkey_failed: 'Une clé d’accès n’a pas pu être vérifiée',
+  event_passkey_counter_regressed: 'Le compteur d’une clé d’accès a reculé\u00a0: elle a peut-être été copiée',
   nameIntro: 'C’est le nom affiché sur votre compte.',
   nameSubmit: 'Enregistrer le nom',
   nameBusy: 'Enregistrement…',
@@ -355,6 +490,67 @@ const fr: Record<SecurityKey, string> = {
   newCodesHelp: 'Crée dix nouveaux codes de récupération. Ceux que vous avez cessent aussitôt de fonctionner.',
   newCodesSubmit: 'Créer de nouveaux codes',
   newCodesBusy: 'Création des codes…',
+  twoStepIsOnPasskeys: 'La connexion en deux étapes est activée par vos clés d’accès.',
+  twoStepOffPasskeys:
+    'Une clé d’accès peut aussi servir de deuxième étape, et vous connecte sans mot de passe. En ajouter une active la connexion en deux étapes.',
+  twoStepAppTitle: 'Application d’authentification',
+  twoStepAppIsOff:
+    'L’application d’authentification est désactivée. Configurez-en une comme autre moyen de faire la deuxième étape, pour le cas où votre clé d’accès n’est pas sous la main.',
+  twoStepAppOffTitle: 'Désactiver l’application d’authentification',
+  twoStepAppOffHelp:
+    'La connexion demandera alors votre clé d’accès au lieu d’un code de l’application, et vos codes de récupération restent. Confirmez avec votre mot de passe et un code de votre application ou un code de récupération.',
+  twoStepAppTurnedOff:
+    'L’application d’authentification est désactivée. La connexion en deux étapes reste activée par vos clés d’accès.',
+  twoStepPasskeysHelp: 'Une clé d’accès fait aussi la deuxième étape, et vous connecte sans mot de passe.',
+  codesAppAdded:
+    'L’application d’authentification est activée. Ces nouveaux codes de récupération remplacent les vôtres\u00a0: les anciens ne fonctionnent plus.',
+  codesPasskey:
+    'Votre clé d’accès a été ajoutée et la connexion en deux étapes est maintenant activée\u00a0: une connexion avec votre mot de passe demande aussi votre clé d’accès.',
+  codeStepPasskeyTitle: 'Confirmez que c’est vous avec votre clé d’accès',
+  codeStepPasskeyHelp:
+    'Votre mot de passe est correct. Utilisez la clé d’accès ajoutée à ce compte\u00a0: empreinte digitale, visage, verrouillage de l’écran ou clé de sécurité.',
+  codeStepPasskeyButton: 'Utiliser votre clé d’accès',
+  codeStepPasskeyUnsupported:
+    'Ce navigateur ne peut pas utiliser de clés d’accès\u00a0: saisissez plutôt un code ci-dessous.',
+  passkeysIntro:
+    'Une clé d’accès vous connecte avec votre empreinte digitale, votre visage, le verrouillage de l’écran ou une clé de sécurité au lieu de votre mot de passe. Elle ne fonctionne que sur ce site et ne peut donc pas être hameçonnée. Dès que vous en avez une, une connexion avec votre mot de passe la demande aussi, comme deuxième étape.',
+  passkeysNone: 'Vous n’avez pas encore de clé d’accès.',
+  passkeySynced: 'Synchronisée',
+  passkeySyncedHelp: 'Synchronisée entre vos appareils par votre gestionnaire de mots de passe ou votre plateforme',
+  passkeyCreated: 'Ajoutée {time}',
+  passkeyLastUsed: 'Utilisée pour la dernière fois {time}',
+  passkeyNeverUsed: 'Pas encore utilisée',
+  passkeyRename: 'Renommer',
+  passkeyRenameLabel: 'Renommer {name}',
+  passkeyNameField: 'Nom de la clé d’accès',
+  passkeySaveName: 'Enregistrer le nom',
+  passkeySavingName: 'Enregistrement…',
+  passkeyRenamed: 'La clé d’accès s’appelle maintenant {name}.',
+  passkeyRemove: 'Supprimer',
+  passkeyRemoveLabel: 'Supprimer {name}',
+  passkeyRemoving: 'Suppression…',
+  passkeyRemoveConfirm: 'Saisissez votre mot de passe actuel pour supprimer {name}.',
+  passkeyRemoveLast:
+    'C’est votre seule deuxième étape\u00a0: la connexion en deux étapes sera désactivée et vos codes de récupération seront supprimés.',
+  passkeyRemoved: '{name} a été supprimée.',
+  passkeyRemovedLast:
+    '{name} a été supprimée. La connexion en deux étapes est désactivée et vos codes de récupération ont été supprimés.',
+  passkeyCancel: 'Annuler',
+  passkeyAddTitle: 'Ajouter une clé d’accès',
+  passkeyAddHelp:
+    'Votre navigateur demande ensuite où la conserver\u00a0: sur cet appareil, dans votre gestionnaire de mots de passe, ou sur un téléphone ou une clé de sécurité.',
+  passkeyAddName: 'Nom (facultatif)',
+  passkeyAddNameHelp:
+    'Par exemple «\u00a0Portable du bureau\u00a0». Sans nom, la clé d’accès porte le nom de votre appareil.',
+  passkeyAdd: 'Ajouter une clé d’accès',
+  passkeyAdding: 'Ajout…',
+  passkeyAdded: 'Votre clé d’accès {name} a été ajoutée.',
+  passkeyRecheck: 'Pour votre sécurité, saisissez votre mot de passe actuel pour ajouter une clé d’accès.',
+  passkeyAddCancelled:
+    'Aucune clé d’accès n’a été ajoutée\u00a0: la demande a été annulée ou a expiré. Réessayez quand vous serez prêt.',
+  passkeyAlreadyOnDevice: 'Cet appareil a déjà une clé d’accès pour votre compte.',
+  passkeyAddUnsupported:
+    'Ce navigateur ne peut pas créer de clés d’accès. Pour en ajouter une, ouvrez cette page dans un navigateur récent comme Chrome, Edge, Firefox ou Safari.',
 };
 
 export const SECURITY_STRINGS: Record<Locale, Record<SecurityKey, string>> = { en, de, fr };

@@ -12,6 +12,7 @@ import {
   type Translator,
 } from './index';
 import { MAIL_PAGE_STRINGS, translateMail, useMailText } from './mail-page-strings';
+import { PROMPT_STRINGS } from './prompt-strings';
 import { SECURITY_STRINGS, translateSecurity, useSecurityStrings } from './security-strings';
 import { UI_STRINGS } from './ui-strings';
 
@@ -21,6 +22,7 @@ const TABLES: [string, StringTables<string>, Translator<string>][] = [
   ['interface', UI_STRINGS, translate as Translator<string>],
   ['mail pages', MAIL_PAGE_STRINGS, translateMail as Translator<string>],
   ['security pages', SECURITY_STRINGS, translateSecurity as Translator<string>],
+  ['passkey prompts', PROMPT_STRINGS, createTranslator(PROMPT_STRINGS) as Translator<string>],
 ];
 
 describe('the translator', () => {

@@ -55,6 +55,7 @@ const en = {
   fieldNewPassword: 'New password',
   fieldNewPasswordConfirm: 'Confirm new password',
   emptyName: 'Enter your name.',
+  emptyPasskeyName: 'Enter a name for the passkey.',
   emptyEmail: 'Enter your email address.',
   emptyPassword: 'Enter your password.',
   emptyNewPassword: 'Enter a password.',
@@ -109,6 +110,10 @@ const en = {
   emptyCode: 'Enter the 6-digit code from your authenticator app.',
   emptyRecoveryCode: 'Enter one of your recovery codes.',
   emptySecondStepCode: 'Enter a code from your authenticator app, or a recovery code.',
+  // Passkeys: the sign-in page's button (what a prompt can end with is in the security pages' words)
+  passkeysTitle: 'Passkeys',
+  passkeySignIn: 'Sign in with a passkey',
+  passkeyWaiting: 'Waiting for your passkey…',
 } as const;
 
 export type UiKey = keyof typeof en;
@@ -165,6 +170,7 @@ const de: Record<UiKey, string> = {
   fieldNewPassword: 'Neues Passwort',
   fieldNewPasswordConfirm: 'Neues Passwort bestätigen',
   emptyName: 'Geben Sie Ihren Namen ein.',
+  emptyPasskeyName: 'Geben Sie einen Namen für den Passkey ein.',
   emptyEmail: 'Geben Sie Ihre E-Mail-Adresse ein.',
   emptyPassword: 'Geben Sie Ihr Passwort ein.',
   emptyNewPassword: 'Geben Sie ein Passwort ein.',
@@ -218,6 +224,9 @@ const de: Record<UiKey, string> = {
   emptyCode: 'Geben Sie den 6-stelligen Code aus Ihrer Authenticator-App ein.',
   emptyRecoveryCode: 'Geben Sie einen Ihrer Wiederherstellungscodes ein.',
   emptySecondStepCode: 'Geben Sie einen Code aus Ihrer Authenticator-App oder einen Wiederherstellungscode ein.',
+  passkeysTitle: 'Passkeys',
+  passkeySignIn: 'Mit einem Passkey anmelden',
+  passkeyWaiting: 'Warten auf Ihren Passkey …',
 };
 
 const fr: Record<UiKey, string> = {
@@ -272,6 +281,7 @@ const fr: Record<UiKey, string> = {
   fieldNewPassword: 'Nouveau mot de passe',
   fieldNewPasswordConfirm: 'Confirmer le nouveau mot de passe',
   emptyName: 'Saisissez votre nom.',
+  emptyPasskeyName: 'Saisissez un nom pour la clé d’accès.',
   emptyEmail: 'Saisissez votre adresse e-mail.',
   emptyPassword: 'Saisissez votre mot de passe.',
   emptyNewPassword: 'Saisissez un mot de passe.',
@@ -325,6 +335,9 @@ const fr: Record<UiKey, string> = {
   emptyCode: 'Saisissez le code à 6 chiffres de votre application d’authentification.',
   emptyRecoveryCode: 'Saisissez l’un de vos codes de récupération.',
   emptySecondStepCode: 'Saisissez un code de votre application d’authentification, ou un code de récupération.',
+  passkeysTitle: 'Clés d’accès',
+  passkeySignIn: 'Se connecter avec une clé d’accès',
+  passkeyWaiting: 'En attente de votre clé d’accès…',
 };
 
 export const UI_STRINGS = { en, de, fr } as const;

@@ -1,5 +1,6 @@
 import { lazy, memo, Suspense, useEffect, useRef } from 'react';
 import { PageHeading } from '../components/PageHeading';
+import { PasskeysLink } from '../components/PasskeysLink';
 import { TwoStepLink } from '../components/TwoStepLink';
 import { useI18n } from '../i18n';
 import { RequireAuth } from '../RequireAuth';
@@ -63,6 +64,9 @@ export function AccountPage() {
             </li>
             <li>
               <TwoStepLink />
+            </li>
+            <li>
+              <PasskeysLink />
             </li>
             <li>
               <Link to="/settings/activity">{t('activityTitle')}</Link>

@@ -43,6 +43,9 @@ function ActivityList() {
   );
 }
 
+/** Events that are no failed attempt but ask for the same attention: marked like failures, as a warning. */
+const WARNINGS = new Set(['passkey_counter_regressed']);
+
 function ActivityChunk({ cursor, last, onMore }: { cursor?: string; last: boolean; onMore: (cursor: string) => void }) {
   const { has, locale, s } = useSecurityStrings();
   const sessionEnded = useSessionEnded();
@@ -70,11 +73,13 @@ function ActivityChunk({ cursor, last, onMore }: { cursor?: string; last: boolea
       {events.map((e) => {
         const key = `event_${e.type}`;
         const label = has(key) ? s(key) : s('activityOther', { type: e.type });
+        const warning = !e.failed && WARNINGS.has(e.type);
         return (
-          <li key={e.id} className={e.failed ? 'event failed' : 'event'}>
+          <li key={e.id} className={e.failed || warning ? 'event failed' : 'event'}>
             <p className="event-what">
               <strong>{label}</strong>
               {e.failed && <span className="badge badge-failed">{s('activityFailed')}</span>}
+              {warning && <span className="badge badge-failed">{s('activityWarning')}</span>}
             </p>
             <p className="event-when">
               <TimeAgo at={e.at} locale={locale} />

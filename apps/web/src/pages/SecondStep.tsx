@@ -1,30 +1,42 @@
-import { secondStepSchema } from '@accounts/validators';
-import { useEffect, useState } from 'react';
+import { secondStepSchema, type SecondStepMethod } from '@accounts/validators';
+import { useEffect, useRef, useState } from 'react';
 import { CodeField } from '../components/CodeField';
 import { ErrorSummary } from '../components/ErrorSummary';
 import { SubmitButton } from '../components/SubmitButton';
-import { useForm } from '../forms/useForm';
+import { WordedError } from '../failure';
+import { useForm, type Form } from '../forms/useForm';
+import { createTranslator, useTranslator } from '../i18n';
+import { PROMPT_STRINGS } from '../i18n/prompt-strings';
 import { useSecurityStrings } from '../i18n/security-strings';
+import { askForPasskey, canUsePasskeys } from '../passkey-prompt';
 import type { SignedInUser } from '../session';
 import { problemOf, trpc } from '../trpc';
+import { assertionAnswer, prompt, PromptDismissed, PromptFailed } from '../webauthn';
+
+/** What a passkey prompt ended with (the words that load with the passkey code). */
+const translatePrompt = createTranslator(PROMPT_STRINGS);
 
 /**
- * The sign-in's second step, after a correct password for an account with two-step sign-in: the
- * code from the authenticator app, or a recovery code instead. The pending sign-in is the
- * server's cookie; when it has expired (or too many wrong codes ended it) the person starts
- * again with the password.
+ * The sign-in's second step, after a correct password for an account with two-step sign-in, in
+ * the ways the account has (`methods`): its passkey first, where it has one; the code from the
+ * authenticator app, or a recovery code instead. The pending sign-in is the server's cookie; when
+ * it has expired (or too many wrong codes ended it) the person starts again with the password.
  */
 export function SecondStep({
+  methods,
   onSignedIn,
   onExpired,
   onRestart,
 }: {
+  methods: readonly SecondStepMethod[];
   onSignedIn: (user: SignedInUser) => void;
   onExpired: () => void;
   onRestart: () => void;
 }) {
   const { s, t } = useSecurityStrings();
-  const [kind, setKind] = useState<'app' | 'recovery'>('app');
+  const withPasskey = methods.includes('passkey');
+  const withApp = methods.includes('totp');
+  const [kind, setKind] = useState<'app' | 'recovery'>(withApp ? 'app' : 'recovery');
   const secondStep = trpc.account.signInSecondStep.useMutation();
   const form = useForm({
     initial: { code: '' },
@@ -40,18 +52,25 @@ export function SecondStep({
       }
     },
   });
-  // The code field takes focus when the step appears and when the kind of code changes.
-  useEffect(() => document.getElementById('code')?.focus(), [kind]);
+  // The step takes focus when it appears: its passkey button where the account has one, else the
+  // code field, which also takes it when the kind of code changes.
+  const changedKind = useRef(false);
+  useEffect(() => {
+    const first = withPasskey && !changedKind.current ? 'use-passkey' : 'code';
+    document.getElementById(first)?.focus();
+  }, [kind]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const app = kind === 'app';
   const labels = { code: app ? s('fieldCode') : s('fieldRecoveryCode') };
   const other = () => {
+    changedKind.current = true;
     form.reset();
     setKind(app ? 'recovery' : 'app');
   };
 
   return (
     <div className="second-step">
+      {withPasskey && <PasskeyStep form={form} onSignedIn={onSignedIn} onExpired={onExpired} />}
       <h2>{app ? s('codeStepAppTitle') : s('codeStepRecoveryTitle')}</h2>
       <p className="intro" id="code-help">
         {app ? s('codeStepAppHelp') : s('codeStepRecoveryHelp')}
@@ -59,11 +78,13 @@ export function SecondStep({
       <ErrorSummary report={form.report} labels={labels} />
       <form method="post" noValidate onSubmit={(event) => void form.onSubmit(event)} aria-busy={form.submitting}>
         <CodeField form={form} kind={kind} label={labels.code} describedBy={['code-help']} />
-        <p>
-          <button type="button" className="link-button" onClick={other}>
-            {app ? s('useRecoveryCode') : s('useAppCode')}
-          </button>
-        </p>
+        {withApp && (
+          <p>
+            <button type="button" className="link-button" onClick={other}>
+              {app ? s('useRecoveryCode') : s('useAppCode')}
+            </button>
+          </p>
+        )}
         <SubmitButton busy={form.submitting} label={t('signInSubmit')} busyLabel={t('signInBusy')} />
       </form>
       {!app && <p className="switch">{s('codeStepLost')}</p>}
@@ -73,5 +94,67 @@ export function SecondStep({
         </button>
       </p>
     </div>
+  );
+}
+
+/**
+ * The second step done with one of the account's passkeys: its options for this pending sign-in,
+ * the browser's prompt, then the check. The service's refusals go to the code form's summary (one
+ * summary on the page); a dismissed prompt is a calm note beside the button.
+ */
+function PasskeyStep({
+  form,
+  onSignedIn,
+  onExpired,
+}: {
+  form: Form<'code'>;
+  onSignedIn: (user: SignedInUser) => void;
+  onExpired: () => void;
+}) {
+  const { s, t } = useSecurityStrings();
+  const utils = trpc.useUtils();
+  const finish = trpc.passkeys.secondStep.useMutation();
+  const p = useTranslator(translatePrompt);
+  const [busy, setBusy] = useState(false);
+  const [note, setNote] = useState<string | null>(null);
+
+  const confirmWithPasskey = async () => {
+    setNote(null);
+    if (!canUsePasskeys()) {
+      setNote(s('codeStepPasskeyUnsupported'));
+      return;
+    }
+    setBusy(true);
+    try {
+      const options = await utils.client.passkeys.secondStepOptions.mutate({});
+      const response = await prompt(() => askForPasskey(options));
+      const { user } = await finish.mutateAsync({ response: assertionAnswer(response) });
+      onSignedIn(user);
+    } catch (error) {
+      if (problemOf(error)?.code === 'sign_in_expired') onExpired();
+      else if (error instanceof PromptDismissed) setNote(p('passkeyCancelled'));
+      else form.failWith(error instanceof PromptFailed ? new WordedError(p('passkeyDeviceFailed')) : error);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="passkey-step" aria-labelledby="passkey-step-title">
+      <h2 id="passkey-step-title">{s('codeStepPasskeyTitle')}</h2>
+      <p className="intro">{s('codeStepPasskeyHelp')}</p>
+      <button
+        type="button"
+        id="use-passkey"
+        className="primary"
+        disabled={busy}
+        onClick={() => void confirmWithPasskey()}
+      >
+        {busy ? t('passkeyWaiting') : s('codeStepPasskeyButton')}
+      </button>
+      <p className="passkey-note" role="status">
+        {note}
+      </p>
+    </section>
   );
 }

@@ -1,13 +1,9 @@
 import '../security.css';
-import { revokeOtherSessionsSchema } from '@accounts/validators';
 import { useEffect, useRef, useState } from 'react';
-import { CurrentPasswordField } from '../components/CurrentPasswordField';
-import { ErrorSummary } from '../components/ErrorSummary';
+import { ConfirmOwner } from '../components/ConfirmOwner';
 import { PageHeading } from '../components/PageHeading';
 import { LoadError, Loading } from '../components/Status';
-import { SubmitButton } from '../components/SubmitButton';
 import { isUnauthenticated } from '../failure';
-import { useForm } from '../forms/useForm';
 import { useSecurityStrings } from '../i18n/security-strings';
 import { TimeAgo } from '../relative-time';
 import { RequireAuth } from '../RequireAuth';
@@ -117,6 +113,8 @@ function SessionList({ user }: { user: SignedInUser }) {
                     user={user}
                     prompt={s('sessionsConfirmOne', { device })}
                     label={s('sessionsRevokeLabel', { device })}
+                    busyLabel={s('sessionsRevoking')}
+                    cancelLabel={s('sessionsCancel')}
                     onConfirm={(password) => onRevoke(one.id, password)}
                     onCancel={cancel}
                   />
@@ -141,6 +139,8 @@ function SessionList({ user }: { user: SignedInUser }) {
           user={user}
           prompt={s('sessionsConfirmOthers')}
           label={s('sessionsRevokeOthers')}
+          busyLabel={s('sessionsRevoking')}
+          cancelLabel={s('sessionsCancel')}
           onConfirm={onRevokeOthers}
           onCancel={cancel}
         />
@@ -152,53 +152,5 @@ function SessionList({ user }: { user: SignedInUser }) {
         <p className="only-this">{s('sessionsOnlyThis')}</p>
       )}
     </>
-  );
-}
-
-/**
- * The confirm step before other devices are signed out: the current password, so that a stolen
- * session alone cannot sign the owner out everywhere. Accounts with a second step will be asked
- * for it here. The password field takes focus; Cancel puts it back where it was.
- */
-function ConfirmOwner({
-  user,
-  prompt,
-  label,
-  onConfirm,
-  onCancel,
-}: {
-  user: SignedInUser;
-  prompt: string;
-  label: string;
-  onConfirm: (password: string) => Promise<void>;
-  onCancel: () => void;
-}) {
-  const { s, t } = useSecurityStrings();
-  const form = useForm({
-    initial: { current_password: '' },
-    schema: revokeOtherSessionsSchema,
-    whenEmpty: { current_password: 'emptyCurrentPassword' },
-    submit: (values) => onConfirm(values.current_password),
-  });
-  const labels = { current_password: t('fieldCurrentPassword') };
-  useEffect(() => document.getElementById('current_password')?.focus(), []);
-  return (
-    <div className="confirm-owner">
-      <p id="confirm-owner-prompt">{prompt}</p>
-      <ErrorSummary report={form.report} labels={labels} />
-      <form
-        method="post"
-        noValidate
-        onSubmit={(event) => void form.onSubmit(event)}
-        aria-busy={form.submitting}
-        aria-describedby="confirm-owner-prompt"
-      >
-        <CurrentPasswordField form={form} label={labels.current_password} email={user.email} />
-        <SubmitButton busy={form.submitting} label={label} busyLabel={s('sessionsRevoking')} />{' '}
-        <button type="button" className="secondary" disabled={form.submitting} onClick={onCancel}>
-          {s('sessionsCancel')}
-        </button>
-      </form>
-    </div>
   );
 }

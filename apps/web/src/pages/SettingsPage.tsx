@@ -5,6 +5,7 @@ import { CurrentPasswordField } from '../components/CurrentPasswordField';
 import { ErrorSummary } from '../components/ErrorSummary';
 import { NewPasswordFields } from '../components/NewPasswordFields';
 import { PageHeading } from '../components/PageHeading';
+import { PasskeysLink } from '../components/PasskeysLink';
 import { SubmitButton } from '../components/SubmitButton';
 import { TwoStepLink } from '../components/TwoStepLink';
 import { useForm } from '../forms/useForm';
@@ -65,6 +66,9 @@ function ChangePasswordForm({ user }: { user: SignedInUser }) {
       </form>
       <p className="switch">
         <TwoStepLink />
+      </p>
+      <p className="switch">
+        <PasskeysLink />
       </p>
     </>
   );

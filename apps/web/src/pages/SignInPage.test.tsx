@@ -14,9 +14,9 @@ async function signIn(app: ReturnType<typeof renderApp>) {
 }
 
 describe('sign-in page', () => {
-  it('uses username and current-password autocomplete, and marks both fields required', async () => {
+  it('uses username (with passkeys offered there) and current-password autocomplete, and marks both fields required', async () => {
     renderApp('/login');
-    expect((await screen.findByLabelText('Email address')).getAttribute('autocomplete')).toBe('username');
+    expect((await screen.findByLabelText('Email address')).getAttribute('autocomplete')).toBe('username webauthn');
     expect(field('Email address').required).toBe(true);
     expect(field('Password').required).toBe(true);
     expect(field('Password').autocomplete).toBe('current-password');

@@ -1,4 +1,5 @@
-import { message, signInSchema } from '@accounts/validators';
+import { message, signInSchema, type SecondStepMethod } from '@accounts/validators';
+import type { AuthenticationResponseJSON } from '@simplewebauthn/browser';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { EmailField } from '../components/EmailField';
 import { ErrorSummary } from '../components/ErrorSummary';
@@ -6,11 +7,15 @@ import { PageHeading } from '../components/PageHeading';
 import { PasswordField } from '../components/PasswordField';
 import { Loading } from '../components/Status';
 import { SubmitButton } from '../components/SubmitButton';
-import { useForm } from '../forms/useForm';
-import { useI18n, type UiKey } from '../i18n';
+import { WordedError } from '../failure';
+import { useForm, type Form } from '../forms/useForm';
+import { useHydrated } from '../hydrated';
+import { createTranslator, useI18n, type UiKey } from '../i18n';
+import type { PromptKey } from '../i18n/prompt-strings';
 import { Link, navigate, Redirect, safeNext, useLocation } from '../router';
 import { useRealmSettings, useSession, useSetSignedIn, type SignedInUser } from '../session';
 import { problemOf, trpc } from '../trpc';
+import { assertionAnswer, prompt, PromptDismissed, PromptFailed } from '../webauthn';
 import { wasPasswordReset } from './page-state';
 
 // The second step loads when an account asks for it: most sign-ins never do.
@@ -22,11 +27,19 @@ const SIGNED_OUT_REASONS: Record<string, UiKey> = {
 };
 
 /**
- * Where the sign-in is: the password, or the code of an account with two-step sign-in. Back at
- * the password, `back` says how: the code step expired (or too many wrong codes ended it), or the
- * person chose to start again.
+ * Where the sign-in is: the password, or the second step of an account with two-step sign-in (its
+ * ways: a passkey, the app's code, a recovery code). Back at the password, `back` says how: the
+ * second step expired (or too many wrong codes ended it), or the person chose to start again.
  */
-type Step = { name: 'password'; email: string; back?: 'expired' | 'restart' } | { name: 'code'; email: string };
+type Step =
+  | { name: 'password'; email: string; back?: 'expired' | 'restart' }
+  | { name: 'code'; email: string; methods: SecondStepMethod[] };
+
+/** The ways of a second step as the server listed them; an answer without them means the app's code or a recovery code. */
+const methodsOf = (listed: readonly string[] | undefined): SecondStepMethod[] => {
+  const known = (listed ?? []).filter((m): m is SecondStepMethod => ['passkey', 'totp', 'recovery_code'].includes(m));
+  return known.length > 0 ? known : ['totp', 'recovery_code'];
+};
 
 export function SignInPage() {
   const { t } = useI18n();
@@ -50,6 +63,7 @@ export function SignInPage() {
       {step.name === 'code' ? (
         <Suspense fallback={<Loading />}>
           <SecondStep
+            methods={step.methods}
             onSignedIn={signedIn}
             onExpired={() => setStep({ name: 'password', email: step.email, back: 'expired' })}
             onRestart={() => setStep({ name: 'password', email: step.email, back: 'restart' })}
@@ -61,7 +75,7 @@ export function SignInPage() {
           back={step.back}
           next={next}
           onSignedIn={signedIn}
-          onSecondStep={(email) => setStep({ name: 'code', email })}
+          onSecondStep={(email, methods) => setStep({ name: 'code', email, methods })}
         />
       )}
     </>
@@ -79,7 +93,7 @@ function PasswordStep({
   back?: 'expired' | 'restart';
   next: string;
   onSignedIn: (user: SignedInUser) => void;
-  onSecondStep: (email: string) => void;
+  onSecondStep: (email: string, methods: SecondStepMethod[]) => void;
 }) {
   const { locale, t } = useI18n();
   const { realm } = useRealmSettings();
@@ -87,6 +101,7 @@ function PasswordStep({
   const expired = search.get('expired') === '1';
   const afterReset = wasPasswordReset(state);
   const signIn = trpc.account.signIn.useMutation();
+  const hydrated = useHydrated();
   // Back from the code step by choice: the form it replaced had focus, so the address takes it.
   useEffect(() => {
     if (back === 'restart') document.getElementById('email')?.focus();
@@ -103,11 +118,13 @@ function PasswordStep({
       } catch (error) {
         // The password was right; the account asks for its second step (the server keeps the
         // pending sign-in in a cookie of its own).
-        if (problemOf(error)?.code === 'second_factor_required') onSecondStep(values.email);
+        const problem = problemOf(error);
+        if (problem?.code === 'second_factor_required') onSecondStep(values.email, methodsOf(problem.methods));
         else throw error;
       }
     },
   });
+  const passkey = usePasskeySignIn(form, onSignedIn);
 
   const labels = { email: t('fieldEmail'), password: t('fieldPassword') };
   const registerPath = next === '/account' ? '/register' : `/register?next=${encodeURIComponent(next)}`;
@@ -130,13 +147,26 @@ function PasswordStep({
       )}
       <ErrorSummary report={form.report} labels={labels} />
       <form method="post" noValidate onSubmit={(event) => void form.onSubmit(event)} aria-busy={form.submitting}>
-        <EmailField form={form} label={labels.email} autoComplete="username" />
+        <EmailField form={form} label={labels.email} autoComplete="username webauthn" />
         <PasswordField form={form} name="password" label={labels.password} autoComplete="current-password" />
         <p>
           <Link to="/forgot-password">{t('forgotLink')}</Link>
         </p>
         <SubmitButton busy={form.submitting} label={t('signInSubmit')} busyLabel={t('signInBusy')} />
       </form>
+      <div className="passkey-sign-in">
+        <button
+          type="button"
+          className="secondary"
+          disabled={passkey.busy || !hydrated}
+          onClick={() => void passkey.signIn()}
+        >
+          {passkey.busy ? t('passkeyWaiting') : t('passkeySignIn')}
+        </button>
+        <p className="passkey-note" role="status">
+          {passkey.note}
+        </p>
+      </div>
       <p className="switch">
         {t('noAccount')} <Link to={registerPath}>{t('navRegister')}</Link>
       </p>
@@ -153,4 +183,92 @@ function SecondStepExpired({ text }: { text: string }) {
       <p>{text}</p>
     </div>
   );
+}
+
+/** The passkey code, loaded once the sign-in page runs (or its button is used), apart from the first scripts. */
+const passkeyPrompts = () => import('../passkey-prompt');
+
+/**
+ * Signing in with a passkey alone (a discoverable credential: no address typed first), by the
+ * button or from the browser's autofill on the address field (conditional mediation, started once
+ * when the form appears where the browser offers it). The autofill waits quietly: its failures
+ * are said only once the person chose a passkey there. The button's prompt replaces the
+ * autofill's; leaving the form ends whichever is open. Failures of the service go to the form's
+ * summary; a prompt the person dismissed is a calm note beside the button.
+ */
+function usePasskeySignIn(form: Form<'email' | 'password'>, onSignedIn: (user: SignedInUser) => void) {
+  const { locale } = useI18n();
+  const utils = trpc.useUtils();
+  const finishSignIn = trpc.passkeys.signIn.useMutation();
+  const [busy, setBusy] = useState(false);
+  const [note, setNote] = useState<string | null>(null);
+
+  const finish = async (response: AuthenticationResponseJSON) => {
+    const { user } = await finishSignIn.mutateAsync({ response: assertionAnswer(response) });
+    onSignedIn(user);
+  };
+  // The autofill's answer comes whenever the person picks a passkey: it finishes with this render's handlers.
+  const latest = useRef({ finish, failWith: form.failWith, setBusy });
+  latest.current = { finish, failWith: form.failWith, setBusy };
+
+  useEffect(() => {
+    let live = true;
+    let end: (() => void) | undefined;
+    void (async () => {
+      let response: AuthenticationResponseJSON | null = null;
+      try {
+        const prompts = await passkeyPrompts();
+        end = prompts.endPasskeyPrompts;
+        response = await prompts.passkeyFromAutofill(
+          () => utils.client.passkeys.signInOptions.mutate(),
+          () => live,
+        );
+      } catch {
+        // The code could not load: the button says so when it is used.
+      }
+      if (!response || !live) return;
+      const { finish, failWith, setBusy } = latest.current;
+      setBusy(true);
+      try {
+        await finish(response);
+      } catch (error) {
+        failWith(error);
+      } finally {
+        setBusy(false);
+      }
+    })();
+    return () => {
+      live = false;
+      end?.();
+    };
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const signIn = async () => {
+    setNote(null);
+    setBusy(true);
+    try {
+      const prompts = await passkeyPrompts();
+      // What the prompt ended with, in the words that came with it.
+      const say = (key: PromptKey) => createTranslator(prompts.PROMPT_STRINGS)(locale, key);
+      try {
+        if (!prompts.canUsePasskeys()) {
+          setNote(say('passkeyUnsupported'));
+          return;
+        }
+        const options = await utils.client.passkeys.signInOptions.mutate();
+        // Starting this prompt ends the autofill's (one WebAuthn request at a time).
+        await finish(await prompt(() => prompts.askForPasskey(options)));
+      } catch (error) {
+        if (error instanceof PromptDismissed) setNote(say('passkeyCancelled'));
+        else if (error instanceof PromptFailed) form.failWith(new WordedError(say('passkeyDeviceFailed')));
+        else throw error;
+      }
+    } catch (error) {
+      form.failWith(error);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return { busy, note, signIn };
 }

@@ -3,6 +3,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TwoStepLink } from '../components/TwoStepLink';
 import { Providers } from '../Providers';
+import type { TwoStepStatus } from '../session';
 import {
   ACME_SETTINGS,
   ADA,
@@ -255,6 +256,81 @@ describe('two-step sign-in page', () => {
     await waitFor(() => expect(document.activeElement).toBe(said.closest('[role=status]')));
     await screen.findByText('Two-step sign-in is on.');
     expect(screen.queryByRole('button', { name: 'Set up' })).toBeNull();
+  });
+
+  it('with passkeys only: on through them, the app off and set up beside them, with new codes', async () => {
+    let methods: TwoStepStatus['methods'] = ['passkey', 'recovery_code'];
+    const app = renderApp('/settings/two-step', {
+      'account.me': () => signedInAs(ADA, { enabled: true, methods, recoveryCodesLeft: 10 }),
+      'passkeys.list': () => ({ data: { passkeys: [] } }),
+      'twoStep.setupTotp': () => ({ data: SETUP }),
+      'twoStep.enableTotp': () => {
+        methods = ['passkey', 'totp', 'recovery_code'];
+        return { data: { recoveryCodes: NEW_CODES } };
+      },
+    });
+    const state = await screen.findByText('Two-step sign-in is on through your passkeys.');
+    expect(state.closest('p')!.textContent).toContain('Unused recovery codes: 10');
+    expect(screen.getByRole('heading', { level: 2, name: 'Authenticator app' })).toBeTruthy();
+    expect(screen.getByText(/The authenticator app is off\./)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Turn off' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'Passkeys' }).getAttribute('href')).toBe('/settings/passkeys');
+
+    await app.user.click(screen.getByRole('button', { name: 'Set up' }));
+    await screen.findByRole('heading', { level: 2, name: '1. Add this account to your authenticator app' });
+    await app.user.type(field('6-digit code'), '123456');
+    await app.user.type(field('Current password'), PASSWORD);
+    await app.user.click(screen.getByRole('button', { name: 'Turn on' }));
+    await screen.findByRole('heading', { level: 2, name: 'Save your recovery codes' });
+    expect(
+      screen.getByText(
+        'The authenticator app is on. These new recovery codes replace the ones you had: the old ones no longer work.',
+      ),
+    ).toBeTruthy();
+    await app.user.click(screen.getByRole('button', { name: 'Done' }));
+    await screen.findByText('Two-step sign-in is on.');
+    expect(screen.getByRole('heading', { level: 2, name: 'Turn off the authenticator app' })).toBeTruthy();
+  });
+
+  it('with passkeys too: turning the app off leaves two-step sign-in on, and says so', async () => {
+    let methods: TwoStepStatus['methods'] = ['passkey', 'totp', 'recovery_code'];
+    const app = renderApp('/settings/two-step', {
+      'account.me': () => signedInAs(ADA, { enabled: true, methods, recoveryCodesLeft: 9 }),
+      'twoStep.disableTotp': () => {
+        methods = ['passkey', 'recovery_code'];
+        return { data: { ok: true } };
+      },
+    });
+    await screen.findByText('Two-step sign-in is on.');
+    expect(screen.getByText(/your recovery codes stay/)).toBeTruthy();
+    await app.user.click(screen.getByRole('button', { name: 'Turn off' }));
+    await app.user.type(await screen.findByLabelText('Current password'), PASSWORD);
+    await app.user.type(field('Code from your app, or a recovery code'), '123456');
+    await app.user.click(screen.getByRole('button', { name: 'Turn off' }));
+    const said = await screen.findByText(
+      'The authenticator app is off. Two-step sign-in stays on through your passkeys.',
+    );
+    await waitFor(() => expect(document.activeElement).toBe(said.closest('[role=status]')));
+    await screen.findByText('Two-step sign-in is on through your passkeys.');
+    expect(screen.getByRole('button', { name: 'Set up' })).toBeTruthy();
+  });
+
+  it('shows the app as off when it was turned off elsewhere (totp_off)', async () => {
+    let methods: TwoStepStatus['methods'] = ['passkey', 'totp', 'recovery_code'];
+    const app = renderApp('/settings/two-step', {
+      'account.me': () => signedInAs(ADA, { enabled: true, methods, recoveryCodesLeft: 10 }),
+      'twoStep.disableTotp': () => {
+        methods = ['passkey', 'recovery_code'];
+        return problem(409, 'totp_off');
+      },
+    });
+    await app.user.click(await screen.findByRole('button', { name: 'Turn off' }));
+    await app.user.type(await screen.findByLabelText('Current password'), PASSWORD);
+    await app.user.type(field('Code from your app, or a recovery code'), '123456');
+    await app.user.click(screen.getByRole('button', { name: 'Turn off' }));
+    const said = await screen.findByText(message('totp_off', 'en'));
+    await waitFor(() => expect(document.activeElement).toBe(said.closest('[role=status]')));
+    await screen.findByText('Two-step sign-in is on through your passkeys.');
   });
 
   it('goes to sign-in, and back here after, when the session ended', async () => {

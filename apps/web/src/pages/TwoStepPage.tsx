@@ -6,13 +6,15 @@ import { CopyButton } from '../components/CopyButton';
 import { CurrentPasswordField } from '../components/CurrentPasswordField';
 import { ErrorSummary } from '../components/ErrorSummary';
 import { PageHeading } from '../components/PageHeading';
+import { PasskeysLink } from '../components/PasskeysLink';
+import { RecoveryCodes, type CodesMadeAfter } from '../components/RecoveryCodes';
 import { LoadError, Loading } from '../components/Status';
 import { SubmitButton } from '../components/SubmitButton';
 import { describeFailure, isUnauthenticated } from '../failure';
 import { useForm } from '../forms/useForm';
 import { useSecurityStrings } from '../i18n/security-strings';
 import { RequireAuth } from '../RequireAuth';
-import { useProductName, useSessionEnded, useTwoStep, type SignedInUser, type TwoStepStatus } from '../session';
+import { useSessionEnded, useTwoStep, type SignedInUser, type TwoStepStatus } from '../session';
 import { problemOf, trpc, type RouterOutputs } from '../trpc';
 
 export function TwoStepPage() {
@@ -26,12 +28,16 @@ export function TwoStepPage() {
 }
 
 /** Recovery codes just made, shown this once, and why they were made. */
-type NewCodes = { codes: string[]; after: 'enabled' | 'regenerated' };
+type NewCodes = { codes: string[]; after: CodesMadeAfter };
 
 /** What the page says after a change, whose form is gone: done, or the state was not what it showed. */
 type Said = { text: string; tone: 'success' | 'notice' };
 
-/** The two-step state, and the one thing being done about it (set-up, codes, turning off, new codes). */
+/**
+ * The two-step state, and the one thing being done about it (set-up, codes, turning off, new codes).
+ * Two-step sign-in is on with any second factor, the authenticator app or a passkey; the app has
+ * its own state within it (`methods` has `totp` when it is on).
+ */
 function TwoStepSettings({ user }: { user: SignedInUser }) {
   const { s } = useSecurityStrings();
   const { twoStep, error, retry } = useTwoStep();
@@ -89,7 +95,12 @@ function TwoStepSettings({ user }: { user: SignedInUser }) {
         <TwoStepOn
           user={user}
           twoStep={twoStep}
-          onChange={({ codes }) => (codes ? codesMade(codes, 'regenerated') : say(s('twoStepTurnedOff'), 'success'))}
+          onChange={({ codes }) =>
+            codes
+              ? codesMade(codes, 'regenerated')
+              : say(s(twoStep.methods.includes('passkey') ? 'twoStepAppTurnedOff' : 'twoStepTurnedOff'), 'success')
+          }
+          onAppEnabled={(codes) => codesMade(codes, 'app-added')}
           onStale={stale}
         />
       ) : (
@@ -99,14 +110,51 @@ function TwoStepSettings({ user }: { user: SignedInUser }) {
   );
 }
 
-/** A refusal that says the page shows an old state (two-step sign-in was turned on or off elsewhere). */
+/** A refusal that says the page shows an old state (the app or two-step sign-in was turned on or off elsewhere). */
 const isStale = (error: unknown) => {
   const code = problemOf(error)?.code;
-  return code === 'two_step_on' || code === 'two_step_off';
+  return code === 'two_step_on' || code === 'two_step_off' || code === 'totp_off';
 };
 
-/** Off: what it is, and the set-up (QR code, key, then a code and the password to turn it on). */
+/** Off: what it is, the app's set-up, and passkeys, the other way to turn it on. */
 function TwoStepOff({
+  user,
+  onEnabled,
+  onStale,
+}: {
+  user: SignedInUser;
+  onEnabled: (codes: string[]) => void;
+  onStale: (text: string) => void;
+}) {
+  const { s } = useSecurityStrings();
+  return (
+    <>
+      <p className="intro">{s('twoStepIntro')}</p>
+      <p className="two-step-state" id="two-step-state" tabIndex={-1}>
+        <strong>{s('twoStepIsOff')}</strong>
+      </p>
+      <AppSetUp user={user} onEnabled={onEnabled} onStale={onStale} />
+      <PasskeysSection help={s('twoStepOffPasskeys')} />
+    </>
+  );
+}
+
+/** The way to the passkeys page from here, with how many the account has. */
+function PasskeysSection({ help }: { help: string }) {
+  const { t } = useSecurityStrings();
+  return (
+    <section className="two-step-action" aria-labelledby="two-step-passkeys-title">
+      <h2 id="two-step-passkeys-title">{t('passkeysTitle')}</h2>
+      <p>{help}</p>
+      <p>
+        <PasskeysLink />
+      </p>
+    </section>
+  );
+}
+
+/** The authenticator app's set-up (QR code, key, then a code and the password to turn it on). */
+function AppSetUp({
   user,
   onEnabled,
   onStale,
@@ -135,10 +183,6 @@ function TwoStepOff({
 
   return (
     <>
-      <p className="intro">{s('twoStepIntro')}</p>
-      <p className="two-step-state" id="two-step-state" tabIndex={-1}>
-        <strong>{s('twoStepIsOff')}</strong>
-      </p>
       {failure && (
         <div className="alert" role="alert">
           <p>{describeFailure(failure, locale).message}</p>
@@ -211,71 +255,24 @@ function TotpSetup({
   );
 }
 
-/**
- * The ten recovery codes, this once: a list to copy or download, a warning that they will not be
- * shown again, and Done. The heading takes focus, so the codes are what is read next.
- */
-function RecoveryCodes({ user, codes, after, onDone }: NewCodes & { user: SignedInUser; onDone: () => void }) {
-  const { s } = useSecurityStrings();
-  const product = useProductName();
-  const headingRef = useRef<HTMLHeadingElement>(null);
-  useEffect(() => headingRef.current?.focus(), []);
-  const file = [s('codesFileIntro', { account: user.email, product }), '', ...codes, ''].join('\n');
-  const download = () => {
-    const url = URL.createObjectURL(new Blob([file], { type: 'text/plain;charset=utf-8' }));
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = 'recovery-codes.txt';
-    document.body.append(link);
-    link.click();
-    link.remove();
-    // After the click has handed the file to the browser.
-    setTimeout(() => URL.revokeObjectURL(url), 0);
-  };
-  return (
-    <section className="recovery-codes" aria-labelledby="recovery-codes-title">
-      <div className="success">
-        <p>{after === 'enabled' ? s('codesEnabled') : s('codesRegenerated')}</p>
-      </div>
-      <h2 id="recovery-codes-title" tabIndex={-1} ref={headingRef}>
-        {s('codesTitle')}
-      </h2>
-      <p className="codes-warning">
-        <strong>{s('codesWarning')}</strong>
-      </p>
-      <ol className="codes" aria-label={s('codesListLabel')}>
-        {codes.map((code) => (
-          <li key={code}>
-            <code>{code}</code>
-          </li>
-        ))}
-      </ol>
-      <p className="codes-actions">
-        <CopyButton text={codes.join('\n')} label={s('codesCopy')} copied={s('copied')} failed={s('copyFailed')} />
-        <button type="button" className="secondary" onClick={download}>
-          {s('codesDownload')}
-        </button>
-      </p>
-      <button type="button" className="primary" onClick={onDone}>
-        {s('codesDone')}
-      </button>
-    </section>
-  );
-}
-
 /** What turning off or making new codes did: new codes, or none (it is off). */
 type Change = { codes: string[] | null };
 
-/** On: how many recovery codes are left, and (one at a time, after the password) turning off or new codes. */
+/**
+ * On: through what (the app, passkeys), how many recovery codes are left, and (one at a time,
+ * after the password) new codes, and turning the app off or setting it up beside passkeys.
+ */
 function TwoStepOn({
   user,
   twoStep,
   onChange,
+  onAppEnabled,
   onStale,
 }: {
   user: SignedInUser;
   twoStep: TwoStepStatus;
   onChange: (change: Change) => void;
+  onAppEnabled: (codes: string[]) => void;
   onStale: (text: string) => void;
 }) {
   const { s } = useSecurityStrings();
@@ -292,10 +289,12 @@ function TwoStepOn({
     setOpen(null);
   };
   const left = twoStep.recoveryCodesLeft;
+  const appOn = twoStep.methods.includes('totp');
+  const passkeys = twoStep.methods.includes('passkey');
   return (
     <>
       <p className="two-step-state" id="two-step-state" tabIndex={-1}>
-        <strong>{s('twoStepIsOn')}</strong> {s('twoStepCodesLeft', { count: left })}
+        <strong>{s(appOn ? 'twoStepIsOn' : 'twoStepIsOnPasskeys')}</strong> {s('twoStepCodesLeft', { count: left })}
       </p>
       {left <= 3 && <p className="notice">{s('twoStepCodesLow')}</p>}
       <section className="two-step-action" aria-labelledby="new-codes-title">
@@ -309,17 +308,27 @@ function TwoStepOn({
           </button>
         )}
       </section>
-      <section className="two-step-action" aria-labelledby="two-step-off-title">
-        <h2 id="two-step-off-title">{s('twoStepOffTitle')}</h2>
-        <p>{s('twoStepOffHelp')}</p>
-        {open === 'off' ? (
-          <TurnOffForm user={user} onDone={onChange} onStale={onStale} onCancel={cancel} />
-        ) : (
-          <button type="button" className="secondary" data-opens="off" onClick={() => setOpen('off')}>
-            {s('twoStepTurnOff')}
-          </button>
-        )}
-      </section>
+      {appOn ? (
+        // With passkeys, turning the app off leaves two-step sign-in on.
+        <section className="two-step-action" aria-labelledby="two-step-off-title">
+          <h2 id="two-step-off-title">{s(passkeys ? 'twoStepAppOffTitle' : 'twoStepOffTitle')}</h2>
+          <p>{s(passkeys ? 'twoStepAppOffHelp' : 'twoStepOffHelp')}</p>
+          {open === 'off' ? (
+            <TurnOffForm user={user} onDone={onChange} onStale={onStale} onCancel={cancel} />
+          ) : (
+            <button type="button" className="secondary" data-opens="off" onClick={() => setOpen('off')}>
+              {s('twoStepTurnOff')}
+            </button>
+          )}
+        </section>
+      ) : (
+        <section className="two-step-action" aria-labelledby="two-step-app-title">
+          <h2 id="two-step-app-title">{s('twoStepAppTitle')}</h2>
+          <p>{s('twoStepAppIsOff')}</p>
+          <AppSetUp user={user} onEnabled={onAppEnabled} onStale={onStale} />
+        </section>
+      )}
+      <PasskeysSection help={s('twoStepPasskeysHelp')} />
     </>
   );
 }

@@ -54,6 +54,11 @@ export const PAGE_REGISTRY: readonly PageEntry[] = [
     component: lazyPage(() => import('./TwoStepPage'), 'TwoStepPage'),
   },
   {
+    path: '/settings/passkeys',
+    title: 'passkeysTitle',
+    component: lazyPage(() => import('./PasskeysPage'), 'PasskeysPage'),
+  },
+  {
     path: '/settings/delete',
     title: 'deleteTitle',
     component: lazyPage(() => import('./DeleteAccountPage'), 'DeleteAccountPage'),

@@ -54,6 +54,8 @@ export function fakeApi(handlers: Handlers = {}) {
   const all: Record<string, Handler<ProcedurePath> | undefined> = {
     'account.settings': () => ({ data: ACME_SETTINGS }),
     'account.me': () => UNAUTHENTICATED,
+    // The account and password pages show how many passkeys there are.
+    'passkeys.list': () => ({ data: { passkeys: [] } }),
     ...handlers,
   };
 

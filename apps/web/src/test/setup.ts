@@ -1,5 +1,9 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+
+// A page's code loads lazily and its data through the fake API: on a busy machine that takes
+// longer than Testing Library's default second, which would fail a test that is right.
+configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => {
   // Server-render tests run in plain Node: no document, no history.

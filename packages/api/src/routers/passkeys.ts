@@ -157,7 +157,7 @@ export function createPasskeysRouter({
       }),
 
     /** Options to sign in with a passkey alone: any discoverable credential of the realm. */
-    signInOptions: limitedProcedure('signIn')
+    signInOptions: limitedProcedure('passkeyOptions')
       .output(webauthnOptionsResult)
       .mutation(async ({ ctx }) => ({ ...(await assertionOptions(ctx, 'sign_in', null)) })),
 
@@ -172,7 +172,7 @@ export function createPasskeysRouter({
       }),
 
     /** Options for the second step of a pending sign-in, done with one of the account's passkeys. */
-    secondStepOptions: limitedProcedure('signIn')
+    secondStepOptions: limitedProcedure('passkeyOptions')
       .input(secondStepPasskeyOptionsSchema)
       .output(webauthnOptionsResult)
       .mutation(async ({ ctx, input }) => {

@@ -1,0 +1,80 @@
+import { useEffect, useRef } from 'react';
+import { useSecurityStrings } from '../i18n/security-strings';
+import { useProductName, type SignedInUser } from '../session';
+import { CopyButton } from './CopyButton';
+
+/**
+ * Why new recovery codes were made: two-step sign-in turned on with the app, the app turned on
+ * beside passkeys (its codes replace the old ones), new codes asked for, or the account's first
+ * passkey.
+ */
+export type CodesMadeAfter = 'enabled' | 'app-added' | 'regenerated' | 'passkey';
+
+const SAID = {
+  enabled: 'codesEnabled',
+  'app-added': 'codesAppAdded',
+  regenerated: 'codesRegenerated',
+  passkey: 'codesPasskey',
+} as const;
+
+/**
+ * The ten recovery codes, this once: a list to copy or download, a warning that they will not be
+ * shown again, and Done. The heading takes focus, so the codes are what is read next.
+ */
+export function RecoveryCodes({
+  user,
+  codes,
+  after,
+  onDone,
+}: {
+  user: SignedInUser;
+  codes: string[];
+  after: CodesMadeAfter;
+  onDone: () => void;
+}) {
+  const { s } = useSecurityStrings();
+  const product = useProductName();
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => headingRef.current?.focus(), []);
+  const file = [s('codesFileIntro', { account: user.email, product }), '', ...codes, ''].join('\n');
+  const download = () => {
+    const url = URL.createObjectURL(new Blob([file], { type: 'text/plain;charset=utf-8' }));
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = 'recovery-codes.txt';
+    document.body.append(link);
+    link.click();
+    link.remove();
+    // After the click has handed the file to the browser.
+    setTimeout(() => URL.revokeObjectURL(url), 0);
+  };
+  return (
+    <section className="recovery-codes" aria-labelledby="recovery-codes-title">
+      <div className="success">
+        <p>{s(SAID[after])}</p>
+      </div>
+      <h2 id="recovery-codes-title" tabIndex={-1} ref={headingRef}>
+        {s('codesTitle')}
+      </h2>
+      <p className="codes-warning">
+        <strong>{s('codesWarning')}</strong>
+      </p>
+      <ol className="codes" aria-label={s('codesListLabel')}>
+        {codes.map((code) => (
+          <li key={code}>
+            <code>{code}</code>
+          </li>
+        ))}
+      </ol>
+      <p className="codes-actions">
+        <CopyButton text={codes.join('\n')} label={s('codesCopy')} copied={s('copied')} failed={s('copyFailed')} />
+        <button type="button" className="secondary" onClick={download}>
+          {s('codesDownload')}
+        </button>
+      </p>
+      <button type="button" className="primary" onClick={onDone}>
+        {s('codesDone')}
+      </button>
+    </section>
+  );
+}

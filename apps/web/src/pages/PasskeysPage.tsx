@@ -1,0 +1,398 @@
+import '../security.css';
+import { changeNameSchema, regenerateRecoveryCodesSchema } from '@accounts/validators';
+import { browserSupportsWebAuthn, startRegistration } from '@simplewebauthn/browser';
+import { useEffect, useMemo, useState } from 'react';
+import { ConfirmOwner } from '../components/ConfirmOwner';
+import { CurrentPasswordField } from '../components/CurrentPasswordField';
+import { ErrorSummary } from '../components/ErrorSummary';
+import { Field } from '../components/Field';
+import { PageHeading } from '../components/PageHeading';
+import { RecoveryCodes } from '../components/RecoveryCodes';
+import { LoadError, Loading } from '../components/Status';
+import { SubmitButton } from '../components/SubmitButton';
+import { describeFailure, isUnauthenticated, WordedError } from '../failure';
+import { useForm, type FormSchema } from '../forms/useForm';
+import { createTranslator, useTranslator } from '../i18n';
+import { PROMPT_STRINGS } from '../i18n/prompt-strings';
+import { useSecurityStrings } from '../i18n/security-strings';
+import { TimeAgo } from '../relative-time';
+import { RequireAuth } from '../RequireAuth';
+import { useSessionEnded, useTwoStep, type SignedInUser } from '../session';
+import { problemOf, trpc, type RouterOutputs } from '../trpc';
+import { creationOptions, prompt, PromptDismissed, PromptFailed, registrationAnswer } from '../webauthn';
+
+/** What a passkey prompt ended with (the words that load with the passkey code). */
+const translatePrompt = createTranslator(PROMPT_STRINGS);
+
+type Passkey = RouterOutputs['passkeys']['list']['passkeys'][number];
+
+export function PasskeysPage() {
+  const { t } = useSecurityStrings();
+  return (
+    <>
+      <PageHeading>{t('passkeysTitle')}</PageHeading>
+      <RequireAuth>{(user) => <Passkeys user={user} />}</RequireAuth>
+    </>
+  );
+}
+
+/** The form open on the page, one at a time: renaming or removing one passkey (else adding one is offered). */
+type Open = { action: 'rename' | 'remove'; id: string } | null;
+
+/** What the page says after a change, whose form is gone: done, or the passkey was no longer there. */
+type Said = { text: string; tone: 'success' | 'notice' };
+
+/**
+ * The account's passkeys (name, kind, synced, added and last used), each with Rename and Remove
+ * (after the password), and the way to add one. The account's first second factor comes with
+ * recovery codes, shown this once as on the two-step page.
+ */
+function Passkeys({ user }: { user: SignedInUser }) {
+  const { locale, s } = useSecurityStrings();
+  const utils = trpc.useUtils();
+  const sessionEnded = useSessionEnded();
+  const list = trpc.passkeys.list.useQuery(undefined);
+  const { twoStep } = useTwoStep();
+  const remove = trpc.passkeys.remove.useMutation();
+  const [open, setOpen] = useState<Open>(null);
+  const [said, setSaid] = useState<Said | null>(null);
+  const [newCodes, setNewCodes] = useState<string[] | null>(null);
+  // Where focus goes once the part that had it is gone: what the page says, or the button that
+  // opened a cancelled form (its data-opens).
+  const [focusTo, setFocusTo] = useState<string | null>(null);
+  useEffect(() => {
+    if (focusTo === null) return;
+    const target =
+      focusTo === 'said'
+        ? document.getElementById('passkeys-said')
+        : document.querySelector<HTMLElement>(`[data-opens="${focusTo}"]`);
+    target?.focus();
+    setFocusTo(null);
+  }, [focusTo]);
+
+  // This device was signed out elsewhere: say so on the sign-in page.
+  useEffect(() => {
+    if (list.error && isUnauthenticated(list.error)) sessionEnded();
+  }, [list.error]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  if (list.error && !isUnauthenticated(list.error))
+    return <LoadError error={list.error} retry={() => void list.refetch()} />;
+  if (!list.data) return <Loading />;
+
+  /** The passkeys, and with them the two-step state, as the server has them now. */
+  const refresh = () => {
+    void utils.passkeys.list.invalidate();
+    void utils.account.me.invalidate();
+  };
+  const say = (text: string, tone: Said['tone'] = 'success') => {
+    setOpen(null);
+    setSaid({ text, tone });
+    setFocusTo('said');
+    refresh();
+  };
+  const cancel = () => {
+    if (open) setFocusTo(`${open.action}-${open.id}`);
+    setOpen(null);
+  };
+  /** A passkey removed or renamed elsewhere meanwhile: the page says so and shows the list as it is. */
+  const gone = (error: unknown) => say(describeFailure(error, locale).message ?? '', 'notice');
+
+  if (newCodes)
+    return (
+      <RecoveryCodes
+        user={user}
+        codes={newCodes}
+        after="passkey"
+        onDone={() => {
+          setNewCodes(null);
+          setFocusTo('said');
+        }}
+      />
+    );
+
+  const passkeys = list.data.passkeys;
+  // Removing the only passkey of an account without the app turns two-step sign-in off.
+  const onlyFactor = passkeys.length === 1 && twoStep !== undefined && !twoStep.methods.includes('totp');
+
+  const onRemove = async (passkey: Passkey, current_password: string) => {
+    try {
+      await remove.mutateAsync({ passkey_id: passkey.id, current_password });
+    } catch (error) {
+      if (problemOf(error)?.code !== 'not_found') throw error;
+      gone(error);
+      return;
+    }
+    say(s(onlyFactor ? 'passkeyRemovedLast' : 'passkeyRemoved', { name: passkey.name }));
+  };
+
+  return (
+    <>
+      <p className="intro">{s('passkeysIntro')}</p>
+      <div role="status" id="passkeys-said" className={said?.tone} tabIndex={-1}>
+        {said && <p>{said.text}</p>}
+      </div>
+      {passkeys.length === 0 ? (
+        <p className="passkeys-none">{s('passkeysNone')}</p>
+      ) : (
+        <ul className="passkeys">
+          {passkeys.map((passkey) => {
+            const { id, name } = passkey;
+            const opened = open?.id === id ? open.action : null;
+            return (
+              <li key={id} className="passkey">
+                <h2 className="passkey-name">
+                  {name}
+                  {passkey.synced && <span className="badge">{s('passkeySynced')}</span>}
+                </h2>
+                {passkey.kind && <p className="passkey-kind">{passkey.kind}</p>}
+                <p className="passkey-times">
+                  {s('passkeyCreated', { time: '' })}
+                  <TimeAgo at={passkey.createdAt} locale={locale} />
+                  {' · '}
+                  {passkey.lastUsedAt ? (
+                    <>
+                      {s('passkeyLastUsed', { time: '' })}
+                      <TimeAgo at={passkey.lastUsedAt} locale={locale} />
+                    </>
+                  ) : (
+                    s('passkeyNeverUsed')
+                  )}
+                </p>
+                {opened === 'rename' ? (
+                  <RenameForm
+                    passkey={passkey}
+                    onRenamed={(to) => say(s('passkeyRenamed', { name: to }))}
+                    onGone={gone}
+                    onCancel={cancel}
+                  />
+                ) : opened === 'remove' ? (
+                  <ConfirmOwner
+                    user={user}
+                    prompt={s('passkeyRemoveConfirm', { name })}
+                    label={s('passkeyRemoveLabel', { name })}
+                    busyLabel={s('passkeyRemoving')}
+                    cancelLabel={s('passkeyCancel')}
+                    onConfirm={(password) => onRemove(passkey, password)}
+                    onCancel={cancel}
+                  >
+                    {onlyFactor && <p className="notice">{s('passkeyRemoveLast')}</p>}
+                  </ConfirmOwner>
+                ) : (
+                  <p className="passkey-actions">
+                    <button
+                      type="button"
+                      className="secondary"
+                      aria-label={s('passkeyRenameLabel', { name })}
+                      data-opens={`rename-${id}`}
+                      onClick={() => setOpen({ action: 'rename', id })}
+                    >
+                      {s('passkeyRename')}
+                    </button>{' '}
+                    <button
+                      type="button"
+                      className="secondary"
+                      aria-label={s('passkeyRemoveLabel', { name })}
+                      data-opens={`remove-${id}`}
+                      onClick={() => setOpen({ action: 'remove', id })}
+                    >
+                      {s('passkeyRemove')}
+                    </button>
+                  </p>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {/* One form at a time: adding waits while a passkey is being renamed or removed. */}
+      {open === null && (
+        <AddPasskey
+          user={user}
+          onAdded={(passkey, codes) => {
+            const text = s('passkeyAdded', { name: passkey.name });
+            if (!codes) return say(text);
+            // Said once the codes have been seen (Done comes back here).
+            setSaid({ text, tone: 'success' });
+            setNewCodes(codes);
+            refresh();
+          }}
+        />
+      )}
+    </>
+  );
+}
+
+/** The rename form in place of the passkey's buttons; the name field takes focus. */
+function RenameForm({
+  passkey,
+  onRenamed,
+  onGone,
+  onCancel,
+}: {
+  passkey: Passkey;
+  onRenamed: (name: string) => void;
+  onGone: (error: unknown) => void;
+  onCancel: () => void;
+}) {
+  const { s } = useSecurityStrings();
+  const rename = trpc.passkeys.rename.useMutation();
+  const form = useForm({
+    initial: { name: passkey.name },
+    schema: RENAME_SCHEMA,
+    whenEmpty: { name: 'emptyPasskeyName' },
+    submit: async ({ name }) => {
+      try {
+        await rename.mutateAsync({ passkey_id: passkey.id, name });
+      } catch (error) {
+        if (problemOf(error)?.code !== 'not_found') throw error;
+        onGone(error);
+        return;
+      }
+      onRenamed(name.trim());
+    },
+  });
+  const labels = { name: s('passkeyNameField') };
+  useEffect(() => document.getElementById('name')?.focus(), []);
+  return (
+    <div className="passkey-rename">
+      <ErrorSummary report={form.report} labels={labels} />
+      <form method="post" noValidate onSubmit={(event) => void form.onSubmit(event)} aria-busy={form.submitting}>
+        <Field form={form} name="name" label={labels.name} type="text" autoComplete="off" spellCheck={false} />
+        <SubmitButton busy={form.submitting} label={s('passkeySaveName')} busyLabel={s('passkeySavingName')} />{' '}
+        <button type="button" className="secondary" disabled={form.submitting} onClick={onCancel}>
+          {s('passkeyCancel')}
+        </button>
+      </form>
+    </div>
+  );
+}
+
+// The rules of the shared schemas: a passkey's name follows a person's name (as renamePasskeySchema
+// does), the current password is the one every form asks for. The passkey schemas themselves are
+// not imported: their WebAuthn shapes would add zod parts to every page's vendor chunk.
+const RENAME_SCHEMA = changeNameSchema;
+const PASSWORD_ONLY = regenerateRecoveryCodesSchema;
+const NAME_AND_PASSWORD = RENAME_SCHEMA.extend(PASSWORD_ONLY.shape);
+
+/** The add form's rule: an optional name (left empty, the server names it), and the password when asked for. */
+const addSchema = (withPassword: boolean): FormSchema => ({
+  safeParse: (values) => {
+    const { name, current_password } = values as { name: string; current_password: string };
+    if (name.trim()) return withPassword ? NAME_AND_PASSWORD.safeParse(values) : RENAME_SCHEMA.safeParse({ name });
+    return withPassword ? PASSWORD_ONLY.safeParse({ current_password }) : { success: true };
+  },
+});
+
+/** Asked for the password because this session has not proved it lately (or signed in with a passkey). */
+const isRecheck = (error: unknown) =>
+  problemOf(error)?.errors?.some((e) => e.field === 'current_password' && e.code === 'password_recheck_required') ??
+  false;
+
+/**
+ * Adding a passkey: its options (the password first, when the server asks for it again), the
+ * browser's prompt to make one, then the server's check. A dismissed prompt is a calm note; a
+ * browser that cannot make passkeys is told so instead of the form.
+ */
+function AddPasskey({
+  user,
+  onAdded,
+}: {
+  user: SignedInUser;
+  onAdded: (passkey: Passkey, recoveryCodes: string[] | undefined) => void;
+}) {
+  const { s, t } = useSecurityStrings();
+  const utils = trpc.useUtils();
+  const add = trpc.passkeys.add.useMutation();
+  const p = useTranslator(translatePrompt);
+  const [recheck, setRecheck] = useState(false);
+  const [note, setNote] = useState<string | null>(null);
+  const schema = useMemo(() => addSchema(recheck), [recheck]);
+  const form = useForm({
+    initial: { name: '', current_password: '' },
+    schema,
+    whenEmpty: { current_password: 'emptyCurrentPassword' },
+    submit: async ({ name, current_password }) => {
+      setNote(null);
+      let options;
+      try {
+        options = await utils.client.passkeys.registrationOptions.mutate(recheck ? { current_password } : {});
+      } catch (error) {
+        if (recheck || !isRecheck(error)) throw error;
+        // Asked, not refused: the field appears as new (nothing marked wrong yet), the name kept.
+        form.reset({ name });
+        setRecheck(true);
+        return;
+      }
+      // The password is proved for the next few minutes: a second try needs it no more.
+      setRecheck(false);
+      let response;
+      try {
+        response = await prompt(() => startRegistration({ optionsJSON: creationOptions(options) }));
+      } catch (error) {
+        if (error instanceof PromptFailed)
+          // The options exclude the account's passkeys: an authenticator that holds one says so.
+          throw new WordedError(
+            error.cause.name === 'InvalidStateError' ? s('passkeyAlreadyOnDevice') : p('passkeyDeviceFailed'),
+          );
+        if (!(error instanceof PromptDismissed)) throw error;
+        setNote(s('passkeyAddCancelled'));
+        return;
+      }
+      const added = await add.mutateAsync({ response: registrationAnswer(response), ...(name.trim() ? { name } : {}) });
+      form.reset();
+      onAdded(added.passkey, added.recoveryCodes);
+    },
+  });
+  // Asked for, the password field takes focus; what it is for is said with it.
+  useEffect(() => {
+    if (recheck) document.getElementById('current_password')?.focus();
+  }, [recheck]);
+
+  const labels = { name: s('passkeyAddName'), current_password: t('fieldCurrentPassword') };
+  return (
+    <section className="passkey-add" aria-labelledby="passkey-add-title">
+      <h2 id="passkey-add-title">{s('passkeyAddTitle')}</h2>
+      {browserSupportsWebAuthn() ? (
+        <>
+          <p>{s('passkeyAddHelp')}</p>
+          <ErrorSummary report={form.report} labels={labels} />
+          <form method="post" noValidate onSubmit={(event) => void form.onSubmit(event)} aria-busy={form.submitting}>
+            <Field
+              form={form}
+              name="name"
+              label={labels.name}
+              type="text"
+              autoComplete="off"
+              spellCheck={false}
+              required={false}
+              describedBy={['passkey-name-help']}
+            >
+              <p className="field-hint" id="passkey-name-help">
+                {s('passkeyAddNameHelp')}
+              </p>
+            </Field>
+            {recheck && (
+              <>
+                <p className="notice" id="passkey-recheck">
+                  {s('passkeyRecheck')}
+                </p>
+                <CurrentPasswordField
+                  form={form}
+                  label={labels.current_password}
+                  email={user.email}
+                  describedBy={['passkey-recheck']}
+                />
+              </>
+            )}
+            <SubmitButton busy={form.submitting} label={s('passkeyAdd')} busyLabel={s('passkeyAdding')} />
+          </form>
+          <p className="passkey-note" role="status">
+            {note}
+          </p>
+        </>
+      ) : (
+        <p className="notice">{s('passkeyAddUnsupported')}</p>
+      )}
+    </section>
+  );
+}
