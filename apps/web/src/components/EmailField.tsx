@@ -2,8 +2,10 @@ import type { ReactNode } from 'react';
 import type { Form } from '../forms/useForm';
 import { Field } from './Field';
 
-interface EmailFieldProps<F extends string> {
-  form: Form<F | 'email'>;
+interface EmailFieldProps<F extends string, N extends string> {
+  form: Form<F | N>;
+  /** The field's name: `email`, or `new_email` where an account moves to another address. */
+  name?: N;
   label: string;
   /**
    * `username` where the address signs in (password managers fill it; with `webauthn`, the
@@ -14,12 +16,18 @@ interface EmailFieldProps<F extends string> {
   children?: ReactNode;
 }
 
-/** The form's `email` input: an address is neither capitalised nor spell-checked. */
-export function EmailField<F extends string>({ form, label, autoComplete, children }: EmailFieldProps<F>) {
+/** The form's `email` input (or another address's): an address is neither capitalised nor spell-checked. */
+export function EmailField<F extends string, N extends string = 'email'>({
+  form,
+  name = 'email' as N,
+  label,
+  autoComplete,
+  children,
+}: EmailFieldProps<F, N>) {
   return (
     <Field
       form={form}
-      name="email"
+      name={name}
       label={label}
       type="email"
       autoComplete={autoComplete}

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useSecurityStrings } from '../i18n/security-strings';
+import { saveFile } from '../download';
 import { useProductName, type SignedInUser } from '../session';
 import { CopyButton } from './CopyButton';
 
@@ -37,17 +38,7 @@ export function RecoveryCodes({
   const headingRef = useRef<HTMLHeadingElement>(null);
   useEffect(() => headingRef.current?.focus(), []);
   const file = [s('codesFileIntro', { account: user.email, product }), '', ...codes, ''].join('\n');
-  const download = () => {
-    const url = URL.createObjectURL(new Blob([file], { type: 'text/plain;charset=utf-8' }));
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = 'recovery-codes.txt';
-    document.body.append(link);
-    link.click();
-    link.remove();
-    // After the click has handed the file to the browser.
-    setTimeout(() => URL.revokeObjectURL(url), 0);
-  };
+  const download = () => saveFile('recovery-codes.txt', file, 'text/plain;charset=utf-8');
   return (
     <section className="recovery-codes" aria-labelledby="recovery-codes-title">
       <div className="success">

@@ -35,6 +35,17 @@ const MAIL_EN = {
   resendBusy: 'Sending…',
   resendDone: 'We have sent a new link to {email}.',
   resendAlready: 'Your email address is already confirmed.',
+  changeTitle: 'Confirm your new email address',
+  changeConfirmIntro: 'Move your account at {realm} to {email}?',
+  changeConfirm: 'Move my account to this address',
+  changeBusy: 'Changing your email address…',
+  changeNotYours: 'Did not ask for this? Leave this page: nothing changes unless you press the button.',
+  changeDone: 'Your email address is now {email}.',
+  changeDoneHelp: 'Sign in with it from now on. Any other device signed in to your account was signed out.',
+  changeFailed:
+    'This link did not work: it was already used, has expired, the change was cancelled, or a newer one was asked for.',
+  changeTaken: '{email} now belongs to another account here, so your address was not changed.',
+  changeAgain: 'Ask for another change',
 } as const;
 
 export type MailKey = keyof typeof MAIL_EN;
@@ -75,6 +86,19 @@ const MAIL_DE: Record<MailKey, string> = {
   resendBusy: 'Wird gesendet…',
   resendDone: 'Wir haben einen neuen Link an {email} gesendet.',
   resendAlready: 'Ihre E-Mail-Adresse ist bereits bestätigt.',
+  changeTitle: 'Neue E-Mail-Adresse bestätigen',
+  changeConfirmIntro: 'Ihr Konto bei {realm} auf {email} umziehen?',
+  changeConfirm: 'Mein Konto auf diese Adresse umziehen',
+  changeBusy: 'E-Mail-Adresse wird geändert…',
+  changeNotYours:
+    'Nicht von Ihnen angefordert? Verlassen Sie diese Seite: Geändert wird nur, wenn Sie die Schaltfläche drücken.',
+  changeDone: 'Ihre E-Mail-Adresse ist jetzt {email}.',
+  changeDoneHelp:
+    'Melden Sie sich ab jetzt damit an. Alle anderen Geräte, die bei Ihrem Konto angemeldet waren, wurden abgemeldet.',
+  changeFailed:
+    'Dieser Link hat nicht funktioniert: Er wurde schon benutzt, ist abgelaufen, die Änderung wurde abgebrochen, oder eine neuere wurde angefordert.',
+  changeTaken: '{email} gehört inzwischen zu einem anderen Konto hier, daher wurde Ihre Adresse nicht geändert.',
+  changeAgain: 'Eine andere Änderung anfordern',
 };
 
 const MAIL_FR: Record<MailKey, string> = {
@@ -113,6 +137,18 @@ const MAIL_FR: Record<MailKey, string> = {
   resendBusy: 'Envoi…',
   resendDone: 'Nous avons envoyé un nouveau lien à {email}.',
   resendAlready: 'Votre adresse e-mail est déjà confirmée.',
+  changeTitle: 'Confirmer votre nouvelle adresse e-mail',
+  changeConfirmIntro: 'Passer votre compte sur {realm} à {email}\u00a0?',
+  changeConfirm: 'Passer mon compte à cette adresse',
+  changeBusy: 'Changement de votre adresse e-mail…',
+  changeNotYours:
+    'Vous n’avez rien demandé\u00a0? Quittez cette page\u00a0: rien ne change tant que vous n’appuyez pas sur le bouton.',
+  changeDone: 'Votre adresse e-mail est maintenant {email}.',
+  changeDoneHelp: 'Connectez-vous désormais avec elle. Tout autre appareil connecté à votre compte a été déconnecté.',
+  changeFailed:
+    'Ce lien n’a pas fonctionné\u00a0: il a déjà servi, a expiré, le changement a été annulé, ou un plus récent a été demandé.',
+  changeTaken: '{email} appartient désormais à un autre compte ici\u00a0: votre adresse n’a donc pas été changée.',
+  changeAgain: 'Demander un autre changement',
 };
 
 export const MAIL_PAGE_STRINGS = { en: MAIL_EN, de: MAIL_DE, fr: MAIL_FR };

@@ -53,6 +53,10 @@ const en = {
   event_passkey_renamed: 'Passkey renamed',
   event_passkey_failed: 'A passkey could not be verified',
   event_passkey_counter_regressed: 'A passkey’s counter went backwards: it may have been copied',
+  event_email_change_requested: 'Change of email address asked for',
+  event_email_change_cancelled: 'Change of email address cancelled',
+  event_email_changed: 'Email address changed',
+  event_data_exported: 'Copy of your data downloaded',
   nameIntro: 'This is the name shown on your account.',
   nameSubmit: 'Save name',
   nameBusy: 'Saving…',
@@ -181,6 +185,38 @@ const en = {
   passkeyAlreadyOnDevice: 'This device already has a passkey for your account.',
   passkeyAddUnsupported:
     'This browser cannot make passkeys. To add one, open this page in a current browser such as Chrome, Edge, Firefox or Safari.',
+  // The email address page
+  emailIntro:
+    'This address signs you in and receives the mails about your account. To change it, enter the new one: we send a link there, and your address changes only when that link is followed.',
+  emailCurrent: 'Current address',
+  emailPendingTitle: 'A change is waiting',
+  emailPending: 'Your account moves to {email} once the link we sent there is followed. The link works until {time}.',
+  emailPendingCancel: 'Cancel the change',
+  emailPendingCancelling: 'Cancelling…',
+  emailCancelled: 'The change was cancelled: the link sent to {email} no longer works.',
+  emailChangeTitle: 'Change your email address',
+  fieldNewEmail: 'New email address',
+  emailSubmit: 'Send the confirmation link',
+  emailBusy: 'Sending…',
+  emailSent: 'We sent a link to {email}. Your address changes when you follow it.',
+  emailSentHelp: 'The link works once, for 24 hours. Until then you sign in with your current address.',
+  // The download of one's data
+  dataIntro:
+    'Download a copy of everything this service holds about your account, as a JSON file you can read or take to another service. It contains:',
+  dataWhatAccount: 'your account: name, email address and whether it is confirmed, realm, when it was created;',
+  dataWhatSessions: 'the devices signed in now: each one’s browser, address, when it signed in and was last used;',
+  dataWhatDevices: 'the devices that signed in before;',
+  dataWhatActivity: 'your account’s activity, with addresses and times;',
+  dataWhatMails: 'the mails about your account: their kind, when they were sent and whether they left;',
+  dataWhatFactors:
+    'your second factors: the authenticator app and passkeys, when added and last used, how many recovery codes are left.',
+  dataNoSecrets:
+    'It never contains a password, a code or a key: not your password, not your recovery codes, not the links we mailed you.',
+  dataKeepSafe: 'Keep the file safe: it shows where and when you signed in.',
+  dataSubmit: 'Download your data',
+  dataBusy: 'Preparing your data…',
+  dataRecheck: 'For your security, enter your current password to download your data.',
+  dataDone: 'Your data was downloaded as {file}.',
 } as const;
 
 export type SecurityKey = keyof typeof en;
@@ -236,6 +272,10 @@ const de: Record<SecurityKey, string> = {
   event_passkey_renamed: 'Passkey umbenannt',
   event_passkey_failed: 'Ein Passkey konnte nicht bestätigt werden',
   event_passkey_counter_regressed: 'Der Zähler eines Passkeys ist zurückgegangen: Er wurde möglicherweise kopiert',
+  event_email_change_requested: 'Änderung der E-Mail-Adresse angefordert',
+  event_email_change_cancelled: 'Änderung der E-Mail-Adresse abgebrochen',
+  event_email_changed: 'E-Mail-Adresse geändert',
+  event_data_exported: 'Kopie Ihrer Daten heruntergeladen',
   nameIntro: 'Dieser Name wird in Ihrem Konto angezeigt.',
   nameSubmit: 'Namen speichern',
   nameBusy: 'Wird gespeichert …',
@@ -366,6 +406,39 @@ const de: Record<SecurityKey, string> = {
   passkeyAlreadyOnDevice: 'Auf diesem Gerät gibt es bereits einen Passkey für Ihr Konto.',
   passkeyAddUnsupported:
     'Dieser Browser kann keine Passkeys erstellen. Öffnen Sie diese Seite dazu in einem aktuellen Browser wie Chrome, Edge, Firefox oder Safari.',
+  emailIntro:
+    'Mit dieser Adresse melden Sie sich an, und an sie gehen die E-Mails zu Ihrem Konto. Um sie zu ändern, geben Sie die neue ein: Wir senden einen Link dorthin, und Ihre Adresse ändert sich erst, wenn dieser Link geöffnet und bestätigt wird.',
+  emailCurrent: 'Aktuelle Adresse',
+  emailPendingTitle: 'Eine Änderung steht aus',
+  emailPending:
+    'Ihr Konto zieht auf {email} um, sobald der Link bestätigt wird, den wir dorthin gesendet haben. Der Link funktioniert bis {time}.',
+  emailPendingCancel: 'Änderung abbrechen',
+  emailPendingCancelling: 'Wird abgebrochen…',
+  emailCancelled: 'Die Änderung wurde abgebrochen: Der an {email} gesendete Link funktioniert nicht mehr.',
+  emailChangeTitle: 'E-Mail-Adresse ändern',
+  fieldNewEmail: 'Neue E-Mail-Adresse',
+  emailSubmit: 'Bestätigungslink senden',
+  emailBusy: 'Wird gesendet…',
+  emailSent: 'Wir haben einen Link an {email} gesendet. Ihre Adresse ändert sich, wenn Sie ihm folgen.',
+  emailSentHelp:
+    'Der Link funktioniert einmal, 24 Stunden lang. Bis dahin melden Sie sich mit Ihrer aktuellen Adresse an.',
+  dataIntro:
+    'Laden Sie eine Kopie von allem herunter, was dieser Dienst über Ihr Konto speichert, als JSON-Datei, die Sie lesen oder zu einem anderen Dienst mitnehmen können. Sie enthält:',
+  dataWhatAccount: 'Ihr Konto: Name, E-Mail-Adresse und ob sie bestätigt ist, Bereich, wann es erstellt wurde;',
+  dataWhatSessions:
+    'die jetzt angemeldeten Geräte: jeweils Browser, Adresse, wann es sich angemeldet hat und zuletzt aktiv war;',
+  dataWhatDevices: 'die Geräte, die sich früher angemeldet haben;',
+  dataWhatActivity: 'die Aktivität Ihres Kontos, mit Adressen und Zeiten;',
+  dataWhatMails: 'die E-Mails zu Ihrem Konto: ihre Art, wann sie gesendet wurden und ob sie verschickt wurden;',
+  dataWhatFactors:
+    'Ihre zweiten Faktoren: Authenticator-App und Passkeys, wann hinzugefügt und zuletzt benutzt, wie viele Wiederherstellungscodes übrig sind.',
+  dataNoSecrets:
+    'Sie enthält nie ein Passwort, einen Code oder einen Schlüssel: weder Ihr Passwort noch Ihre Wiederherstellungscodes noch die Links, die wir Ihnen gesendet haben.',
+  dataKeepSafe: 'Bewahren Sie die Datei sicher auf: Sie zeigt, wo und wann Sie sich angemeldet haben.',
+  dataSubmit: 'Ihre Daten herunterladen',
+  dataBusy: 'Ihre Daten werden vorbereitet…',
+  dataRecheck: 'Geben Sie zu Ihrer Sicherheit Ihr aktuelles Passwort ein, um Ihre Daten herunterzuladen.',
+  dataDone: 'Ihre Daten wurden als {file} heruntergeladen.',
 };
 
 const fr: Record<SecurityKey, string> = {
@@ -420,6 +493,10 @@ const fr: Record<SecurityKey, string> = {
   event_passkey_renamed: 'Clé d’accès renommée',
   event_passkey_failed: 'Une clé d’accès n’a pas pu être vérifiée',
   event_passkey_counter_regressed: 'Le compteur d’une clé d’accès a reculé\u00a0: elle a peut-être été copiée',
+  event_email_change_requested: 'Changement d’adresse e-mail demandé',
+  event_email_change_cancelled: 'Changement d’adresse e-mail annulé',
+  event_email_changed: 'Adresse e-mail changée',
+  event_data_exported: 'Copie de vos données téléchargée',
   nameIntro: 'C’est le nom affiché sur votre compte.',
   nameSubmit: 'Enregistrer le nom',
   nameBusy: 'Enregistrement…',
@@ -551,6 +628,40 @@ const fr: Record<SecurityKey, string> = {
   passkeyAlreadyOnDevice: 'Cet appareil a déjà une clé d’accès pour votre compte.',
   passkeyAddUnsupported:
     'Ce navigateur ne peut pas créer de clés d’accès. Pour en ajouter une, ouvrez cette page dans un navigateur récent comme Chrome, Edge, Firefox ou Safari.',
+  emailIntro:
+    'Cette adresse vous connecte et reçoit les e-mails concernant votre compte. Pour la changer, saisissez la nouvelle\u00a0: nous y envoyons un lien, et votre adresse ne change que lorsque ce lien est suivi.',
+  emailCurrent: 'Adresse actuelle',
+  emailPendingTitle: 'Un changement est en attente',
+  emailPending:
+    'Votre compte passera à {email} dès que le lien que nous y avons envoyé sera suivi. Le lien fonctionne jusqu’au {time}.',
+  emailPendingCancel: 'Annuler le changement',
+  emailPendingCancelling: 'Annulation…',
+  emailCancelled: 'Le changement a été annulé\u00a0: le lien envoyé à {email} ne fonctionne plus.',
+  emailChangeTitle: 'Changer votre adresse e-mail',
+  fieldNewEmail: 'Nouvelle adresse e-mail',
+  emailSubmit: 'Envoyer le lien de confirmation',
+  emailBusy: 'Envoi…',
+  emailSent: 'Nous avons envoyé un lien à {email}. Votre adresse change lorsque vous le suivez.',
+  emailSentHelp:
+    'Le lien fonctionne une fois, pendant 24\u00a0heures. D’ici là, vous vous connectez avec votre adresse actuelle.',
+  dataIntro:
+    'Téléchargez une copie de tout ce que ce service conserve sur votre compte, dans un fichier JSON que vous pouvez lire ou emporter vers un autre service. Il contient\u00a0:',
+  dataWhatAccount: 'votre compte\u00a0: nom, adresse e-mail et si elle est confirmée, domaine, date de création ;',
+  dataWhatSessions:
+    'les appareils connectés maintenant\u00a0: le navigateur et l’adresse de chacun, quand il s’est connecté et a été utilisé pour la dernière fois ;',
+  dataWhatDevices: 'les appareils qui se sont connectés auparavant ;',
+  dataWhatActivity: 'l’activité de votre compte, avec les adresses et les heures ;',
+  dataWhatMails:
+    'les e-mails concernant votre compte\u00a0: leur type, quand ils ont été envoyés et s’ils sont partis ;',
+  dataWhatFactors:
+    'vos seconds facteurs\u00a0: l’application d’authentification et les clés d’accès, quand ils ont été ajoutés et utilisés pour la dernière fois, combien de codes de récupération il reste.',
+  dataNoSecrets:
+    'Il ne contient jamais de mot de passe, de code ni de clé\u00a0: ni votre mot de passe, ni vos codes de récupération, ni les liens que nous vous avons envoyés.',
+  dataKeepSafe: 'Conservez le fichier en lieu sûr\u00a0: il montre où et quand vous vous êtes connecté.',
+  dataSubmit: 'Télécharger vos données',
+  dataBusy: 'Préparation de vos données…',
+  dataRecheck: 'Pour votre sécurité, saisissez votre mot de passe actuel pour télécharger vos données.',
+  dataDone: 'Vos données ont été téléchargées sous le nom {file}.',
 };
 
 export const SECURITY_STRINGS: Record<Locale, Record<SecurityKey, string>> = { en, de, fr };

@@ -60,6 +60,9 @@ export function AccountPage() {
           <h2>{t('accountSecurity')}</h2>
           <ul className="account-links">
             <li>
+              <Link to="/settings/email">{t('emailTitle')}</Link>
+            </li>
+            <li>
               <Link to="/settings/sessions">{t('sessionsTitle')}</Link>
             </li>
             <li>
@@ -73,6 +76,9 @@ export function AccountPage() {
             </li>
             <li>
               <Link to="/settings/name">{t('nameTitle')}</Link>
+            </li>
+            <li>
+              <Link to="/settings/data">{t('dataTitle')}</Link>
             </li>
             <li>
               <Link to="/settings/delete">{t('deleteTitle')}</Link>

@@ -10,7 +10,7 @@ import { PageHeading } from '../components/PageHeading';
 import { RecoveryCodes } from '../components/RecoveryCodes';
 import { LoadError, Loading } from '../components/Status';
 import { SubmitButton } from '../components/SubmitButton';
-import { describeFailure, isUnauthenticated, WordedError } from '../failure';
+import { describeFailure, isPasswordRecheck, isUnauthenticated, WordedError } from '../failure';
 import { useForm, type FormSchema } from '../forms/useForm';
 import { createTranslator, useTranslator } from '../i18n';
 import { PROMPT_STRINGS } from '../i18n/prompt-strings';
@@ -283,11 +283,6 @@ const addSchema = (withPassword: boolean): FormSchema => ({
   },
 });
 
-/** Asked for the password because this session has not proved it lately (or signed in with a passkey). */
-const isRecheck = (error: unknown) =>
-  problemOf(error)?.errors?.some((e) => e.field === 'current_password' && e.code === 'password_recheck_required') ??
-  false;
-
 /**
  * Adding a passkey: its options (the password first, when the server asks for it again), the
  * browser's prompt to make one, then the server's check. A dismissed prompt is a calm note; a
@@ -317,7 +312,7 @@ function AddPasskey({
       try {
         options = await utils.client.passkeys.registrationOptions.mutate(recheck ? { current_password } : {});
       } catch (error) {
-        if (recheck || !isRecheck(error)) throw error;
+        if (recheck || !isPasswordRecheck(error)) throw error;
         // Asked, not refused: the field appears as new (nothing marked wrong yet), the name kept.
         form.reset({ name });
         setRecheck(true);

@@ -22,7 +22,7 @@ const lazyPage = <K extends string, M extends Record<K, ComponentType>>(load: ()
   lazy(async () => ({ default: (await load())[name] }));
 
 // The pages behind mailed links share one chunk.
-const mailPage = (name: 'ForgotPasswordPage' | 'ResetPasswordPage' | 'VerifyEmailPage') =>
+const mailPage = (name: 'ForgotPasswordPage' | 'ResetPasswordPage' | 'VerifyEmailPage' | 'ConfirmEmailChangePage') =>
   lazyPage(() => import('./MailPages'), name);
 
 export const PAGE_REGISTRY: readonly PageEntry[] = [
@@ -33,6 +33,11 @@ export const PAGE_REGISTRY: readonly PageEntry[] = [
   { path: '/register', title: 'registerTitle', component: lazyPage(() => import('./RegisterPage'), 'RegisterPage') },
   { path: '/account', title: 'accountTitle', component: AccountPage },
   { path: '/settings', title: 'settingsTitle', component: lazyPage(() => import('./SettingsPage'), 'SettingsPage') },
+  {
+    path: '/settings/email',
+    title: 'emailTitle',
+    component: lazyPage(() => import('./ChangeEmailPage'), 'ChangeEmailPage'),
+  },
   {
     path: '/settings/sessions',
     title: 'sessionsTitle',
@@ -59,6 +64,11 @@ export const PAGE_REGISTRY: readonly PageEntry[] = [
     component: lazyPage(() => import('./PasskeysPage'), 'PasskeysPage'),
   },
   {
+    path: '/settings/data',
+    title: 'dataTitle',
+    component: lazyPage(() => import('./DataPage'), 'DataPage'),
+  },
+  {
     path: '/settings/delete',
     title: 'deleteTitle',
     component: lazyPage(() => import('./DeleteAccountPage'), 'DeleteAccountPage'),
@@ -66,6 +76,7 @@ export const PAGE_REGISTRY: readonly PageEntry[] = [
   { path: '/forgot-password', component: mailPage('ForgotPasswordPage') },
   { path: '/reset-password', component: mailPage('ResetPasswordPage'), linkToken: true },
   { path: '/verify-email', component: mailPage('VerifyEmailPage'), linkToken: true },
+  { path: '/confirm-email-change', component: mailPage('ConfirmEmailChangePage'), linkToken: true },
 ];
 
 const NOT_FOUND: PageEntry = { path: '', component: NotFoundPage };

@@ -14,9 +14,9 @@ import {
 } from '../mail/notices.js';
 import { okResult } from '../outputs.js';
 import { endSessions } from '../sessions.js';
-import { consumeTokenRow, dummyTokenWork, hashToken, invalidateTokens, peekTokenRow } from '../tokens.js';
+import { consumeTokenRow, hashToken, invalidateTokens, issueToken, peekTokenRow } from '../tokens.js';
 import { router, type Procedures } from '../trpc.js';
-import { findUserByEmail, lockIfHashUnchanged, NO_USER } from '../users.js';
+import { findUserByEmail, lockIfHashUnchanged } from '../users.js';
 import { emailChangedResult, emailChangeLinkResult, pendingEmailChangeResult } from './email-change-outputs.js';
 
 /**
@@ -67,9 +67,15 @@ export function createEmailChangeRouter({
           if (!(await lockIfHashUnchanged(tx, user.id, user.passwordHash))) return false;
           await check.passed(tx, 'email_change_requested');
           if (taken) {
-            // Like steps to the free branch's: a token's work, a mail.
-            await dummyTokenWork(tx);
-            await invalidateTokens(tx, NO_USER, 'change_email');
+            // A change pending like the free branch's (`pending` shows it alike), whose link is
+            // never sent: the taken address is told instead.
+            await issueToken(tx, {
+              realmId: ctx.realm.id,
+              userId: user.id,
+              purpose: 'change_email',
+              ttlMs: ctx.config.verifyTokenTtlMs,
+              newEmail: input.new_email,
+            });
             await queueEmailChangeAttempt(tx, ctx, taken);
           } else {
             await queueEmailChange(tx, ctx, user, input.new_email);
