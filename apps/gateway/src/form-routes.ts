@@ -308,7 +308,7 @@ export const FORM_ROUTES: readonly FormRoute[] = [
     status: 200,
     summary:
       "Use a change-of-address link's `token` (no session needed): the new address becomes the account's, confirmed; every other session ends; the old address is told. `409 email_taken` when another account of the realm took the address meanwhile (nothing changes); `400 email_change_token_invalid` for a link that does not work.",
-    problems: ['email_change_token_invalid', 'email_taken', 'rate_limited'],
+    problems: ['email_change_token_invalid', 'email_taken'],
   },
   // A copy of one's data.
   {
@@ -319,7 +319,8 @@ export const FORM_ROUTES: readonly FormRoute[] = [
     download: true,
     summary:
       'Everything the service holds about the account, as a JSON file (docs/account-export.schema.json), for a session that proved its password in the last 5 minutes (else `422 password_recheck_required`: use POST with `current_password`). An account event, and a notice to the owner.',
-    problems: ['rate_limited', 'too_many_attempts', 'server_busy'],
+    // No input, but the recheck is a field error on `current_password`.
+    problems: ['validation_failed', 'rate_limited', 'too_many_attempts', 'server_busy'],
   },
   {
     method: 'POST',

@@ -94,6 +94,17 @@ function operation(router: AppRouter, method: string, doc: FormRoute) {
             },
           }
         : {}),
+      // A download: the browser keeps the answer as a file, named for the realm and the day (UTC).
+      ...(doc.download
+        ? {
+            headers: {
+              'Content-Disposition': {
+                description: 'A file to keep: `attachment; filename="account-<realm>-<YYYY-MM-DD>.json"`.',
+                schema: { type: 'string' },
+              },
+            },
+          }
+        : {}),
       content: { 'application/json': { schema: success ? jsonSchema(success, 'output') : {} } },
     },
   };

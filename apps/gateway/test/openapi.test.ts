@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { eq, sql } from 'drizzle-orm';
+import { sessions, users } from '@accounts/db';
 import { testDrivers, uniqueEmail } from '@accounts/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FORM_ROUTES } from '../src/form-routes.js';
@@ -7,6 +10,7 @@ import { expectPostRefusals, openApiOf } from './support/openapi.js';
 import { exerciseSecurityRoutes } from './support/security-openapi.js';
 import { exerciseEmailRoutes } from './support/email-openapi.js';
 import { exerciseTwoStepRoutes } from './support/two-step-openapi.js';
+import { exerciseAccountDataRoutes } from './support/account-data-openapi.js';
 
 // Every answer below is checked against GET /openapi.json of the same server: its status, media
 // type, headers and body. 503s are checked the same way in availability.test.ts.
@@ -204,6 +208,42 @@ describe.each(testDrivers())('the OpenAPI document on %s', (driver) => {
   it('describes the answers of the mailed-link routes', () => exerciseEmailRoutes({ post, db: gw.db.db, signedUp }));
 
   it('describes the answers of the two-step routes', () => exerciseTwoStepRoutes({ post, get, signedUp }));
+
+  it('describes the answers of the change-of-address and data-export routes', () =>
+    exerciseAccountDataRoutes({ post, get, db: gw.db.db, signedUp }));
+
+  it('describes the copy of the data as docs/account-export.schema.json, on GET and POST alike', () => {
+    const { $schema, $id, title, ...committed } = JSON.parse(
+      readFileSync(new URL('../../../docs/account-export.schema.json', import.meta.url), 'utf8'),
+    ) as Record<string, unknown>;
+    expect([$schema, $id, title].every(Boolean)).toBe(true);
+    for (const method of ['get', 'post'])
+      expect(api.doc.paths['/users/export']![method]!.responses['200']!.content['application/json']!.schema).toEqual(
+        committed,
+      );
+  });
+
+  it('describes the download header of the copy (Content-Disposition), on GET and POST', () => {
+    for (const method of ['get', 'post'])
+      expect(Object.keys(api.doc.paths['/users/export']![method]!.responses['200']!.headers ?? {}), method).toEqual([
+        'Content-Disposition',
+      ]);
+  });
+
+  it('describes the 422 of GET /users/export for a session that has not proved its password in five minutes', async () => {
+    const { email, cookie } = await signedUp();
+    const [user] = await gw.db.db.select().from(users).where(eq(users.email, email));
+    await gw.db.db
+      .update(sessions)
+      .set({ passwordCheckedAt: sql`now() - interval '6 minutes'` })
+      .where(eq(sessions.userId, user!.id));
+    const res = await gw.send('GET', '/users/export', { headers: { cookie, ...from() } });
+    expect(res.json).toMatchObject({
+      status: 422,
+      errors: [{ field: 'current_password', code: 'password_recheck_required' }],
+    });
+    api.check('GET', '/users/export', res);
+  });
 
   it('describes the second step of a sign-in: its problems carry the methods and the pending token', () => {
     type Schema = { properties: Record<string, { enum?: string[]; items?: { enum?: string[] } }> };

@@ -87,7 +87,8 @@ export async function requireRecentPassword(
     .select({ fresh: sql<boolean>`coalesce(${sessions.passwordCheckedAt} > ${ago(PASSWORD_RECHECK_MS)}, false)` })
     .from(sessions)
     .where(eq(sessions.id, auth.session.id));
-  if (row?.fresh) return;
+  // A password given is always checked, fresh session or not: a wrong one is never let through.
+  if (row?.fresh && password === undefined) return;
   if (password === undefined) throw fieldProblem('current_password', 'password_recheck_required');
   ctx.hasher.assertCapacity();
   const { check } = await verifyCurrentPassword(ctx, auth, password);

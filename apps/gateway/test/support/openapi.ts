@@ -37,6 +37,10 @@ export async function openApiOf(gw: Gateway) {
     expect(String(res.headers['content-type']).split(';')[0], what).toBe(type);
     for (const header of Object.keys(documented!.headers ?? {})) {
       if (header === 'Retry-After') expect(res.headers['retry-after'], `${what}: Retry-After`).toMatch(/^\d+$/);
+      if (header === 'Content-Disposition')
+        expect(res.headers['content-disposition'], `${what}: Content-Disposition`).toMatch(
+          /^attachment; filename="[^"]+"$/,
+        );
     }
     const key = `${method} ${url} ${res.status}`;
     if (!compiled.has(key)) compiled.set(key, ajv.compile(media.schema));
