@@ -319,6 +319,7 @@ describe.each(testDrivers())('two-step sign-in over HTTP on %s', (driver) => {
     const locked = await login(email, STRONG, guesser);
     expect(locked.status).toBe(429);
     expect(locked.json.code).toBe('too_many_attempts');
+    expect(locked.json.title).toMatch(/^Too many failed attempts \(passwords or codes\) for this account\./);
     expect(locked.headers['retry-after']).toMatch(/^\d+$/);
     // The owner's browser (its known-device cookie) from the same address is not locked out.
     const owner = await login(email, STRONG, { ...guesser, cookie: device });
@@ -365,15 +366,12 @@ describe.each(testDrivers())('two-step sign-in over HTTP on %s', (driver) => {
     const plain = await login(email, STRONG, address);
     expect(plain.status).toBe(200);
     expect(plain.cookie).toMatch(/^session=/);
-    // Off: turning off again or asking for new codes is 409 two_step_off.
-    for (const [url, fields] of [
-      ['/users/totp/disable', { current_password: STRONG, code: recoveryCodes[1]! }],
-      ['/users/recovery_codes', { current_password: STRONG }],
+    // Off: turning the app off again is 409 totp_off (the app is not on), asking for new codes 409 two_step_off.
+    for (const [url, fields, code] of [
+      ['/users/totp/disable', { current_password: STRONG, code: recoveryCodes[1]! }, 'totp_off'],
+      ['/users/recovery_codes', { current_password: STRONG }, 'two_step_off'],
     ] as const)
-      expect((await gw.form(url, fields, { headers: session })).json).toMatchObject({
-        status: 409,
-        code: 'two_step_off',
-      });
+      expect((await gw.form(url, fields, { headers: session })).json).toMatchObject({ status: 409, code });
   });
 
   it('turns off with a current app code too; wrong codes when turning off lock the session out like wrong passwords', async () => {

@@ -88,9 +88,10 @@ describe('the web app as served by the gateway', () => {
     // Who is signed in is not known yet: the navigation's place is kept empty, as the app does.
     expect(signIn).toContain('<nav aria-label="Hauptmenü" aria-busy="true"></nav>');
     expect(signIn).toContain('<h1 tabindex="-1">Anmelden</h1>');
-    // The form itself, posted (never a GET that would put a password in the address) if sent before the app runs.
+    // The form itself, posted (never a GET that would put a password in the address) if sent before the app runs;
+    // the email field offers the browser's passkeys too (conditional mediation).
     expect(signIn).toMatch(
-      /<form [^>]*method="post"[^>]*>.*<input type="email" autoComplete="username"[^>]*id="email"/,
+      /<form [^>]*method="post"[^>]*>.*<input type="email" autoComplete="username webauthn"[^>]*id="email"/,
     );
     expect(signIn).not.toContain('class="realm"');
     expect(pageData(signIn)).toEqual({
