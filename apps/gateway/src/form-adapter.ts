@@ -23,7 +23,9 @@ export const fieldsOf = (router: AppRouter, path: ProcedurePath): string[] =>
 export function pickFields(body: unknown, fields: readonly string[], json = false): Fields {
   const form = (body && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
   const input: Fields = {};
-  const repeated = fields.filter((f) => Array.isArray(form[f]));
+  // A form field sent twice arrives as an array; JSON has no repeated fields: an array there is a
+  // value like any other, for the procedure's schema to judge (422, not 400 duplicate_field).
+  const repeated = json ? [] : fields.filter((f) => Array.isArray(form[f]));
   if (repeated.length)
     throw new ProblemError('duplicate_field', {
       fields: repeated.map((field) => ({ field, code: 'duplicate_field' })),

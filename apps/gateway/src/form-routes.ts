@@ -166,8 +166,8 @@ export const FORM_ROUTES: readonly FormRoute[] = [
     procedure: 'twoStep.disableTotp',
     status: 200,
     summary:
-      'Turn two-step sign-in off: `current_password` and `code` (a current code or a recovery code). The secret and the recovery codes are deleted. A wrong code is `422` on `code`, counted like a wrong password.',
-    problems: ['two_step_off', 'rate_limited', 'too_many_attempts', 'server_busy'],
+      'Turn the authenticator app off: `current_password` and `code` (a current code or a recovery code). Its secret is deleted; when no passkey is left, two-step sign-in turns off and the recovery codes go too. A wrong code is `422` on `code`, counted like a wrong password. `409 totp_off` when the app is not on.',
+    problems: ['totp_off', 'rate_limited', 'too_many_attempts', 'server_busy'],
   },
   {
     method: 'POST',

@@ -41,7 +41,9 @@ const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => {
 
 /** A success body: tokens a program asked for (`session`, `knownDevice`) only on routes that hand out a session. */
 function successSchema(output: z.ZodObject, issuesSession: boolean): z.ZodObject {
-  if (issuesSession) return output;
+  // Only an output that carries tokens is rebuilt (a rebuilt object is closed: a loose one, as the
+  // WebAuthn options are, keeps its own schema).
+  if (issuesSession || !('session' in output.shape || 'knownDevice' in output.shape)) return output;
   const shape: Record<string, z.ZodType> = { ...output.shape };
   delete shape.session;
   delete shape.knownDevice;
@@ -72,7 +74,9 @@ function operation(router: AppRouter, method: string, doc: FormRoute) {
     ...(meta.authenticated ? ['unauthenticated' as const] : []),
     ...doc.problems,
   ];
-  if (input && Object.keys(input.shape).length) codes.push('duplicate_field', 'validation_failed');
+  // A JSON body has no repeated fields (an array is a value its schema judges): duplicate_field is a form's.
+  if (input && Object.keys(input.shape).length)
+    codes.push(...(doc.body === 'json' ? [] : (['duplicate_field'] as const)), 'validation_failed');
   const byStatus = new Map<number, ProblemCode[]>();
   for (const code of new Set(codes))
     byStatus.set(PROBLEM_STATUS[code], [...(byStatus.get(PROBLEM_STATUS[code]) ?? []), code]);
@@ -133,31 +137,32 @@ function operation(router: AppRouter, method: string, doc: FormRoute) {
     operationId: doc.procedure,
     summary: doc.summary,
     ...(meta.authenticated ? { security: [{ sessionCookie: [] }, { bearer: [] }] } : { security: [] }),
-    parameters: doc.issuesSession
-      ? [
-          {
-            name: TOKEN_DELIVERY_HEADER,
-            in: 'header',
-            required: false,
-            description: 'Send `token` to get the session token in the body (and no cookie).',
-            schema: { type: 'string', enum: ['token'] },
-          },
-          // The route that completes a pending sign-in reads it from its cookie.
-          ...(doc.problems.includes('sign_in_expired')
-            ? [
-                {
-                  name: 'pending_sign_in',
-                  in: 'cookie',
-                  required: false,
-                  description: PENDING_COOKIE_SENT,
-                  schema: { type: 'string' },
-                },
-              ]
-            : []),
-        ]
-      : method === 'GET' && input
-        ? queryParameters(input)
-        : [],
+    parameters: [
+      ...(doc.issuesSession
+        ? [
+            {
+              name: TOKEN_DELIVERY_HEADER,
+              in: 'header',
+              required: false,
+              description: 'Send `token` to get the session token in the body (and no cookie).',
+              schema: { type: 'string', enum: ['token'] },
+            },
+          ]
+        : []),
+      // The routes of a pending sign-in's second step (and its passkey options) read it from its cookie.
+      ...(doc.problems.includes('sign_in_expired')
+        ? [
+            {
+              name: 'pending_sign_in',
+              in: 'cookie',
+              required: false,
+              description: PENDING_COOKIE_SENT,
+              schema: { type: 'string' },
+            },
+          ]
+        : []),
+      ...(method === 'GET' && input ? queryParameters(input) : []),
+    ],
     ...(method === 'POST'
       ? {
           requestBody: {

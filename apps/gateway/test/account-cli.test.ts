@@ -5,6 +5,7 @@ import { createSession, DEFAULT_ACCOUNT_CONFIG, findRealm } from '@accounts/api'
 import {
   accountEvents,
   openDatabase,
+  passkeys,
   pendingSignIns,
   recoveryCodes,
   sessions,
@@ -15,6 +16,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from './support/cli.js';
 import { registration, startGateway, STRONG, uniqueEmail } from './support/gateway.js';
+import { addPasskey, passkeySignIn } from './support/passkeys.js';
 import { pendingCookieOf, turnOnTwoStep } from './support/two-step.js';
 
 describe('the account command on the embedded database', () => {
@@ -67,7 +69,7 @@ describe('the account command on the embedded database', () => {
   );
 
   it(
-    'reset-second-factor turns two-step sign-in off, ends every session and records two_step_reset',
+    'reset-second-factor turns two-step sign-in off (the app and every passkey), ends every session and records two_step_reset',
     { timeout: 240_000 },
     async () => {
       const email = uniqueEmail('lostphone');
@@ -83,6 +85,15 @@ describe('the account command on the embedded database', () => {
         userId = user!.id;
         // What an account with two-step sign-in holds (sealed and digested values need no real key here).
         await setup.db.insert(totpCredentials).values({ userId, secret: 'v1.sealed.secret.tag', lastStep: 1 });
+        await setup.db.insert(passkeys).values({
+          userId,
+          credentialId: 'Y3JlZGVudGlhbA',
+          publicKey: 'a2V5',
+          aaguid: '00000000-0000-0000-0000-000000000000',
+          deviceType: 'multiDevice',
+          backedUp: true,
+          name: 'Phone',
+        });
         await setup.db.insert(recoveryCodes).values([
           { userId, digest: 'a'.repeat(64) },
           { userId, digest: 'b'.repeat(64) },
@@ -103,7 +114,7 @@ describe('the account command on the embedded database', () => {
       try {
         const [user] = await check.db.select().from(users).where(eq(users.id, userId));
         expect(user!.twoStep).toBe(false);
-        for (const table of [totpCredentials, recoveryCodes, pendingSignIns, sessions])
+        for (const table of [totpCredentials, passkeys, recoveryCodes, pendingSignIns, sessions])
           expect(await check.db.select().from(table).where(eq(table.userId, userId))).toEqual([]);
         const events = await check.db
           .select()
@@ -200,8 +211,12 @@ if (process.env.TEST_DATABASE_URL) {
           const reg = await gw.form('/users/register', registration(email));
           const session = { cookie: reg.cookie! };
           const { app } = await turnOnTwoStep(gw, session);
+          const { authenticator } = await addPasskey(gw, session);
           const asked = await gw.form('/users/login', { email, password: STRONG });
-          expect(asked.json.code).toBe('second_factor_required');
+          expect(asked.json).toMatchObject({
+            code: 'second_factor_required',
+            methods: ['passkey', 'totp', 'recovery_code'],
+          });
 
           const reset = await runCli(['account', 'reset-second-factor', 'default', email], env);
           expect(reset).toMatchObject({ code: 0 });
@@ -224,6 +239,9 @@ if (process.env.TEST_DATABASE_URL) {
             methods: [],
             recoveryCodesLeft: 0,
           });
+          // The passkey went with it: it neither signs in nor is listed.
+          expect((await passkeySignIn(gw, authenticator)).res.json.code).toBe('passkey_rejected');
+          expect((await gw.send('GET', '/users/passkeys', { headers: owner })).json).toEqual({ passkeys: [] });
           // The owner sees it on the activity page.
           const types = (await gw.send('GET', '/users/activity', { headers: owner })).json.events.map(
             (e: { type: string }) => e.type,

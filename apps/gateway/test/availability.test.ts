@@ -3,7 +3,8 @@ import { testDrivers } from '@accounts/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { findRealm, type AppRouter } from '@accounts/api';
 import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
-import { users } from '@accounts/db';
+import { passkeys, sessions, users } from '@accounts/db';
+import { eq } from 'drizzle-orm';
 import { FORM_ROUTES } from '../src/form-routes.js';
 import { mintSession } from './support/accounts.js';
 import { countRows, expectProblem } from './support/checks.js';
@@ -18,6 +19,7 @@ import {
 } from './support/gateway.js';
 import { queuedToken } from './support/email-openapi.js';
 import { openApiOf } from './support/openapi.js';
+import { postJson } from './support/passkeys.js';
 
 /** A connection that sends bytes when told and collects everything the server answers. */
 function openConnection(port: number) {
@@ -106,7 +108,8 @@ describe.each(testDrivers())('load shedding over HTTP on %s', (driver) => {
   let gw: Gateway;
   beforeAll(async () => {
     // One hashing thread and a queue of one; a cost high enough that the blockers below are still hashing.
-    gw = await startGateway(driver, { BCRYPT_COST: '14', HASH_WORKERS: '1', HASH_QUEUE_MAX: '1' });
+    // Mails stay queued, so the reset link is read from the outbox before the sender could take it.
+    gw = await startGateway(driver, { BCRYPT_COST: '14', HASH_WORKERS: '1', HASH_QUEUE_MAX: '1', MAIL_POLL_MS: '0' });
   });
   afterAll(() => gw.close());
 
@@ -125,6 +128,20 @@ describe.each(testDrivers())('load shedding over HTTP on %s', (driver) => {
     const otherSession = (await gw.send('GET', '/users/sessions', { headers: { cookie } })).json.sessions.find(
       (s: { current: boolean }) => !s.current,
     ).id;
+    // A passkey to remove, and a session whose password check is too old to add one without the password.
+    const [passkey] = await gw.db.db
+      .insert(passkeys)
+      .values({
+        userId: user!.id,
+        credentialId: 'AAAA',
+        publicKey: 'AAAA',
+        aaguid: '00000000-0000-0000-0000-000000000000',
+        deviceType: 'singleDevice',
+        backedUp: false,
+        name: 'Phone',
+      })
+      .returning();
+    await gw.db.db.update(sessions).set({ passwordCheckedAt: null }).where(eq(sessions.userId, user!.id));
     const before = await countRows(gw.db.db);
     const blockers = [gw.hasher.hash('one running'), gw.hasher.hash('one waiting')];
     try {
@@ -141,6 +158,17 @@ describe.each(testDrivers())('load shedding over HTTP on %s', (driver) => {
         ['/users/recovery_codes', { current_password: STRONG }],
       ] as const) {
         const res = await gw.form(url, fields, { headers: { cookie } });
+        expect(res.status, url).toBe(503);
+        expect(res.headers['retry-after']).toBe('2');
+        expect(res.json).toMatchObject({ status: 503, code: 'server_busy', retryAfter: 2 });
+        api.check('POST', url, res);
+      }
+      // The passkey routes that check a password (JSON bodies).
+      for (const [url, body] of [
+        ['/users/passkeys/register/options', { current_password: STRONG }],
+        ['/users/passkeys/remove', { passkey_id: passkey!.id, current_password: STRONG }],
+      ] as const) {
+        const res = await postJson(gw, url, body, { cookie });
         expect(res.status, url).toBe(503);
         expect(res.headers['retry-after']).toBe('2');
         expect(res.json).toMatchObject({ status: 503, code: 'server_busy', retryAfter: 2 });

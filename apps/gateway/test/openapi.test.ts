@@ -7,6 +7,8 @@ import { FORM_ROUTES } from '../src/form-routes.js';
 import { usersRoutesOf } from '../src/openapi.js';
 import { registration, startGateway, STRONG, STRONG2, type Gateway } from './support/gateway.js';
 import { expectPostRefusals, openApiOf } from './support/openapi.js';
+import { exercisePasskeyRoutes } from './support/passkeys-openapi.js';
+import { postJson as sendJson } from './support/passkeys.js';
 import { exerciseSecurityRoutes } from './support/security-openapi.js';
 import { exerciseEmailRoutes } from './support/email-openapi.js';
 import { exerciseTwoStepRoutes } from './support/two-step-openapi.js';
@@ -29,6 +31,7 @@ describe.each(testDrivers())('the OpenAPI document on %s', (driver) => {
       RATE_LIMIT_FORGOT_PASSWORD: '6',
       RATE_LIMIT_RESEND_VERIFICATION: '6',
       RATE_LIMIT_ACCOUNT_WRITES: '20',
+      RATE_LIMIT_PASSKEY_OPTIONS: '6',
       RATE_LIMIT_MAIL_PER_EMAIL: '1000',
       MAIL_RECIPIENT_CAP: '1000',
       MAIL_POLL_MS: '0',
@@ -44,6 +47,12 @@ describe.each(testDrivers())('the OpenAPI document on %s', (driver) => {
     host?: string,
   ) => {
     const res = await gw.form(url, body, { headers: { ...from(), ...headers }, host });
+    api.check('POST', url, res);
+    return res;
+  };
+  /** A JSON body (the passkey routes), a value or raw text, held to the document like `post`. */
+  const postJson = async (url: string, body: unknown, headers: Record<string, string> = {}, host?: string) => {
+    const res = await sendJson(gw, url, body, { ...from(), ...headers }, host);
     api.check('POST', url, res);
     return res;
   };
@@ -245,18 +254,115 @@ describe.each(testDrivers())('the OpenAPI document on %s', (driver) => {
     api.check('GET', '/users/export', res);
   });
 
+  it('describes the answers of the passkey routes', () => exercisePasskeyRoutes({ post, postJson, get, signedUp }));
+
+  it('describes the passkey routes: JSON request bodies, the WebAuthn structures, their own 415', () => {
+    type Op = {
+      requestBody?: { required: boolean; content: Record<string, { schema: Record<string, unknown> }> };
+      responses: Record<
+        string,
+        { content: Record<string, { schema: { properties: Record<string, { enum?: string[] }> } }> }
+      >;
+      security: object[];
+    };
+    const op = (path: string, method = 'post') => api.doc.paths[path]![method] as unknown as Op;
+    const passkeyPosts = Object.keys(api.doc.paths).filter((p) => p.startsWith('/users/passkeys/'));
+    expect(passkeyPosts.sort()).toEqual(
+      [
+        '/users/passkeys/login',
+        '/users/passkeys/login/options',
+        '/users/passkeys/register',
+        '/users/passkeys/register/options',
+        '/users/passkeys/remove',
+        '/users/passkeys/rename',
+        '/users/passkeys/second_factor',
+        '/users/passkeys/second_factor/options',
+      ].sort(),
+    );
+    for (const path of passkeyPosts) {
+      const { requestBody, responses } = op(path);
+      expect(Object.keys(requestBody!.content), path).toEqual(['application/json']);
+      expect(responses['415']!.content['application/problem+json']!.schema.properties.code!.enum, path).toEqual([
+        'unsupported_media_type_json',
+      ]);
+    }
+    // The form routes keep their form bodies and their 415.
+    expect(Object.keys(op('/users/login').requestBody!.content)).toEqual(['application/x-www-form-urlencoded']);
+    expect(
+      op('/users/login').responses['415']!.content['application/problem+json']!.schema.properties.code!.enum,
+    ).toEqual(['unsupported_media_type']);
+    // The WebAuthn answers: PublicKeyCredential.toJSON() of a registration and of an assertion.
+    type Obj = { type?: string; properties: Record<string, Obj>; required?: string[] };
+    const body = (path: string) => op(path).requestBody!.content['application/json']!.schema as unknown as Obj;
+    const registration = body('/users/passkeys/register');
+    expect(registration.required).toEqual(['response']);
+    expect(Object.keys(registration.properties).sort()).toEqual(['name', 'response']);
+    expect(registration.properties.response!.required).toEqual(
+      expect.arrayContaining(['id', 'rawId', 'type', 'response']),
+    );
+    expect(registration.properties.response!.properties.response!.required).toEqual(
+      expect.arrayContaining(['clientDataJSON', 'attestationObject']),
+    );
+    const assertion = body('/users/passkeys/login').properties.response!;
+    expect(assertion.properties.response!.required).toEqual(
+      expect.arrayContaining(['clientDataJSON', 'authenticatorData', 'signature']),
+    );
+    expect(Object.keys(body('/users/passkeys/second_factor').properties).sort()).toEqual(['pending_token', 'response']);
+    expect(body('/users/passkeys/remove').required?.sort()).toEqual(['current_password', 'passkey_id']);
+    // Which need a session: the account's own; the sign-in and its second step do not.
+    for (const path of [
+      '/users/passkeys/register/options',
+      '/users/passkeys/register',
+      '/users/passkeys/rename',
+      '/users/passkeys/remove',
+    ])
+      expect(op(path).security.length, path).toBeGreaterThan(0);
+    expect(op('/users/passkeys', 'get').security.length).toBeGreaterThan(0);
+    for (const path of [
+      '/users/passkeys/login/options',
+      '/users/passkeys/login',
+      '/users/passkeys/second_factor/options',
+      '/users/passkeys/second_factor',
+    ])
+      expect(op(path).security, path).toEqual([]);
+    // The problems of each ceremony.
+    const codes = (path: string, status: string) =>
+      op(path).responses[status]!.content['application/problem+json']!.schema.properties.code!.enum;
+    expect(codes('/users/passkeys/login', '422')!.sort()).toEqual(['passkey_rejected', 'validation_failed']);
+    expect(codes('/users/passkeys/login', '429')!.sort()).toEqual(['rate_limited', 'too_many_attempts']);
+    expect(codes('/users/passkeys/register', '400')).toEqual(expect.arrayContaining(['passkey_challenge_invalid']));
+    expect(codes('/users/passkeys/second_factor', '401')).toEqual(['sign_in_expired']);
+    expect(codes('/users/passkeys/second_factor/options', '401')).toEqual(['sign_in_expired']);
+  });
+
+  it('does not document duplicate_field on the JSON routes: JSON has no repeated fields', () => {
+    type Op = {
+      responses: Record<
+        string,
+        { content: Record<string, { schema: { properties: Record<string, { enum?: string[] }> } }> }
+      >;
+    };
+    for (const route of FORM_ROUTES.filter((r) => r.body === 'json')) {
+      const op = api.doc.paths[route.url]![route.method.toLowerCase()] as unknown as Op;
+      expect(
+        op.responses['400']!.content['application/problem+json']!.schema.properties.code!.enum,
+        route.url,
+      ).not.toContain('duplicate_field');
+    }
+  });
+
   it('describes the second step of a sign-in: its problems carry the methods and the pending token', () => {
     type Schema = { properties: Record<string, { enum?: string[]; items?: { enum?: string[] } }> };
     const problem = (path: string, status: string) =>
       api.doc.paths[path]!.post!.responses[status]!.content['application/problem+json']!.schema as Schema;
     const asked = problem('/users/login', '401');
     expect(asked.properties.code!.enum).toEqual(['second_factor_required']);
-    expect(asked.properties.methods!.items!.enum).toEqual(['totp', 'recovery_code']);
+    expect(asked.properties.methods!.items!.enum).toEqual(['passkey', 'totp', 'recovery_code']);
     expect(asked.properties.pendingToken).toEqual({ type: 'string' });
     expect(problem('/users/login/second_factor', '401').properties.code!.enum).toEqual(['sign_in_expired']);
     expect(problem('/users/totp/setup', '409').properties.code!.enum).toEqual(['two_step_on']);
     expect(problem('/users/totp/enable', '409').properties.code!.enum).toEqual(['two_step_on', 'totp_not_set_up']);
-    expect(problem('/users/totp/disable', '409').properties.code!.enum).toEqual(['two_step_off']);
+    expect(problem('/users/totp/disable', '409').properties.code!.enum).toEqual(['totp_off']);
     expect(problem('/users/recovery_codes', '409').properties.code!.enum).toEqual(['two_step_off']);
     for (const path of ['/users/totp/setup', '/users/totp/enable', '/users/totp/disable', '/users/recovery_codes'])
       expect(problem(path, '401').properties.code!.enum, path).toEqual(['unauthenticated']);
@@ -271,6 +377,16 @@ describe.each(testDrivers())('the OpenAPI document on %s', (driver) => {
       'header x-session-delivery',
       'cookie pending_sign_in',
     ]);
+    // The same for the second step done with a passkey, and for its options (which read the pending cookie too).
+    const parameters = (path: string) =>
+      (api.doc.paths[path]!.post! as unknown as { parameters: { name: string; in: string }[] }).parameters.map(
+        (p) => `${p.in} ${p.name}`,
+      );
+    expect(parameters('/users/passkeys/second_factor')).toEqual([
+      'header x-session-delivery',
+      'cookie pending_sign_in',
+    ]);
+    expect(parameters('/users/passkeys/second_factor/options')).toEqual(['cookie pending_sign_in']);
   });
 
   it('had every documented status of every route answered (503s in availability.test.ts)', () => {

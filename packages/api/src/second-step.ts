@@ -64,9 +64,9 @@ async function usingAnswer(
   ctx: Context,
   user: User,
   answer: SecondStepAnswer,
+  challenge: string | null,
 ): Promise<((tx: Database) => Promise<SecondStepMethod | null>) | null> {
   if ('code' in answer) return (tx) => useSecondStepCode(tx, ctx.vault, user.id, answer.code, ctx.log);
-  const challenge = await takeAssertionChallenge(ctx, 'second_step', answer.passkey, user.id).catch(() => null);
   const found = challenge ? await findPasskey(ctx.db, ctx.realm.id, answer.passkey.id) : null;
   if (!challenge || !found || found.user.id !== user.id) return null;
   const outcome = await verifyAssertion(ctx, found.passkey, answer.passkey, challenge, false);
@@ -91,6 +91,10 @@ export async function completeSecondStep(
 ): Promise<{ user: User; started: Started }> {
   const pending = await pendingSignInOf(ctx, pendingToken);
   const { user } = pending;
+  // A passkey's challenge is used up first, as at a passkey sign-in: an expired or used one is 400
+  // `passkey_challenge_invalid`, not a failed attempt.
+  const challenge =
+    'passkey' in answer ? await takeAssertionChallenge(ctx, 'second_step', answer.passkey, user.id) : null;
   const device = await presentedDevice(ctx, user.id);
   const check = await claimPasswordCheck(
     ctx.db,
@@ -103,7 +107,7 @@ export async function completeSecondStep(
     },
     ctx.config,
   );
-  const use = await check.during(() => usingAnswer(ctx, user, answer));
+  const use = await check.during(() => usingAnswer(ctx, user, answer, challenge));
   const started =
     use &&
     (await signInKnown(ctx, user, check, device, {

@@ -51,7 +51,7 @@ const en = {
   totp_code_format: 'Enter the 6-digit code from your authenticator app.',
   second_step_code_format: 'Enter the 6-digit code from your authenticator app, or a recovery code (xxxxx-xxxxx).',
   code_incorrect: 'This code is not correct, or it was already used.',
-  second_factor_required: 'Enter the code from your authenticator app to finish signing in.',
+  second_factor_required: 'Finish signing in with your second step: a passkey or a code.',
   sign_in_expired: 'This sign-in has expired or was cancelled. Sign in again with your password.',
   two_step_on: 'Two-step sign-in is already on. Turn it off first to set up another authenticator app.',
   two_step_off: 'Two-step sign-in is not on for this account.',
@@ -116,7 +116,7 @@ const de: Record<MessageCode, string> = {
   second_step_code_format:
     'Geben Sie den 6-stelligen Code aus Ihrer Authenticator-App oder einen Wiederherstellungscode (xxxxx-xxxxx) ein.',
   code_incorrect: 'Dieser Code ist nicht richtig oder wurde bereits verwendet.',
-  second_factor_required: 'Geben Sie den Code aus Ihrer Authenticator-App ein, um die Anmeldung abzuschließen.',
+  second_factor_required: 'Schließen Sie die Anmeldung mit Ihrem zweiten Schritt ab: einem Passkey oder einem Code.',
   sign_in_expired:
     'Diese Anmeldung ist abgelaufen oder wurde abgebrochen. Melden Sie sich erneut mit Ihrem Passwort an.',
   two_step_on:
@@ -180,7 +180,7 @@ const fr: Record<MessageCode, string> = {
   second_step_code_format:
     "Saisissez le code à 6 chiffres de votre application d'authentification, ou un code de récupération (xxxxx-xxxxx).",
   code_incorrect: "Ce code n'est pas correct, ou il a déjà été utilisé.",
-  second_factor_required: "Saisissez le code de votre application d'authentification pour terminer la connexion.",
+  second_factor_required: 'Terminez la connexion avec votre deuxième étape : une clé d’accès ou un code.',
   sign_in_expired: 'Cette connexion a expiré ou a été annulée. Reconnectez-vous avec votre mot de passe.',
   two_step_on:
     "La connexion en deux étapes est déjà activée. Désactivez-la d'abord pour configurer une autre application d'authentification.",

@@ -105,3 +105,45 @@ export async function expectPostRefusals(
     if (signedIn) expect((await post(url, { [first]: '' }, { cookie })).json.code).toBe('validation_failed');
   }
 }
+
+/** The OpenAPI test's checked JSON POST (the passkey routes): a value, or raw text as given. */
+export type PostJson = (
+  url: string,
+  body: unknown,
+  headers?: Record<string, string>,
+  host?: string,
+) => Promise<Response>;
+
+/**
+ * The refusals every JSON route shares, asked of each route with a valid body: a body that is
+ * not JSON, a cross-site origin, an unknown realm, an oversized body and a form body. `signedIn`
+ * routes are also refused without the session and with their first field of the wrong type.
+ */
+export async function expectJsonPostRefusals(
+  post: PostJson,
+  bodies: Record<string, Record<string, unknown>>,
+  { cookie, signedIn = false }: { cookie: string; signedIn?: boolean },
+) {
+  for (const [url, fields] of Object.entries(bodies)) {
+    expect((await post(url, '{"oops":', { cookie })).json.code, url).toBe('invalid_body');
+    expect(
+      (await post(url, fields, { cookie, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' })).json.code,
+    ).toBe('cross_origin');
+    expect((await post(url, fields, { cookie }, 'nope.localhost')).json.code).toBe('realm_not_found');
+    expect((await post(url, { ...fields, pad: 'x'.repeat(20 * 1024) }, { cookie })).json.code).toBe(
+      'payload_too_large',
+    );
+    expect(
+      (
+        await post(url, new URLSearchParams({ x: '1' }).toString(), {
+          cookie,
+          'content-type': 'application/x-www-form-urlencoded',
+        })
+      ).json.code,
+    ).toBe('unsupported_media_type_json');
+    if (signedIn) expect((await post(url, fields)).json.code).toBe('unauthenticated');
+    const first = Object.keys(fields)[0];
+    if (signedIn && first)
+      expect((await post(url, { ...fields, [first]: 42 }, { cookie })).json.code).toBe('validation_failed');
+  }
+}

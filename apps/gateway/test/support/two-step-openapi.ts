@@ -70,7 +70,7 @@ export async function exerciseTwoStepRoutes({
   expect((await post('/users/recovery_codes', { current_password: 'not the password at all' }, session)).status).toBe(
     422,
   );
-  // Turning off: a wrong code, then a right one; off, both are conflicts.
+  // Turning off: a wrong code, then a right one; off, both are conflicts (the app is off, and so is the step).
   expect((await post('/users/totp/disable', { current_password: STRONG, code: app.wrong() }, session)).status).toBe(
     422,
   );
@@ -78,7 +78,7 @@ export async function exerciseTwoStepRoutes({
     (await post('/users/totp/disable', { current_password: STRONG, code: await app.next() }, session)).json,
   ).toEqual({ ok: true });
   expect((await post('/users/totp/disable', { current_password: STRONG, code: '123456' }, session)).json.code).toBe(
-    'two_step_off',
+    'totp_off',
   );
   expect((await post('/users/recovery_codes', { current_password: STRONG }, session)).json.code).toBe('two_step_off');
 
