@@ -62,7 +62,10 @@ export default defineConfig(
       parserOptions: {
         // Files no package's tsconfig.json includes are checked with the root one's settings.
         projectService: {
-          allowDefaultProject: ['packages/{api,db,validators}/vitest.config.ts', 'packages/{api,validators}/scripts/*.ts'],
+          allowDefaultProject: [
+            'packages/{api,db,validators}/vitest.config.ts',
+            'packages/{api,validators}/scripts/*.ts',
+          ],
           defaultProject: 'tsconfig.json',
         },
         tsconfigRootDir: import.meta.dirname,
