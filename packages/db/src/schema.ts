@@ -53,13 +53,17 @@ export const users = pgTable(
   (t) => [uniqueIndex('users_realm_email_unique').on(t.realmId, sql`lower(btrim(${t.email}))`)],
 );
 
+/** The account a row belongs to: it goes with the account. */
+const ownedBy = () =>
+  uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' });
+
 export const sessions = pgTable(
   'sessions',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownedBy(),
     /** SHA-256 of the token, hex; the token itself is never stored. */
     tokenHash: text('token_hash').notNull().unique(),
     createdAt: createdAt(),
@@ -116,9 +120,7 @@ export const knownDevices = pgTable(
   'known_devices',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownedBy(),
     tokenHash: text('token_hash').notNull().unique(),
     createdAt: createdAt(),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
@@ -137,9 +139,7 @@ export const accountTokens = pgTable(
     realmId: uuid('realm_id')
       .notNull()
       .references(() => realms.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownedBy(),
     /** 'reset_password' | 'verify_email' | 'change_email' */
     purpose: text('purpose').notNull(),
     /** A change of address: the address it moves the account to (normalized), confirmed by this link. */
@@ -228,9 +228,7 @@ export const recoveryCodes = pgTable(
   'recovery_codes',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownedBy(),
     digest: text('digest').notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
     createdAt: createdAt(),
@@ -250,9 +248,7 @@ export const pendingSignIns = pgTable(
     realmId: uuid('realm_id')
       .notNull()
       .references(() => realms.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownedBy(),
     tokenHash: text('token_hash').notNull().unique(),
     failures: integer('failures').notNull().default(0),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
@@ -269,9 +265,7 @@ export const passkeys = pgTable(
   'passkeys',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownedBy(),
     /** The credential ID, base64url. */
     credentialId: text('credential_id').notNull().unique(),
     /** The COSE public key, base64url. */
