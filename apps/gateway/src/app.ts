@@ -25,7 +25,8 @@ import { createRateLimits } from './rate-limits.js';
 import { originForm } from './request-target.js';
 import { schedulePurge } from './retention-purge.js';
 import { registerTrpc } from './trpc-routes.js';
-import { isEarlyFormPost, isPageRequest, registerWebApp } from './web-app.js';
+import { answerPagePost } from './page-posts.js';
+import { isPagePost, isPageRequest, registerWebApp } from './web-app.js';
 
 export const BODY_LIMIT = 16 * 1024;
 
@@ -128,8 +129,8 @@ export async function buildApp({ config, db, hasher, vault, logStream }: AppDeps
 
   app.setErrorHandler((err, req, reply) => sendProblem(req, reply, err));
   app.setNotFoundHandler(async (req, reply) => {
-    if (isPageRequest(req) && req.realm && sendPage) return sendPage(req, reply);
-    if (isEarlyFormPost(req) && req.realm && sendPage) return reply.redirect(req.url.replace(/^[/\\]+/, '/'), 303); // never to another host (//evil.example)
+    if (isPageRequest(req) && req.realm && pages) return pages.send(req, reply);
+    if (isPagePost(req) && req.realm && pages) return answerPagePost(req, reply, services, pages);
     // A route that exists, asked with a method it does not take (RFC 9110 §15.5.6).
     const allow = METHODS.filter((method) => app.findRoute({ method, url: req.url }));
     if (allow.length) reply.header('allow', allow.join(', '));
@@ -156,6 +157,6 @@ export async function buildApp({ config, db, hasher, vault, logStream }: AppDeps
   registerOpenApi(app, router);
   registerFormRoutes(app, services);
   await registerTrpc(app, services);
-  const sendPage = config.SERVE_WEB ? await registerWebApp(app, services, config.WEB_DIST_DIR) : null;
+  const pages = config.SERVE_WEB ? await registerWebApp(app, services, config.WEB_DIST_DIR) : null;
   return app;
 }

@@ -1,4 +1,4 @@
-import { ProblemError, type AppRouter } from '@accounts/api';
+import { ProblemError, type AppRouter, type RequestContext } from '@accounts/api';
 import { callTRPCProcedure } from '@trpc/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { FORM_ROUTES } from './form-routes.js';
@@ -37,10 +37,30 @@ export function pickFields(body: unknown, fields: readonly string[], json = fals
   return input;
 }
 
+/** Calls a procedure with an input, as a server-side caller does (the procedure validates it). */
+export const callProcedure = (services: Services, path: ProcedurePath, ctx: RequestContext, input: unknown) =>
+  callTRPCProcedure({
+    router: services.router,
+    path,
+    type: procedureDef(services.router, path).type,
+    ctx,
+    getRawInput: () => Promise.resolve(input),
+    signal: undefined,
+    batchIndex: 0,
+  }) as Promise<unknown>;
+
+/** A procedure's answer sent as a file to keep, named for the realm and the day. */
+export function sendDownload(reply: FastifyReply, ctx: RequestContext, result: unknown) {
+  const day = new Date().toISOString().slice(0, 10);
+  return reply
+    .header('content-disposition', `attachment; filename="account-${ctx.realm.slug}-${day}.json"`)
+    .header('content-language', ctx.locale)
+    .send(result);
+}
+
 /** Registers every row of FORM_ROUTES: each calls its procedure with the request's fields. */
 export function registerFormRoutes(app: FastifyInstance, services: Services) {
   for (const route of FORM_ROUTES) {
-    const { type } = procedureDef(services.router, route.procedure);
     const fields = fieldsOf(services.router, route.procedure);
     const handler = async (req: FastifyRequest, reply: FastifyReply) => {
       const { ctx } = contextFor(req, reply, services);
@@ -49,20 +69,8 @@ export function registerFormRoutes(app: FastifyInstance, services: Services) {
         const input = fields.length
           ? pickFields(route.method === 'POST' ? req.body : req.query, fields, route.body === 'json')
           : undefined;
-        // The same call a server-side caller makes (the procedure validates the input).
-        const result: unknown = await callTRPCProcedure({
-          router: services.router,
-          path: route.procedure,
-          type,
-          ctx,
-          getRawInput: () => Promise.resolve(input),
-          signal: undefined,
-          batchIndex: 0,
-        });
-        if (route.download) {
-          const day = new Date().toISOString().slice(0, 10);
-          reply.header('content-disposition', `attachment; filename="account-${ctx.realm.slug}-${day}.json"`);
-        }
+        const result = await callProcedure(services, route.procedure, ctx, input);
+        if (route.download) return sendDownload(reply.code(route.status), ctx, result);
         // For a token client the procedure's result carries the session (and known-device) tokens.
         return reply.code(route.status).header('content-language', ctx.locale).send(result);
       } catch (err) {

@@ -21,6 +21,13 @@ export const isTrpcRequest = (req: FastifyRequest) => /^\/trpc(?:\/|$)/.test(pat
 /** The procedure path of a /trpc URL, when it names one. */
 const trpcPath = (req: FastifyRequest) => /^\/trpc\/([^/]+)/.exec(pathOf(req))?.[1];
 
+/** The problem an error is answered with (an internal one is logged here, once). */
+export function problemOf(req: FastifyRequest, err: unknown): Problem {
+  const problem = toProblem(asProblemError(err), localeOf(req));
+  if (problem.status >= 500 && problem.code === 'internal') req.log.error({ err }, 'request failed');
+  return problem;
+}
+
 /**
  * Sends an error as application/problem+json (RFC 9457), or, under /trpc, as the tRPC error
  * its procedures answer with (the router's own formatter, the same problem inside), so a
@@ -34,8 +41,8 @@ export function sendProblem(req: FastifyRequest, reply: FastifyReply, err: unkno
   const trpcBody = isTrpcRequest(req)
     ? trpcErrorBody(error instanceof TRPCError ? error : new ProblemError('internal'), locale, trpcPath(req))
     : null;
-  const problem: Problem = trpcBody ? trpcBody.error.data.problem : toProblem(error, locale);
-  if (problem.status >= 500 && problem.code === 'internal') req.log.error({ err }, 'request failed');
+  const problem: Problem = trpcBody ? trpcBody.error.data.problem : problemOf(req, err);
+  if (trpcBody && problem.status >= 500 && problem.code === 'internal') req.log.error({ err }, 'request failed');
   reply.code(problem.status).header('content-language', locale);
   if (problem.retryAfter !== undefined) reply.header('retry-after', String(problem.retryAfter));
   if (trpcBody) return reply.type('application/json').send(trpcBody);

@@ -6,12 +6,22 @@ import fastifyStatic from '@fastify/static';
 import { LOCALES, type Locale } from '@accounts/validators';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Negotiator from 'negotiator';
-import { localeOf } from './locale.js';
+import { ProblemError, type RequestContext } from '@accounts/api';
+import { callProcedure } from './form-adapter.js';
+import { procedureAt, type ProcedurePath } from './procedures.js';
 import { contextFor, type Services } from './request-context.js';
 import { pathOf } from './request-target.js';
 // What the web build's server entry gives the gateway, and the answers a page is rendered from:
 // the web app's own types (nothing of it runs here but its build).
-import type { PageData, ServerEntry } from '../../web/src/page-data.js';
+import type {
+  FormDone,
+  FormOutcome,
+  PageData,
+  PageFormTarget,
+  PageState,
+  QueryCall,
+  ServerEntry,
+} from '../../web/src/page-data.js';
 
 // The web app's build: beside the gateway in the monorepo (apps/web/dist), from src/ or dist/ alike
 // (the setting WEB_DIST_DIR names another).
@@ -20,78 +30,147 @@ export const WEB_DIST_DIR = fileURLToPath(new URL('../../web/dist', import.meta.
 /** Where password managers send people to change a password (W3C "A Well-Known URL for Changing Passwords"). */
 export const CHANGE_PASSWORD_PAGE = '/settings';
 
-type PageSender = (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
+/** How the gateway answers page addresses: a page asked for, and a page's form posted to it. */
+export interface Pages {
+  send(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply>;
+  /** What the page at `href` makes of form `name` (null: it has no such form); null without a server build. */
+  formOf(href: string, name: string): PageFormTarget | null;
+  formDone(name: string, result: unknown, href: string): FormDone;
+  /** The page rendered with what a form posted to it came to, with this status. */
+  sendAfterForm(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    ctx: RequestContext,
+    status: number,
+    form: FormOutcome,
+  ): Promise<FastifyReply>;
+}
+
+/** What a rendered page needs of the request besides its address. */
+interface RenderInput {
+  ctx: RequestContext;
+  form?: FormOutcome;
+  state?: PageState;
+}
 
 /**
- * The page for this request, rendered: the realm's settings and the signed-in user (if the
- * request carries a valid session) come from the same procedures the app calls, as JSON exactly
- * as the app would receive them. Null when there is nothing to render with (a settings call
- * that failed): the app then draws the page itself.
+ * The page for this request, rendered: the realm's settings, the signed-in user (if the request
+ * carries a valid session) and the page's own queries come from the same procedures the app
+ * calls, as JSON exactly as the app would receive them. Null when there is nothing to render with
+ * (a settings call that failed): the app then draws the page itself.
  */
 async function renderedPage(
   req: FastifyRequest,
-  reply: FastifyReply,
   services: Services,
   renderer: ServerEntry,
   indexHtml: string,
-  locale: Locale,
+  { ctx, form, state }: RenderInput,
 ) {
-  const caller = services.createCaller(contextFor(req, reply, services).ctx);
+  const caller = services.createCaller(ctx);
   try {
     const settings = await caller.account.settings();
-    // Anything but a user (nobody signed in, or a failure) is left for the app to ask itself.
-    const me = await caller.account.me().catch(() => null);
+    // Nobody signed in is an answer too; any other failure leaves the page to the app.
+    const me = await caller.account.me().catch((err: unknown) => {
+      if (err instanceof ProblemError && err.problem === 'unauthenticated') return null;
+      throw err;
+    });
     const signedIn = me ? { user: me.user, twoStep: me.twoStep } : { user: null };
-    const data = JSON.parse(JSON.stringify({ locale, settings, ...signedIn })) as PageData;
-    return { html: await renderer.renderDocument(indexHtml, req.url, data), data };
+    const data = JSON.parse(
+      JSON.stringify({ locale: ctx.locale, settings, ...signedIn, ...(form && { form }), ...(state && { state }) }),
+    ) as PageData;
+    const call: QueryCall = (path, input) => {
+      // Only what a page reads: a query of the router, never a mutation.
+      if (procedureAt(services.router, path)?.type !== 'query') return Promise.reject(new ProblemError('not_found'));
+      return callProcedure(services, path as ProcedurePath, ctx, input);
+    };
+    const page = await renderer.renderDocument(indexHtml, req.url, data, call);
+    return { ...page, data };
   } catch (err) {
     req.log.warn({ err: { message: (err as Error).message } }, 'page not rendered on the server; the app draws it');
     return null;
   }
 }
 
-/**
- * index.html in the language the request asks for: `<html lang>`, the no-JavaScript explanation
- * (the build holds all three) and, with the server build, the page itself, rendered.
- */
-function localizedPages(indexHtml: string, services: Services, renderer: ServerEntry | null): PageSender {
-  const pages = new Map(
-    LOCALES.map((locale) => [
-      locale,
-      indexHtml
-        .replace(/<html lang="\w+">/, `<html lang="${locale}">`)
-        .replace(/<(h1|p) lang="(\w+)">[\s\S]*?<\/\1>\s*/g, (block, _tag, lang: string) =>
-          lang === locale ? block.replace(` lang="${lang}"`, '') : '',
-        ),
-    ]),
+// What a page hands the next one across a redirect after a form (the app's history state):
+// a minute's cookie, read once by the next page. Never a secret: results that are, are shown at once.
+const STATE_COOKIE = 'page_state';
+
+function takeState(req: FastifyRequest, reply: FastifyReply): PageState | undefined {
+  const raw = req.cookies[STATE_COOKIE];
+  if (raw === undefined) return undefined;
+  reply.clearCookie(STATE_COOKIE, { path: '/' });
+  try {
+    const state: unknown = JSON.parse(Buffer.from(raw, 'base64url').toString());
+    return state && typeof state === 'object' && !Array.isArray(state) ? (state as PageState) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where a form's success leads, the state it hands that page riding along. */
+export function redirectAfterForm(req: FastifyRequest, reply: FastifyReply, done: NonNullable<FormDone>) {
+  if (done.state)
+    reply.setCookie(STATE_COOKIE, Buffer.from(JSON.stringify(done.state)).toString('base64url'), {
+      httpOnly: true,
+      sameSite: 'lax',
+      path: '/',
+      secure: req.protocol === 'https',
+      maxAge: 60,
+    });
+  return reply.redirect(sameSitePath(done.to), 303);
+}
+
+/** A path on this site: never another host (`//evil.example`, `/\\evil.example`). */
+const sameSitePath = (to: string) => (/^\/(?![/\\])/.test(to) ? to : '/');
+
+/** A page's HTML, compressed as the browser accepts it, with the headers of a page. */
+function sendHtml(req: FastifyRequest, reply: FastifyReply, html: string, locale: Locale, personal: boolean) {
+  const encoding = (new Negotiator({ headers: { 'accept-encoding': req.headers['accept-encoding'] ?? '' } }).encoding(
+    ['br', 'gzip', 'identity'],
+  ) ?? 'identity') as 'br' | 'gzip' | 'identity';
+  const plain = Buffer.from(html);
+  // A page is a few KB: compressed per request at a fast setting (well under a millisecond).
+  const body =
+    encoding === 'br'
+      ? brotliCompressSync(plain, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } })
+      : encoding === 'gzip'
+        ? gzipSync(plain)
+        : plain;
+  if (encoding !== 'identity') reply.header('content-encoding', encoding);
+  return (
+    reply
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('content-language', locale)
+      .header('vary', 'accept-encoding, accept-language, cookie')
+      // Rendered for this person (their realm, their session): never kept by a shared cache, and
+      // with their name and email in it, by no cache at all (a shared computer's back button).
+      .header('cache-control', personal ? 'no-store' : 'private, no-cache')
+      .send(body)
   );
-  return async (req, reply) => {
-    const locale: Locale = localeOf(req);
+}
+
+/**
+ * index.html in the language the request asks for (`<html lang>`) and, with the server build,
+ * the page itself, rendered.
+ */
+function localizedPages(indexHtml: string, services: Services, renderer: ServerEntry | null): Pages {
+  const pages = new Map(
+    LOCALES.map((locale) => [locale, indexHtml.replace(/<html lang="\w+">/, `<html lang="${locale}">`)]),
+  );
+  const render = async (req: FastifyRequest, reply: FastifyReply, status: number, input: RenderInput) => {
+    const { locale } = input.ctx;
     const localized = pages.get(locale)!;
-    const page = renderer && (await renderedPage(req, reply, services, renderer, localized, locale));
-    const html = page?.html ?? localized;
-    const encoding = (new Negotiator({ headers: { 'accept-encoding': req.headers['accept-encoding'] ?? '' } }).encoding(
-      ['br', 'gzip', 'identity'],
-    ) ?? 'identity') as 'br' | 'gzip' | 'identity';
-    const plain = Buffer.from(html);
-    // A page is a few KB: compressed per request at a fast setting (well under a millisecond).
-    const body =
-      encoding === 'br'
-        ? brotliCompressSync(plain, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } })
-        : encoding === 'gzip'
-          ? gzipSync(plain)
-          : plain;
-    if (encoding !== 'identity') reply.header('content-encoding', encoding);
-    return (
-      reply
-        .header('content-type', 'text/html; charset=utf-8')
-        .header('content-language', locale)
-        .header('vary', 'accept-encoding, accept-language, cookie')
-        // Rendered for this person (their realm, their session): never kept by a shared cache, and
-        // with their name and email in it, by no cache at all (a shared computer's back button).
-        .header('cache-control', page?.data.user ? 'no-store' : 'private, no-cache')
-        .send(body)
-    );
+    const page = renderer && (await renderedPage(req, services, renderer, localized, input));
+    if (page && 'redirect' in page) return reply.redirect(sameSitePath(page.redirect), req.method === 'GET' ? 302 : 303);
+    // A form's answer is never kept: it may hold what was just done.
+    return sendHtml(req, reply.code(status), page?.html ?? localized, locale, Boolean(page?.data.user || input.form));
+  };
+  return {
+    send: (req, reply) =>
+      render(req, reply, 200, { ctx: contextFor(req, reply, services).ctx, state: takeState(req, reply) }),
+    formOf: (href, name) => renderer?.pageForm(href, name) ?? null,
+    formDone: (name, result, href) => renderer?.formDone(name, result, href) ?? null,
+    sendAfterForm: (req, reply, ctx, status, form) => render(req, reply, status, { ctx, form }),
   };
 }
 
@@ -100,7 +179,7 @@ export async function registerWebApp(
   app: FastifyInstance,
   services: Services,
   dir = WEB_DIST_DIR,
-): Promise<PageSender | null> {
+): Promise<Pages | null> {
   if (!existsSync(`${dir}/index.html`)) {
     app.log.warn({ dir }, 'no web build found; serving the API only');
     return null;
@@ -140,11 +219,7 @@ export function isPageRequest(req: FastifyRequest): boolean {
   return (req.method === 'GET' || req.method === 'HEAD') && !NOT_PAGES.test(pathOf(req)) && wantsHtml(req);
 }
 
-/**
- * A page's form posted by the browser itself, before the app took the page over (forms are
- * method="post", so nothing typed ends up in an address). Nothing is done with the fields; the
- * page is loaded again (303), where the app handles the form.
- */
-export function isEarlyFormPost(req: FastifyRequest): boolean {
+/** A page's form posted by the browser itself (no scripts, or before they ran): see page-posts.ts. */
+export function isPagePost(req: FastifyRequest): boolean {
   return req.method === 'POST' && !NOT_PAGES.test(pathOf(req)) && wantsHtml(req);
 }

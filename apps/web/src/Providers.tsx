@@ -1,12 +1,13 @@
 import type { Locale } from '@accounts/validators';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { hydrate, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { getQueryKey } from '@trpc/react-query';
 import { useState, type ReactNode } from 'react';
 import { ServerTitleContext } from './components/PageHeading';
 import { LocaleProvider } from './i18n';
 import type { PageData } from './page-data';
-import { ServerHrefContext } from './router';
-import { knownMe } from './session';
+import { RenderedStateContext, ServerHrefContext, ServerRedirectContext } from './router';
+import { FormOutcomeContext } from './forms/form-outcome';
+import { knownMe, NOBODY } from './session';
 import { createApiClient, problemOf, trpc } from './trpc';
 
 function createQueryClient(data?: PageData) {
@@ -22,9 +23,12 @@ function createQueryClient(data?: PageData) {
   });
   if (data) {
     queryClient.setQueryData(getQueryKey(trpc.account.settings, undefined, 'query'), data.settings);
-    // Nobody signed in is left for the app to learn (a 401 from account.me), as without a page.
-    if (data.user)
-      queryClient.setQueryData(getQueryKey(trpc.account.me, undefined, 'query'), knownMe(data.user, data.twoStep));
+    // Nobody signed in is known too (null), so the page does not ask again to be told so.
+    queryClient.setQueryData(
+      getQueryKey(trpc.account.me, undefined, 'query'),
+      data.user ? knownMe(data.user, data.twoStep) : NOBODY,
+    );
+    if (data.queries) hydrate(queryClient, data.queries);
   }
   return queryClient;
 }
@@ -38,21 +42,29 @@ interface ProvidersProps {
   /** On the server: the address being rendered, and where the page's title is recorded. */
   href?: string;
   titleSink?: { title?: string };
+  /** On the server: where a page that sends the person elsewhere records where. */
+  redirectSink?: { to?: string };
   children: ReactNode;
 }
 
-export function Providers({ locale, fetchImpl, data, href, titleSink, children }: ProvidersProps) {
+export function Providers({ locale, fetchImpl, data, href, titleSink, redirectSink, children }: ProvidersProps) {
   const [queryClient] = useState(() => createQueryClient(data));
   const [apiClient] = useState(() => createApiClient(fetchImpl));
   return (
     <ServerHrefContext.Provider value={href ?? null}>
-      <ServerTitleContext.Provider value={titleSink ?? null}>
-        <LocaleProvider locale={locale}>
-          <trpc.Provider client={apiClient} queryClient={queryClient}>
-            <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
-          </trpc.Provider>
-        </LocaleProvider>
-      </ServerTitleContext.Provider>
+      <ServerRedirectContext.Provider value={redirectSink ?? null}>
+        <RenderedStateContext.Provider value={data?.state ?? null}>
+          <FormOutcomeContext.Provider value={data?.form ?? null}>
+            <ServerTitleContext.Provider value={titleSink ?? null}>
+              <LocaleProvider locale={locale}>
+                <trpc.Provider client={apiClient} queryClient={queryClient}>
+                  <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+                </trpc.Provider>
+              </LocaleProvider>
+            </ServerTitleContext.Provider>
+          </FormOutcomeContext.Provider>
+        </RenderedStateContext.Provider>
+      </ServerRedirectContext.Provider>
     </ServerHrefContext.Provider>
   );
 }

@@ -10,15 +10,23 @@ interface RootProps {
   data?: PageData;
   href?: string;
   titleSink?: { title?: string };
+  redirectSink?: { to?: string };
   /** Tests pass a fake fetch; the browser uses its own. */
   fetchImpl?: typeof fetch;
 }
 
 /** The whole app, the same tree for the server's render and the browser's (hydration needs both alike). */
-export function Root({ locale, data, href, titleSink, fetchImpl }: RootProps) {
+export function Root({ locale, data, href, titleSink, redirectSink, fetchImpl }: RootProps) {
   return (
     <StrictMode>
-      <Providers locale={locale} data={data} href={href} titleSink={titleSink} fetchImpl={fetchImpl}>
+      <Providers
+        locale={locale}
+        data={data}
+        href={href}
+        titleSink={titleSink}
+        redirectSink={redirectSink}
+        fetchImpl={fetchImpl}
+      >
         <ErrorBoundary>
           <App />
         </ErrorBoundary>

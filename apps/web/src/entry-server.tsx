@@ -1,52 +1,95 @@
 import type { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
+import type { AppRouter } from '@accounts/api';
+import { dehydrate, QueryClient } from '@tanstack/react-query';
+import { createTRPCClient, TRPCClientError, type TRPCLink } from '@trpc/client';
+import { createTRPCQueryUtils } from '@trpc/react-query';
+import { observable } from '@trpc/server/observable';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { pageTitle } from './components/PageHeading';
-import { PAGE_DATA_ID, type PageData, type ServerEntry } from './page-data';
+import { PAGE_DATA_ID, type PageData, type QueryCall, type ServerEntry } from './page-data';
+import { formDone as formDoneOf, pageFormAt, type PageFormName } from './page-forms';
+import { normalizePath, pageAt } from './pages/registry';
 import { Root } from './Root';
 
 export type { PageData };
 
 /**
- * A page rendered on the server: its HTML for `#root` and its title. Waits for the page's own
- * code (lazy pages), so the HTML holds the page's content, which the browser paints before any
- * script has run.
+ * A page rendered on the server: its HTML for `#root` and its title, or where it sends the person
+ * instead (a Redirect it rendered). Waits for the page's own code (lazy pages), so the HTML holds
+ * the page's content, which the browser paints before any script has run.
  */
-export async function renderPage(href: string, data: PageData): Promise<{ html: string; title: string }> {
+export async function renderPage(
+  href: string,
+  data: PageData,
+): Promise<{ html: string; title: string; redirect?: string }> {
   const titleSink: { title?: string } = {};
+  const redirectSink: { to?: string } = {};
   const { prelude } = await prerenderToNodeStream(
-    <Root locale={data.locale} data={data} href={href} titleSink={titleSink} />,
+    <Root locale={data.locale} data={data} href={href} titleSink={titleSink} redirectSink={redirectSink} />,
   );
   const html = await text(prelude as Readable);
   const { realm, productName } = data.settings;
   // A page without a heading of its own (still loading, or a redirect) is named like the header.
-  return { html, title: titleSink.title ?? pageTitle(null, realm.isDefault ? null : realm.name, productName) };
+  const title = titleSink.title ?? pageTitle(null, realm.isDefault ? null : realm.name, productName);
+  return { html, title, redirect: redirectSink.to };
+}
+
+/** A tRPC link that answers through the gateway's own caller (the request's context), as JSON would. */
+const callerLink =
+  (call: QueryCall): TRPCLink<AppRouter> =>
+  () =>
+  ({ op }) =>
+    observable((observer) => {
+      call(op.path, op.input).then(
+        (data) => {
+          observer.next({ result: { type: 'data', data: JSON.parse(JSON.stringify(data ?? null)) as unknown } });
+          observer.complete();
+        },
+        (err: unknown) => observer.error(TRPCClientError.from(err as Error)),
+      );
+    });
+
+/** The page's own queries (its registry entry's `prefetch`), answered now, as the app will find them. */
+async function pageQueries(href: string, data: PageData, call: QueryCall) {
+  const url = new URL(href, 'http://local');
+  const { prefetch } = pageAt(normalizePath(url.pathname));
+  if (!prefetch || !data.user) return undefined;
+  const queryClient = new QueryClient();
+  const client = createTRPCClient<AppRouter>({ links: [callerLink(call)] });
+  await prefetch(createTRPCQueryUtils({ client, queryClient }), url.searchParams, data.form);
+  return dehydrate(queryClient);
 }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 /** JSON inside a <script> block: no "<" may close it early. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
-/** index.html's preload of a procedure's answer (the app's first calls, asked for beside the scripts). */
-const preloadOf = (procedure: string) =>
-  new RegExp(`\\s*<link rel="preload" href="/trpc/${procedure.replace('.', '\\.')}"[^>]*>`);
+/** index.html's preloads of the app's first calls, whose answers come with the page. */
+const PRELOADS = /\s*<link rel="preload" href="\/trpc\/[^"]*"[^>]*>/g;
 
 /**
  * index.html with the page at `href` rendered into it (the gateway calls this for every page
  * address): its title, its HTML in `#root`, and the answers it was rendered from, which the app
- * then does not ask for again (their preloads go).
+ * then does not ask for again.
  */
-export const renderDocument: ServerEntry['renderDocument'] = async (indexHtml, href, data) => {
-  const page = await renderPage(href, data);
-  return (
-    indexHtml
+export const renderDocument: ServerEntry['renderDocument'] = async (indexHtml, href, data, call) => {
+  const queries = await pageQueries(href, data, call);
+  const full: PageData = queries ? { ...data, queries } : data;
+  const page = await renderPage(href, full);
+  if (page.redirect !== undefined) return { redirect: page.redirect };
+  return {
+    html: indexHtml
       .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(page.title)}</title>`)
-      .replace(preloadOf('account.settings'), '')
-      // Nobody signed in is left for the app to learn (a 401 from account.me): that preload stays.
-      .replace(preloadOf('account.me'), (link) => (data.user ? '' : link))
+      .replace(PRELOADS, '')
       .replace(
         '<div id="root"></div>',
         () =>
-          `<div id="root">${page.html}</div><script id="${PAGE_DATA_ID}" type="application/json">${scriptJson(data)}</script>`,
-      )
-  );
+          `<div id="root">${page.html}</div><script id="${PAGE_DATA_ID}" type="application/json">${scriptJson(full)}</script>`,
+      ),
+  };
 };
+
+export const pageForm: ServerEntry['pageForm'] = pageFormAt;
+
+export const formDone: ServerEntry['formDone'] = (name, result, href) =>
+  formDoneOf(name as PageFormName, result as never, href);

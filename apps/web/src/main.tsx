@@ -13,6 +13,10 @@ const data = dataElement ? (JSON.parse(dataElement.textContent ?? 'null') as Pag
 const locale = data?.locale ?? browserLocale();
 document.documentElement.lang = locale;
 
+// What the page before handed this one across the server's redirect is this page's history
+// state, as after the app's own navigation (a reload keeps it).
+if (data?.state) window.history.replaceState(data.state, '');
+
 const container = document.getElementById('root')!;
 if (data) hydrateRoot(container, <Root locale={locale} data={data} />);
 else createRoot(container).render(<Root locale={locale} />);

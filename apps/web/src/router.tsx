@@ -6,6 +6,7 @@ import {
   type AnchorHTMLAttributes,
   type MouseEvent,
 } from 'react';
+import type { PageState } from './page-data';
 
 // A history-API router for a handful of fixed paths; the gateway answers every path with
 // index.html, so a reload or a shared link lands on the same page.
@@ -24,8 +25,7 @@ function subscribe(listener: () => void) {
 
 const currentHref = () => window.location.pathname + window.location.search;
 
-/** Optional data for the next page, e.g. the result of what was just done (kept in history). */
-export type PageState = Record<string, unknown> | null;
+export type { PageState };
 
 interface NavigateOptions {
   /** Replace the current history entry (Back then skips it), e.g. after signing in. */
@@ -50,19 +50,34 @@ export function navigate(to: string, { replace = false, state = null, silent = f
 export const hasNavigated = () => pushCount > 0;
 
 const currentState = (): PageState => (window.history.state as PageState) ?? null;
-const noState = (): PageState => null;
 
 /** The address a page is rendered for on the server (null in the browser, which has its own). */
 export const ServerHrefContext = createContext<string | null>(null);
+/**
+ * The state the page was rendered with: what the page before handed it across a redirect after a
+ * form posted without scripts (PageData's `state`), on the server and in the hydration alike.
+ */
+export const RenderedStateContext = createContext<PageState>(null);
+/** On the server: where a page sends the person instead (a Redirect rendered), for the gateway to answer with. */
+export const ServerRedirectContext = createContext<{ to?: string } | null>(null);
 
 export function useLocation() {
   const serverHref = useContext(ServerHrefContext);
+  const renderedState = useContext(RenderedStateContext);
   const href = useSyncExternalStore(subscribe, currentHref, () => serverHref ?? currentHref());
-  // The server renders without history state; hydration starts from the same and then reads the
-  // browser's (a reload keeps it), so the server's HTML and the first render agree.
-  const state = useSyncExternalStore(subscribe, currentState, noState);
+  // The server renders with the state it was handed; hydration starts from the same and then
+  // reads the browser's (main.tsx puts that state in history, and a reload keeps it), so the
+  // server's HTML and the first render agree.
+  const state = useSyncExternalStore(subscribe, currentState, () => renderedState);
   const url = new URL(href, 'http://local');
   return { path: url.pathname, search: url.searchParams, state };
+}
+
+/** The page's address as the browser shows it: its path and query. */
+export function useHref() {
+  const { path, search } = useLocation();
+  const query = search.toString();
+  return query ? `${path}?${query}` : path;
 }
 
 /** Any origin: a `next` is judged by where it lands, the same on the server and in the browser. */
@@ -92,6 +107,9 @@ export function loginPathFor(returnTo: string, { expired = false }: { expired?: 
 }
 
 export function Redirect({ to }: { to: string }) {
+  const serverRedirect = useContext(ServerRedirectContext);
+  // On the server the page is not sent at all: the gateway answers with a redirect to `to`.
+  if (serverRedirect) serverRedirect.to ??= to;
   useEffect(() => navigate(to, { replace: true, silent: true }), [to]);
   return null;
 }

@@ -19,6 +19,9 @@ type MeAnswer = RouterOutputs['account']['me'];
  */
 export const knownMe = (user: SignedInUser, twoStep?: TwoStepStatus) => ({ user, twoStep }) as MeAnswer;
 
+/** account.me's place in the cache when the server rendered the page for nobody signed in. */
+export const NOBODY = null as unknown as MeAnswer;
+
 export type Session =
   | { status: 'loading' }
   | { status: 'signed-in'; user: SignedInUser }
@@ -29,7 +32,7 @@ export type Session =
 export function useSession(): Session {
   const me = trpc.account.me.useQuery(undefined);
   if (me.data) return { status: 'signed-in', user: me.data.user };
-  if (me.error && isUnauthenticated(me.error)) return { status: 'signed-out' };
+  if (me.data === NOBODY || (me.error && isUnauthenticated(me.error))) return { status: 'signed-out' };
   if (me.error) return { status: 'error', error: me.error, retry: () => void me.refetch() };
   return { status: 'loading' };
 }
@@ -48,7 +51,7 @@ export function useSetSignedIn() {
 export function useTwoStep(): { twoStep?: TwoStepStatus; error: unknown; retry: () => void } {
   const me = trpc.account.me.useQuery(undefined);
   const twoStep = (me.data as Partial<MeAnswer> | undefined)?.twoStep;
-  const missing = me.data !== undefined && twoStep === undefined;
+  const missing = Boolean(me.data) && twoStep === undefined;
   useEffect(() => {
     // Several parts of a page may ask at once: one request answers them all.
     if (missing) void me.refetch({ cancelRefetch: false });

@@ -44,6 +44,7 @@ describe.each(testDrivers())('two-step sign-in on %s', (driver) => {
   it('set-up hands out a 160-bit secret, its otpauth URI and a QR code; nothing is on until a code confirms it', async () => {
     const { token, device, email } = await signUp(h);
     const c = mailCaller(h, { token, device });
+    expect(await c.twoStep.pendingTotp()).toBeNull();
     const first = await c.twoStep.setupTotp();
     expect(first.secret).toMatch(/^[A-Z2-7]{32}$/);
     const uri = parseOtpauth(first.uri);
@@ -63,8 +64,11 @@ describe.each(testDrivers())('two-step sign-in on %s', (driver) => {
       await problemOf(c.twoStep.enableTotp({ code: totpCode(second.secret), current_password: 'not my password' })),
     ).toMatchObject({ status: 422, fields: { current_password: 'password_incorrect' } });
     expect((await c.account.me()).twoStep.enabled).toBe(false);
+    // The set-up waiting for its code is shown again as it is, never replaced by asking.
+    expect(await c.twoStep.pendingTotp()).toEqual(second);
 
     const { recoveryCodes } = await c.twoStep.enableTotp({ code: totpCode(second.secret), current_password: STRONG });
+    expect(await c.twoStep.pendingTotp()).toBeNull();
     expect(recoveryCodes).toHaveLength(10);
     for (const code of recoveryCodes) expect(code).toMatch(/^[0-9a-hjkmnp-tv-z]{5}-[0-9a-hjkmnp-tv-z]{5}$/);
     expect(new Set(recoveryCodes).size).toBe(10);

@@ -31,7 +31,6 @@ export function PasswordField<F extends string>({
       className="toggle"
       aria-controls={name}
       aria-label={t(visible ? 'hidePasswordLabel' : 'showPasswordLabel', { label })}
-      disabled={!hydrated}
       onClick={() => setVisible((v) => !v)}
     >
       {visible ? t('hidePassword') : t('showPassword')}
@@ -48,7 +47,8 @@ export function PasswordField<F extends string>({
       autoCorrect="off"
       spellCheck={false}
       describedBy={describedBy}
-      addon={toggle}
+      // Showing the password needs the app: without scripts the field is a plain password field.
+      addon={hydrated ? toggle : undefined}
     >
       {children}
     </Field>

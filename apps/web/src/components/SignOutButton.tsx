@@ -1,19 +1,20 @@
-import { useState } from 'react';
-import { useHydrated } from '../hydrated';
+import { useState, type FormEvent } from 'react';
 import { describeFailure } from '../failure';
 import { useI18n } from '../i18n';
 import { navigate } from '../router';
 import { useForgetSession } from '../session';
 import { trpc } from '../trpc';
+import { PostForm } from './PostForm';
 
 export function SignOutButton() {
   const { t, locale } = useI18n();
   const forgetSession = useForgetSession();
   const signOut = trpc.account.signOut.useMutation();
-  const hydrated = useHydrated();
   const [error, setError] = useState<string | null>(null);
 
-  const onClick = () => {
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (signOut.isPending) return;
     setError(null);
     signOut.mutate(undefined, {
       onSuccess: () => {
@@ -26,8 +27,8 @@ export function SignOutButton() {
   };
 
   return (
-    <>
-      <button type="button" className="secondary" onClick={onClick} disabled={signOut.isPending || !hydrated}>
+    <PostForm name="signOut" onSubmit={onSubmit} busy={signOut.isPending} className="sign-out">
+      <button type="submit" className="secondary" disabled={signOut.isPending}>
         {signOut.isPending ? t('signingOut') : t('signOut')}
       </button>
       {error && (
@@ -35,6 +36,6 @@ export function SignOutButton() {
           {error}
         </p>
       )}
-    </>
+    </PostForm>
   );
 }

@@ -1,10 +1,7 @@
-import { useHydrated } from '../hydrated';
-
-/** Disabled while the request runs, with a label that says so (and until the app runs the form). */
+/** Disabled while the request runs, with a label that says so. Before the app runs, the browser posts the form itself. */
 export function SubmitButton({ busy, label, busyLabel }: { busy: boolean; label: string; busyLabel: string }) {
-  const hydrated = useHydrated();
   return (
-    <button type="submit" className="primary" disabled={busy || !hydrated}>
+    <button type="submit" className="primary" disabled={busy}>
       {busy ? busyLabel : label}
     </button>
   );

@@ -2,8 +2,9 @@ import { toFieldErrors, type FieldError, type Locale } from '@accounts/validator
 import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { describeFailure, isUnauthenticated } from '../failure';
 import { useI18n, type UiKey } from '../i18n';
+import type { PageFormName } from '../page-forms';
 import { useSessionEnded } from '../session';
-import { useHydrated } from '../hydrated';
+import { problemError, useFormOutcome } from './form-outcome';
 import { forgetKeptValues, keepForAfterSignIn, keptValues } from './kept-values';
 
 /** Any of the shared zod schemas from @accounts/validators. */
@@ -31,6 +32,8 @@ export interface SubmitReport {
 }
 
 interface FormOptions<F extends string> {
+  /** Which of the page's forms this is (PAGE_FORMS): the browser posts it as `_form` without scripts. */
+  name: PageFormName;
   initial: Record<F, string>;
   /** The schema for the current values; rebuilt by the caller when its context changes. */
   schema: FormSchema;
@@ -53,28 +56,70 @@ interface FormOptions<F extends string> {
  * empty field says nothing), then follows what they type; after a submit every field shows
  * its error. The summary is the report of the last submit and stays as it was until the next.
  */
-export function useForm<F extends string>({ initial, schema, submit, keep = [], whenEmpty = {} }: FormOptions<F>) {
+type ServerErrors<F extends string> = Partial<Record<F, { code: string; message: string }>>;
+
+export function useForm<F extends string>({
+  name,
+  initial,
+  schema,
+  submit,
+  keep = [],
+  whenEmpty = {},
+}: FormOptions<F>) {
   const { locale, t } = useI18n();
   const sessionEnded = useSessionEnded();
-  const hydrated = useHydrated();
   const fields = Object.keys(initial) as F[];
-  const [values, setValues] = useState<Record<F, string>>(() => ({ ...initial, ...keptValues(fields) }));
-  useEffect(forgetKeptValues, []);
-  const [edited, setEdited] = useState<ReadonlySet<F>>(new Set());
-  const [left, setLeft] = useState<ReadonlySet<F>>(new Set());
-  const [attempted, setAttempted] = useState(false);
-  const [serverErrors, setServerErrors] = useState<Partial<Record<F, { code: string; message: string }>>>({});
-  const [report, setReport] = useState<SubmitReport>({ entries: [], message: null, key: 0 });
-  const [submitting, setSubmitting] = useState(false);
-  // State updates land after the event; the ref stops a second click in the same tick.
-  const inFlight = useRef(false);
-
+  const isKnown = (field: string): field is F => (fields as string[]).includes(field);
   const worded = <E extends { field: string; code: string; message: string }>(e: E): E => {
     const empty = e.code === 'required' ? whenEmpty[e.field as F] : undefined;
     return empty ? { ...e, message: t(empty) } : e;
   };
+  /** A failed request, as the form shows it: beside its fields, and in the summary. */
+  const failureOf = (error: unknown) => {
+    const failure = describeFailure(error, locale);
+    const known = failure.fieldErrors.filter((e) => isKnown(e.field)).map(worded);
+    const unknown = failure.fieldErrors.filter((e) => !isKnown(e.field));
+    return {
+      serverErrors: Object.fromEntries(known.map((e) => [e.field, { code: e.code, message: e.message }])) as ServerErrors<F>,
+      entries: known.map((e) => ({ field: e.field, message: e.message })),
+      message: [failure.message, ...unknown.map((e) => e.message)].filter(Boolean).join(' ') || null,
+    };
+  };
+
+  // Posted without scripts, the server's answer is where this form starts: what was entered
+  // (never a password), and what was wrong with it, exactly as after a submit here.
+  const outcome = useFormOutcome(name);
+  const [posted] = useState(() => (outcome?.problem ? failureOf(problemError(outcome.problem)) : null));
+  const [values, setValues] = useState<Record<F, string>>(() => ({
+    ...initial,
+    ...Object.fromEntries(fields.filter((f) => typeof outcome?.values[f] === 'string').map((f) => [f, outcome!.values[f]])),
+    ...keptValues(fields),
+  }));
+  useEffect(forgetKeptValues, []);
+  // What was typed before the app took the page over is in the inputs, not yet in the state.
+  useEffect(() => {
+    const typed = fields.flatMap((f) => {
+      const input = document.getElementById(f);
+      return input instanceof HTMLInputElement && input.type !== 'hidden' && input.value !== values[f]
+        ? [[f, input.value] as const]
+        : [];
+    });
+    if (typed.length) setValues((prev) => ({ ...prev, ...Object.fromEntries(typed) }));
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+  const [edited, setEdited] = useState<ReadonlySet<F>>(new Set());
+  const [left, setLeft] = useState<ReadonlySet<F>>(new Set());
+  const [attempted, setAttempted] = useState(posted !== null);
+  const [serverErrors, setServerErrors] = useState<ServerErrors<F>>(posted?.serverErrors ?? {});
+  const [report, setReport] = useState<SubmitReport>({
+    entries: posted?.entries ?? [],
+    message: posted?.message ?? null,
+    key: 0,
+  });
+  const [submitting, setSubmitting] = useState(false);
+  // State updates land after the event; the ref stops a second click in the same tick.
+  const inFlight = useRef(false);
+
   const clientErrors = new Map(schemaErrors(schema, values, locale).map((e) => [e.field, worded(e)]));
-  const isKnown = (field: string): field is F => (fields as string[]).includes(field);
 
   const errorFor = (field: F): string | undefined => {
     if (serverErrors[field]) return serverErrors[field].message;
@@ -107,16 +152,9 @@ export function useForm<F extends string>({ initial, schema, submit, keep = [], 
       sessionEnded();
       return;
     }
-    const failure = describeFailure(error, locale);
-    const known = failure.fieldErrors.filter((e) => isKnown(e.field)).map(worded);
-    const unknown = failure.fieldErrors.filter((e) => !isKnown(e.field));
-    setServerErrors(
-      Object.fromEntries(known.map((e) => [e.field, { code: e.code, message: e.message }])) as typeof serverErrors,
-    );
-    fail(
-      known.map((e) => ({ field: e.field, message: e.message })),
-      [failure.message, ...unknown.map((e) => e.message)].filter(Boolean).join(' ') || null,
-    );
+    const failure = failureOf(error);
+    setServerErrors(failure.serverErrors);
+    fail(failure.entries, failure.message);
   };
 
   /**
@@ -173,11 +211,9 @@ export function useForm<F extends string>({ initial, schema, submit, keep = [], 
     value: values[field],
     onChange: (event: ChangeEvent<HTMLInputElement>) => setValue(field, event.target.value),
     onBlur: () => setLeft((prev) => (prev.has(field) ? prev : new Set(prev).add(field))),
-    // What is typed before the app runs the form would not reach its state: wait until it does.
-    readOnly: hydrated ? undefined : true,
   });
 
-  return { values, errorFor, errorCodeFor, inputProps, onSubmit, submitting, report, reset, failWith };
+  return { name, values, errorFor, errorCodeFor, inputProps, onSubmit, submitting, report, reset, failWith };
 }
 
 export type Form<F extends string> = ReturnType<typeof useForm<F>>;

@@ -5,11 +5,13 @@ import { ErrorSummary } from '../components/ErrorSummary';
 import { Field } from '../components/Field';
 import { NewPasswordFields } from '../components/NewPasswordFields';
 import { PageHeading } from '../components/PageHeading';
+import { postFormOf, PostForm } from '../components/PostForm';
 import { SubmitButton } from '../components/SubmitButton';
 import { useForm } from '../forms/useForm';
 import { useNewPassword } from '../forms/useNewPassword';
 import { useI18n } from '../i18n';
-import { Link, loginPathFor, navigate, Redirect, safeNext, useLocation } from '../router';
+import { formDone } from '../page-forms';
+import { Link, loginPathFor, navigate, Redirect, safeNext, useHref, useLocation } from '../router';
 import { useRealmSettings, useSession, useSetSignedIn } from '../session';
 import { trpc } from '../trpc';
 
@@ -20,6 +22,7 @@ export function RegisterPage() {
   const next = safeNext(useLocation().search.get('next'));
   const setSignedIn = useSetSignedIn();
   const register = trpc.account.register.useMutation();
+  const href = useHref();
 
   const rule = useNewPassword();
   const schema = useMemo(
@@ -27,6 +30,7 @@ export function RegisterPage() {
     [rule, realm.slug],
   );
   const form = useForm({
+    name: 'register',
     initial: { name: '', email: '', password: '', password2: '' },
     schema,
     whenEmpty: {
@@ -37,10 +41,10 @@ export function RegisterPage() {
     },
     keep: ['name', 'email'],
     submit: async (values) => {
-      const { user } = await register.mutateAsync(values);
-      setSignedIn(user);
+      const result = await register.mutateAsync(values);
+      setSignedIn(result.user);
       // Replaced: Back from the account must not reopen a form for an account that now exists.
-      navigate(next, { replace: true });
+      navigate(formDone('register', result, href)!.to, { replace: true });
     },
   });
 
@@ -61,7 +65,7 @@ export function RegisterPage() {
       <PageHeading>{t('registerTitle')}</PageHeading>
       <p className="intro">{t('registerIntro', { realm: realm.name })}</p>
       <ErrorSummary report={form.report} labels={labels} />
-      <form method="post" noValidate onSubmit={(event) => void form.onSubmit(event)} aria-busy={form.submitting}>
+      <PostForm {...postFormOf(form)}>
         <Field form={form} name="name" label={labels.name} autoComplete="name" />
         <EmailField form={form} label={labels.email} autoComplete="email">
           {form.errorCodeFor('email') === 'email_taken' && (
@@ -80,7 +84,7 @@ export function RegisterPage() {
           context={{ ...rule.context, name, email }}
         />
         <SubmitButton busy={form.submitting} label={t('registerSubmit')} busyLabel={t('registerBusy')} />
-      </form>
+      </PostForm>
       <p className="switch">
         {t('haveAccount')} <Link to={signInPath}>{t('navSignIn')}</Link>
       </p>

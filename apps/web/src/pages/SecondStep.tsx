@@ -2,9 +2,12 @@ import { secondStepSchema, type SecondStepMethod } from '@accounts/validators';
 import { useEffect, useRef, useState } from 'react';
 import { CodeField } from '../components/CodeField';
 import { ErrorSummary } from '../components/ErrorSummary';
+import { postFormOf, PostForm } from '../components/PostForm';
 import { SubmitButton } from '../components/SubmitButton';
 import { WordedError } from '../failure';
 import { useForm, type Form } from '../forms/useForm';
+import { useHydrated } from '../hydrated';
+import { useHref } from '../router';
 import { createTranslator, useTranslator } from '../i18n';
 import { PROMPT_STRINGS } from '../i18n/prompt-strings';
 import { useSecurityStrings } from '../i18n/security-strings';
@@ -23,11 +26,14 @@ const translatePrompt = createTranslator(PROMPT_STRINGS);
  * it has expired (or too many wrong codes ended it) the person starts again with the password.
  */
 export function SecondStep({
+  email,
   methods,
   onSignedIn,
   onExpired,
   onRestart,
 }: {
+  /** The address the password step was given (posted along without scripts, for the page shown after). */
+  email: string;
   methods: readonly SecondStepMethod[];
   onSignedIn: (user: SignedInUser) => void;
   onExpired: () => void;
@@ -38,7 +44,10 @@ export function SecondStep({
   const withApp = methods.includes('totp');
   const [kind, setKind] = useState<'app' | 'recovery'>(withApp ? 'app' : 'recovery');
   const secondStep = trpc.account.signInSecondStep.useMutation();
+  const hydrated = useHydrated();
+  const href = useHref();
   const form = useForm({
+    name: 'secondStep',
     initial: { code: '' },
     schema: secondStepSchema,
     whenEmpty: { code: kind === 'app' ? 'emptyCode' : 'emptyRecoveryCode' },
@@ -61,7 +70,9 @@ export function SecondStep({
   }, [kind]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const app = kind === 'app';
-  const labels = { code: app ? s('fieldCode') : s('fieldRecoveryCode') };
+  // Choosing the kind of code needs the app: without scripts the one field takes either.
+  const either = withApp && !hydrated;
+  const labels = { code: either ? s('fieldAnyCode') : app ? s('fieldCode') : s('fieldRecoveryCode') };
   const other = () => {
     changedKind.current = true;
     form.reset();
@@ -70,15 +81,15 @@ export function SecondStep({
 
   return (
     <div className="second-step">
-      {withPasskey && <PasskeyStep form={form} onSignedIn={onSignedIn} onExpired={onExpired} />}
+      {withPasskey && hydrated && <PasskeyStep form={form} onSignedIn={onSignedIn} onExpired={onExpired} />}
       <h2>{app ? s('codeStepAppTitle') : s('codeStepRecoveryTitle')}</h2>
       <p className="intro" id="code-help">
         {app ? s('codeStepAppHelp') : s('codeStepRecoveryHelp')}
       </p>
       <ErrorSummary report={form.report} labels={labels} />
-      <form method="post" noValidate onSubmit={(event) => void form.onSubmit(event)} aria-busy={form.submitting}>
-        <CodeField form={form} kind={kind} label={labels.code} describedBy={['code-help']} />
-        {withApp && (
+      <PostForm {...postFormOf(form)} hidden={{ email, methods: methods.join(' ') }}>
+        <CodeField form={form} kind={either ? 'either' : kind} label={labels.code} describedBy={['code-help']} />
+        {withApp && hydrated && (
           <p>
             <button type="button" className="link-button" onClick={other}>
               {app ? s('useRecoveryCode') : s('useAppCode')}
@@ -86,12 +97,20 @@ export function SecondStep({
           </p>
         )}
         <SubmitButton busy={form.submitting} label={t('signInSubmit')} busyLabel={t('signInBusy')} />
-      </form>
-      {!app && <p className="switch">{s('codeStepLost')}</p>}
+      </PostForm>
+      {(!app || either) && <p className="switch">{s('codeStepLost')}</p>}
       <p className="switch">
-        <button type="button" className="link-button" onClick={onRestart}>
+        {/* Without scripts, the sign-in page itself: its password step again. */}
+        <a
+          href={href}
+          className="link-button"
+          onClick={(event) => {
+            event.preventDefault();
+            onRestart();
+          }}
+        >
           {s('codeStepRestart')}
-        </button>
+        </a>
       </p>
     </div>
   );

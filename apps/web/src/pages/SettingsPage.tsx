@@ -5,6 +5,7 @@ import { CurrentPasswordField } from '../components/CurrentPasswordField';
 import { ErrorSummary } from '../components/ErrorSummary';
 import { NewPasswordFields } from '../components/NewPasswordFields';
 import { PageHeading } from '../components/PageHeading';
+import { postFormOf, PostForm } from '../components/PostForm';
 import { PasskeysLink } from '../components/PasskeysLink';
 import { SubmitButton } from '../components/SubmitButton';
 import { TwoStepLink } from '../components/TwoStepLink';
@@ -12,10 +13,10 @@ import { useForm } from '../forms/useForm';
 import { useNewPassword } from '../forms/useNewPassword';
 import { useI18n } from '../i18n';
 import { RequireAuth } from '../RequireAuth';
-import { navigate } from '../router';
+import { formDone } from '../page-forms';
+import { navigate, useHref } from '../router';
 import type { SignedInUser } from '../session';
 import { trpc } from '../trpc';
-import type { PasswordChanged } from './page-state';
 
 export function SettingsPage() {
   const { t } = useI18n();
@@ -30,10 +31,12 @@ export function SettingsPage() {
 function ChangePasswordForm({ user }: { user: SignedInUser }) {
   const { t } = useI18n();
   const changePassword = trpc.account.changePassword.useMutation();
+  const href = useHref();
   const rule = useNewPassword(user);
   const schema = useMemo(() => changePasswordSchema(rule), [rule]);
 
   const form = useForm({
+    name: 'changePassword',
     initial: { current_password: '', new_password: '', confirm_password: '' },
     schema,
     whenEmpty: {
@@ -44,8 +47,8 @@ function ChangePasswordForm({ user }: { user: SignedInUser }) {
     submit: async (values) => {
       const result = await changePassword.mutateAsync(values);
       // A new page after the submit is also how password managers notice the change.
-      const state: PasswordChanged = { passwordChanged: { otherSessionsRevoked: result.otherSessionsRevoked } };
-      navigate('/account', { state });
+      const { to, state } = formDone('changePassword', result, href)!;
+      navigate(to, { state });
     },
   });
 
@@ -59,11 +62,11 @@ function ChangePasswordForm({ user }: { user: SignedInUser }) {
     <>
       <p className="intro">{t('settingsIntro')}</p>
       <ErrorSummary report={form.report} labels={labels} />
-      <form method="post" noValidate onSubmit={(event) => void form.onSubmit(event)} aria-busy={form.submitting}>
+      <PostForm {...postFormOf(form)}>
         <CurrentPasswordField form={form} label={labels.current_password} email={user.email} />
         <NewPasswordFields form={form} names={['new_password', 'confirm_password']} labels={labels} rule={rule} />
         <SubmitButton busy={form.submitting} label={t('settingsSubmit')} busyLabel={t('settingsBusy')} />
-      </form>
+      </PostForm>
       <p className="switch">
         <TwoStepLink />
       </p>

@@ -6,12 +6,15 @@ import { ErrorSummary } from '../components/ErrorSummary';
 import { PageHeading } from '../components/PageHeading';
 import { PasswordField } from '../components/PasswordField';
 import { Loading } from '../components/Status';
+import { postFormOf, PostForm } from '../components/PostForm';
 import { SubmitButton } from '../components/SubmitButton';
 import { WordedError } from '../failure';
+import { useFormOutcome } from '../forms/form-outcome';
 import { useForm, type Form } from '../forms/useForm';
 import { useHydrated } from '../hydrated';
 import { createTranslator, useI18n, type UiKey } from '../i18n';
 import type { PromptKey } from '../i18n/prompt-strings';
+import type { FormOutcome } from '../page-data';
 import { Link, navigate, Redirect, safeNext, useLocation } from '../router';
 import { useRealmSettings, useSession, useSetSignedIn, type SignedInUser } from '../session';
 import { problemOf, trpc } from '../trpc';
@@ -41,13 +44,29 @@ const methodsOf = (listed: readonly string[] | undefined): SecondStepMethod[] =>
   return known.length > 0 ? known : ['totp', 'recovery_code'];
 };
 
+/**
+ * Where a sign-in posted without scripts stands: the password was right and the account asks for
+ * its second step; or that step was refused (a wrong code: again; expired: back to the password).
+ */
+function postedStep(password: FormOutcome | null, second: FormOutcome | null): Step | null {
+  if (password?.problem?.code === 'second_factor_required')
+    return { name: 'code', email: password.values.email ?? '', methods: methodsOf(password.problem.methods) };
+  if (!second?.problem) return null;
+  const email = second.values.email ?? '';
+  if (second.problem.code === 'sign_in_expired') return { name: 'password', email, back: 'expired' };
+  return { name: 'code', email, methods: methodsOf(second.values.methods?.split(' ')) };
+}
+
 export function SignInPage() {
   const { t } = useI18n();
   const session = useSession();
   const { search } = useLocation();
   const next = safeNext(search.get('next'));
   const setSignedIn = useSetSignedIn();
-  const [step, setStep] = useState<Step>({ name: 'password', email: search.get('email') ?? '' });
+  // Posted without scripts: the step the server's answer leads to.
+  const passwordStep = useFormOutcome('signIn');
+  const secondStep = useFormOutcome('secondStep');
+  const [step, setStep] = useState<Step>(() => postedStep(passwordStep, secondStep) ?? { name: 'password', email: search.get('email') ?? '' });
 
   if (session.status === 'signed-in') return <Redirect to={next} />;
 
@@ -63,6 +82,7 @@ export function SignInPage() {
       {step.name === 'code' ? (
         <Suspense fallback={<Loading />}>
           <SecondStep
+            email={step.email}
             methods={step.methods}
             onSignedIn={signedIn}
             onExpired={() => setStep({ name: 'password', email: step.email, back: 'expired' })}
@@ -108,6 +128,7 @@ function PasswordStep({
   }, [back]);
 
   const form = useForm({
+    name: 'signIn',
     initial: { email, password: '' },
     schema: signInSchema,
     whenEmpty: { email: 'emptyEmail', password: 'emptyPassword' },
@@ -146,27 +167,25 @@ function PasswordStep({
         <p className="intro">{t('signInIntro', { realm: realm.name })}</p>
       )}
       <ErrorSummary report={form.report} labels={labels} />
-      <form method="post" noValidate onSubmit={(event) => void form.onSubmit(event)} aria-busy={form.submitting}>
+      <PostForm {...postFormOf(form)}>
         <EmailField form={form} label={labels.email} autoComplete="username webauthn" />
         <PasswordField form={form} name="password" label={labels.password} autoComplete="current-password" />
         <p>
           <Link to="/forgot-password">{t('forgotLink')}</Link>
         </p>
         <SubmitButton busy={form.submitting} label={t('signInSubmit')} busyLabel={t('signInBusy')} />
-      </form>
-      <div className="passkey-sign-in">
-        <button
-          type="button"
-          className="secondary"
-          disabled={passkey.busy || !hydrated}
-          onClick={() => void passkey.signIn()}
-        >
-          {passkey.busy ? t('passkeyWaiting') : t('passkeySignIn')}
-        </button>
-        <p className="passkey-note" role="status">
-          {passkey.note}
-        </p>
-      </div>
+      </PostForm>
+      {/* A passkey needs the app (WebAuthn is a script API): without scripts the button is absent. */}
+      {hydrated && (
+        <div className="passkey-sign-in">
+          <button type="button" className="secondary" disabled={passkey.busy} onClick={() => void passkey.signIn()}>
+            {passkey.busy ? t('passkeyWaiting') : t('passkeySignIn')}
+          </button>
+          <p className="passkey-note" role="status">
+            {passkey.note}
+          </p>
+        </div>
+      )}
       <p className="switch">
         {t('noAccount')} <Link to={registerPath}>{t('navRegister')}</Link>
       </p>

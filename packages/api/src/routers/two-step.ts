@@ -35,8 +35,25 @@ class WrongCode extends Error {}
  * turn it off, make new recovery codes. Changing anything needs the current password, counted
  * by the lockout like every password check; each change is an account event and a mail notice.
  */
-export function createTwoStepRouter({ accountWriteProcedure, authedLimitedProcedure }: Procedures) {
+export function createTwoStepRouter({ accountWriteProcedure, authedLimitedProcedure, authedProcedure }: Procedures) {
   return router({
+    /**
+     * The set-up waiting for its code, shown again (a page that asks for the code after a wrong
+     * one): the same secret, never a new one; null when none is pending or an app is on.
+     */
+    pendingTotp: authedProcedure.output(totpSetupResult.nullable()).query(async ({ ctx }) => {
+      const { user } = ctx.auth;
+      if (user.twoStep && (await totpIsOn(ctx.db, user.id))) return null;
+      const [row] = await ctx.db
+        .select({ pending: totpCredentials.pendingSecret })
+        .from(totpCredentials)
+        .where(eq(totpCredentials.userId, user.id));
+      const secret = row?.pending ? openSecret(ctx.vault, row.pending, user.id, ctx.log) : null;
+      if (secret === null) return null;
+      const uri = otpauthUri(secret, issuerOf(ctx), user.email);
+      return { secret, uri, qrCode: await qrCodeImage(uri) };
+    }),
+
     /**
      * A new secret for an authenticator app, pending until `enableTotp` confirms it: nothing is
      * active yet, and a second set-up replaces the pending secret. 409 `two_step_on` when an app

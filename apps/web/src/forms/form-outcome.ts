@@ -1,0 +1,30 @@
+import { TRPCClientError } from '@trpc/client';
+import { createContext, useContext } from 'react';
+import type { FormOutcome } from '../page-data';
+import type { PageFormName } from '../page-forms';
+import { hasNavigated } from '../router';
+import type { Problem } from '../trpc';
+
+/** The answer to a form the browser posted without scripts, for the page rendered with it. */
+export const FormOutcomeContext = createContext<FormOutcome | null>(null);
+
+/**
+ * What form `name` of this page came to when it was posted without scripts (the server's render
+ * and the hydration of it alike); nothing once the person has moved on to another page.
+ */
+export function useFormOutcome(name: PageFormName): FormOutcome | null {
+  const outcome = useContext(FormOutcomeContext);
+  return outcome?.form === name && !hasNavigated() ? outcome : null;
+}
+
+/** The result form `name` showed on the page when it was posted without scripts, if it succeeded. */
+export function useFormResult<T>(name: PageFormName): T | undefined {
+  const outcome = useFormOutcome(name);
+  return outcome && !outcome.problem ? (outcome.result as T) : undefined;
+}
+
+/** A refusal the server rendered, as the error a submit of the app would have thrown. */
+export const problemError = (problem: Problem) =>
+  new TRPCClientError<never>(problem.title, {
+    result: { error: { message: problem.title, code: -32600, data: { problem } } } as never,
+  });

@@ -1,0 +1,105 @@
+import type { FormDone, PageFormTarget } from './page-data';
+import { safeNext } from './router';
+import type { RouterOutputs } from './trpc';
+import type { PasswordChanged, PasswordReset } from './pages/page-state';
+
+// Every form of the pages, by the name its `_form` field carries: the procedure it calls and
+// where a success leads. The app's pages and the gateway (a form posted without scripts) both
+// read it, so a form goes to the same place either way.
+
+type Outputs = RouterOutputs;
+/** "router.procedure", for every procedure of the router. */
+type ProcedurePath = {
+  [R in keyof Outputs]: { [P in keyof Outputs[R]]: `${R & string}.${P & string}` }[keyof Outputs[R]];
+}[keyof Outputs];
+type OutputOf<P extends ProcedurePath> = P extends `${infer R extends keyof Outputs}.${infer Q}`
+  ? Outputs[R][Q & keyof Outputs[R]]
+  : never;
+
+interface PageFormSpec<P extends ProcedurePath> {
+  procedure: P;
+  /** The pages that show it ('*': every page, like signing out in the header). */
+  pages: readonly string[] | '*';
+  /** Refusals that are the form's next step (the second step of a sign-in). */
+  continues?: readonly string[];
+  /** The answer is a file to keep. */
+  download?: true;
+  /** Where a success leads (`next`: the page's `?next=`, judged by safeNext); without it, the same page. */
+  done?: (result: OutputOf<P>, next: string) => FormDone;
+}
+
+const pageForm = <P extends ProcedurePath>(spec: PageFormSpec<P>) => spec;
+
+const toNext = (_result: unknown, next: string): FormDone => ({ to: next });
+const toSignIn = (): FormDone => ({ to: '/login' });
+
+export const PAGE_FORMS = {
+  register: pageForm({ procedure: 'account.register', pages: ['/register'], done: toNext }),
+  signIn: pageForm({
+    procedure: 'account.signIn',
+    pages: ['/login'],
+    continues: ['second_factor_required'],
+    done: toNext,
+  }),
+  secondStep: pageForm({ procedure: 'account.signInSecondStep', pages: ['/login'], done: toNext }),
+  signOut: pageForm({ procedure: 'account.signOut', pages: '*', done: toSignIn }),
+  forgotPassword: pageForm({ procedure: 'email.forgotPassword', pages: ['/forgot-password'] }),
+  resetPassword: pageForm({
+    procedure: 'email.resetPassword',
+    pages: ['/reset-password'],
+    done: () => ({ to: '/login', state: { passwordReset: true } satisfies PasswordReset }),
+  }),
+  verifyEmail: pageForm({ procedure: 'email.verifyEmail', pages: ['/verify-email'] }),
+  resendVerification: pageForm({ procedure: 'email.resendVerification', pages: ['/account', '/settings/email'] }),
+  changePassword: pageForm({
+    procedure: 'account.changePassword',
+    pages: ['/settings'],
+    done: (result) => ({
+      to: '/account',
+      state: { passwordChanged: { otherSessionsRevoked: result.otherSessionsRevoked } } satisfies PasswordChanged,
+    }),
+  }),
+  changeName: pageForm({ procedure: 'security.changeName', pages: ['/settings/name'] }),
+  requestEmailChange: pageForm({ procedure: 'emailChange.request', pages: ['/settings/email'] }),
+  cancelEmailChange: pageForm({ procedure: 'emailChange.cancel', pages: ['/settings/email'] }),
+  confirmEmailChange: pageForm({ procedure: 'emailChange.confirm', pages: ['/confirm-email-change'] }),
+  revokeSession: pageForm({
+    procedure: 'security.revokeSession',
+    pages: ['/settings/sessions'],
+    // Ending this device's own session signs it out.
+    done: (result) => (result.signedOut ? { to: '/login' } : null),
+  }),
+  revokeOtherSessions: pageForm({ procedure: 'security.revokeOtherSessions', pages: ['/settings/sessions'] }),
+  setupTotp: pageForm({ procedure: 'twoStep.setupTotp', pages: ['/settings/two-step'] }),
+  enableTotp: pageForm({ procedure: 'twoStep.enableTotp', pages: ['/settings/two-step'] }),
+  disableTotp: pageForm({ procedure: 'twoStep.disableTotp', pages: ['/settings/two-step'] }),
+  regenerateRecoveryCodes: pageForm({ procedure: 'twoStep.regenerateRecoveryCodes', pages: ['/settings/two-step'] }),
+  renamePasskey: pageForm({ procedure: 'passkeys.rename', pages: ['/settings/passkeys'] }),
+  removePasskey: pageForm({ procedure: 'passkeys.remove', pages: ['/settings/passkeys'] }),
+  exportData: pageForm({ procedure: 'accountData.export', pages: ['/settings/data'], download: true }),
+  deleteAccount: pageForm({ procedure: 'security.deleteAccount', pages: ['/settings/delete'] }),
+} as const;
+
+export type PageFormName = keyof typeof PAGE_FORMS;
+
+const isFormName = (name: string): name is PageFormName => Object.hasOwn(PAGE_FORMS, name);
+const pathOf = (href: string) => new URL(href, 'http://local').pathname.replace(/(.)\/+$/, '$1');
+const nextOf = (href: string) => safeNext(new URL(href, 'http://local').searchParams.get('next'));
+
+/** The form `name` of the page at `href`, or null when that page has no such form. */
+export function pageFormAt(href: string, name: string): PageFormTarget | null {
+  if (!isFormName(name)) return null;
+  const spec: PageFormSpec<ProcedurePath> = PAGE_FORMS[name];
+  if (spec.pages !== '*' && !spec.pages.includes(pathOf(href))) return null;
+  return { procedure: spec.procedure, continues: spec.continues ?? [], download: spec.download === true };
+}
+
+/** Where the form's success leads from the page at `href`, as the app goes there (null: it stays). */
+export function formDone<N extends PageFormName>(
+  name: N,
+  result: OutputOf<(typeof PAGE_FORMS)[N]['procedure']>,
+  href: string,
+): FormDone {
+  const spec = PAGE_FORMS[name] as PageFormSpec<ProcedurePath>;
+  return spec.done?.(result as never, nextOf(href)) ?? null;
+}
