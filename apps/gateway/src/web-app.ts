@@ -125,9 +125,11 @@ const sameSitePath = (to: string) => (/^\/(?![/\\])/.test(to) ? to : '/');
 
 /** A page's HTML, compressed as the browser accepts it, with the headers of a page. */
 function sendHtml(req: FastifyRequest, reply: FastifyReply, html: string, locale: Locale, personal: boolean) {
-  const encoding = (new Negotiator({ headers: { 'accept-encoding': req.headers['accept-encoding'] ?? '' } }).encoding(
-    ['br', 'gzip', 'identity'],
-  ) ?? 'identity') as 'br' | 'gzip' | 'identity';
+  const encoding = (new Negotiator({ headers: { 'accept-encoding': req.headers['accept-encoding'] ?? '' } }).encoding([
+    'br',
+    'gzip',
+    'identity',
+  ]) ?? 'identity') as 'br' | 'gzip' | 'identity';
   const plain = Buffer.from(html);
   // A page is a few KB: compressed per request at a fast setting (well under a millisecond).
   const body =
@@ -161,9 +163,13 @@ function localizedPages(indexHtml: string, services: Services, renderer: ServerE
     const { locale } = input.ctx;
     const localized = pages.get(locale)!;
     const page = renderer && (await renderedPage(req, services, renderer, localized, input));
-    if (page && 'redirect' in page) return reply.redirect(sameSitePath(page.redirect), req.method === 'GET' ? 302 : 303);
-    // A form's answer is never kept: it may hold what was just done.
-    return sendHtml(req, reply.code(status), page?.html ?? localized, locale, Boolean(page?.data.user || input.form));
+    if (page && 'redirect' in page)
+      return reply.redirect(sameSitePath(page.redirect), req.method === 'GET' ? 302 : 303);
+    // A form's answer is never kept (it may hold what was just done), nor a mailed link's page (its form holds the token).
+    const personal = Boolean(
+      page?.data.user || input.form || new URL(req.url, 'http://local').searchParams.has('token'),
+    );
+    return sendHtml(req, reply.code(status), page?.html ?? localized, locale, personal);
   };
   return {
     send: (req, reply) =>

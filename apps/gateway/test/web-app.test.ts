@@ -47,21 +47,25 @@ describe('the web app as served by the gateway', () => {
     expect(br.body.length).toBeLessThan(plain.body.length / 2);
   });
 
-  it('sends index.html, compressed, to be revalidated on every load, for the root and any page address', async () => {
-    for (const path of ['/', '/login', '/settings?x=1', '/no/such/page']) {
+  it('sends a signed-out page, compressed, to be revalidated on every load, and the root to where it leads', async () => {
+    for (const path of ['/login', '/register?x=1', '/no/such/page']) {
       const res = await raw(path, { ...html, 'accept-encoding': 'gzip' });
       expect(res.status, path).toBe(200);
       expect(res.headers['cache-control'], path).toBe('private, no-cache');
       expect(res.headers['content-encoding'], path).toBe('gzip');
       expect(gunzipSync(res.body).toString(), path).toContain('<div id="root">');
     }
+    // The root is the sign-in page for nobody signed in, as the app decides it, on the server.
+    const root = await raw('/', html);
+    expect(root.status).toBe(302);
+    expect(root.headers.location).toBe('/login');
   });
 
-  it('explains a page without JavaScript in the language the browser asks for, and only in that one', async () => {
+  it('sends each page in the language the browser asks for, whole without scripts: no notice that it needs them', async () => {
     const cases = [
-      ['de-CH,de;q=0.9,en;q=0.5', 'de', 'Diese Seite braucht JavaScript'],
-      ['fr', 'fr', 'Cette page a besoin de JavaScript'],
-      ['ja', 'en', 'This page needs JavaScript'],
+      ['de-CH,de;q=0.9,en;q=0.5', 'de', 'Anmelden'],
+      ['fr', 'fr', 'Se connecter'],
+      ['ja', 'en', 'Sign in'],
     ] as const;
     for (const [acceptLanguage, lang, heading] of cases) {
       const res = await raw('/login', { ...html, 'accept-language': acceptLanguage, 'accept-encoding': 'br' });
@@ -69,8 +73,13 @@ describe('the web app as served by the gateway', () => {
       expect(res.headers['content-language']).toBe(lang);
       expect(res.headers.vary).toMatch(/accept-language/i);
       expect(page).toContain(`<html lang="${lang}">`);
-      expect(page).toContain(`<h1>${heading}</h1>`);
-      expect(page.match(/<h1>/g)).toHaveLength(1);
+      expect(page).toContain(`<h1 tabindex="-1">${heading}</h1>`);
+      expect(page).not.toMatch(/noscript|JavaScript/);
+      // Its form is the browser's own: posted to the page, fields never read-only, the button enabled.
+      expect(page).toMatch(
+        /<form [^>]*action="\/login" method="post"><input type="hidden" name="_form" value="signIn"\/>/,
+      );
+      expect(page).not.toMatch(/readOnly|disabled=""/);
     }
   });
 
@@ -85,8 +94,8 @@ describe('the web app as served by the gateway', () => {
     const { text: signIn } = await page('/login', { 'accept-language': 'de' });
     expect(signIn).toContain('<title>Anmelden · Example ID</title>');
     expect(signIn).toContain('<a href="/" class="product-name">Example ID</a>');
-    // Who is signed in is not known yet: the navigation's place is kept empty, as the app does.
-    expect(signIn).toContain('<nav aria-label="Hauptmenü" aria-busy="true"></nav>');
+    // Nobody is signed in, and the page knows it: the signed-out navigation, at once.
+    expect(signIn).toContain('<nav aria-label="Hauptmenü"><a href="/login" aria-current="page">Anmelden</a>');
     expect(signIn).toContain('<h1 tabindex="-1">Anmelden</h1>');
     // The form itself, posted (never a GET that would put a password in the address) if sent before the app runs;
     // the email field offers the browser's passkeys too (conditional mediation).
@@ -103,19 +112,19 @@ describe('the web app as served by the gateway', () => {
       },
       user: null,
     });
-    // The settings come with the page; who is signed in is still asked (the preload stays).
+    // The settings and who is signed in come with the page: the app asks neither again.
     expect(signIn).not.toContain('href="/trpc/account.settings"');
-    expect(signIn).toContain('<link rel="preload" href="/trpc/account.me"');
+    expect(signIn).not.toContain('href="/trpc/account.me"');
     // A realm of its own is named; a trailing slash and a query do not change the page.
-    const { text: acme } = await page('/settings/sessions/?x=1', {
+    const { text: acme } = await page('/login/?x=1', {
       host: `acme.localhost:${gw.port}`,
       'accept-language': 'fr',
     });
-    expect(acme).toContain('<title>Où vous êtes connecté · Acme Inc · Example ID</title>');
+    expect(acme).toContain('<title>Se connecter · Acme Inc · Example ID</title>');
     expect(acme).toContain(
       '<span class="visually-hidden">Domaine\u00a0: </span><span class="realm-name">Acme Inc</span>',
     );
-    expect(acme).toContain('<h1 tabindex="-1">Où vous êtes connecté</h1>');
+    expect(acme).toContain('<h1 tabindex="-1">Se connecter</h1>');
     // An address that is no page gets the app's own "not found" page.
     const { text: unknown } = await page('/no/such/page');
     expect(unknown).toContain('<title>Page not found · Example ID</title>');
@@ -139,12 +148,12 @@ describe('the web app as served by the gateway', () => {
     // Signed in: the navigation is drawn at once, and nothing is asked again.
     expect(text).toContain('href="/settings/sessions"');
     expect(text).not.toContain('href="/trpc/account.me"');
-    // Without the cookie (or with a forged one) the same address has no account in it.
+    // Without the cookie (or with a forged one) the same address is the way to sign in, with no account in it.
     for (const cookie of [undefined, 'session=forged']) {
-      const { res: otherRes, text: other } = await page('/account', cookie ? { cookie } : {});
-      expect(otherRes.headers['cache-control']).toBe('private, no-cache');
-      expect(other).not.toContain(email);
-      expect(pageData(other).user).toBeNull();
+      const other = await raw('/account', { ...html, ...(cookie ? { cookie } : {}) });
+      expect(other.status).toBe(302);
+      expect(other.headers.location).toBe('/login?next=%2Faccount');
+      expect(other.body.toString()).not.toContain(email);
     }
   });
 
@@ -158,7 +167,9 @@ describe('the web app as served by the gateway', () => {
       for (const headers of [{}, { cookie: reg.cookie! }] as Record<string, string>[]) {
         const { res, text } = await page(path, headers);
         expect(res.status, path).toBe(200);
-        expect(text, path).not.toContain(path.split('=')[1]);
+        // The token is the form's, to post without scripts: the page is kept by no cache.
+        expect(res.headers['cache-control'], path).toBe('no-store');
+        expect(text, path).toContain(`<input type="hidden" name="token" value="${path.split('=')[1]}"/>`);
       }
     }
     const { text } = await page(`/verify-email?token=${verify}`);
@@ -202,34 +213,41 @@ describe('the web app as served by the gateway', () => {
     }
   });
 
-  it('answers a form the browser posted before the app ran by loading the page again, on this site only', async () => {
-    for (const [path, location] of [
-      ['/login?next=%2Fsettings', '/login?next=%2Fsettings'],
-      ['//evil.example/login', '/evil.example/login'],
-      ['/\\evil.example', '/evil.example'],
-    ]) {
-      const res = await gw.send('POST', path!, {
+  it('answers a post to a page only for a form of that page, and never sends anyone to another host', async () => {
+    const post = (path: string, body: string) =>
+      gw.send('POST', path, {
         headers: {
           accept: 'text/html',
           'content-type': 'application/x-www-form-urlencoded',
           origin: `http://localhost:${gw.port}`,
         },
-        body: `email=a%40example.com&password=${encodeURIComponent(STRONG)}`,
+        body,
       });
-      expect(res.status, path).toBe(303);
-      expect(res.headers.location, path).toBe(location);
+    // No `_form`, or one the page does not have: nothing is done.
+    const credentials = `email=a%40example.com&password=${encodeURIComponent(STRONG)}`;
+    for (const path of ['/login?next=%2Fsettings', '//evil.example/login', '/\\evil.example']) {
+      const res = await post(path, credentials);
+      expect(res.status, path).toBe(404);
+      expect(res.headers.location, path).toBeUndefined();
     }
+    // A path that starts like another host's is this site's page: the sign-in happens here, and leads here.
+    const email = uniqueEmail('page-host');
+    await gw.form('/users/register', { name: 'Host', email, password: STRONG, password2: STRONG });
+    const signIn = await post(
+      '//evil.example/login',
+      `_form=signIn&email=${encodeURIComponent(email)}&password=${encodeURIComponent(STRONG)}`,
+    );
+    expect(signIn.status).toBe(303);
+    expect(signIn.headers.location).toBe('/account');
     // An absolute-form target is the path it names on this host, and refused when it names another.
-    const post = (target: string) =>
+    const absolute = (target: string) =>
       rawRequest(
         gw.port,
         `POST ${target} HTTP/1.1\r\nHost: localhost:${gw.port}\r\nAccept: text/html\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`,
       );
-    const own = await post(`http://localhost:${gw.port}//evil.example/login`);
-    expect(own.status).toBe(303);
-    expect(own.head).toMatch(/^location: \/evil\.example\/login$/im);
+    expect((await absolute(`http://localhost:${gw.port}//evil.example/login`)).head).not.toMatch(/^location:/im);
     for (const target of ['http://evil.example/x', 'https://evil.example//x']) {
-      const res = await post(target);
+      const res = await absolute(target);
       expect(res.status, target).toBe(400);
       expect(res.head, target).not.toMatch(/^location:/im);
     }
@@ -239,7 +257,7 @@ describe('the web app as served by the gateway', () => {
     const res = await raw('/favicon.svg');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^image\/svg\+xml/);
-    const index = (await raw('/', html)).body.toString();
+    const index = (await raw('/login', html)).body.toString();
     expect(index).toContain('<link rel="icon" href="/favicon.svg"');
   });
 

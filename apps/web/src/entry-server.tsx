@@ -58,7 +58,8 @@ async function pageQueries(href: string, data: PageData, call: QueryCall) {
   const queryClient = new QueryClient();
   const client = createTRPCClient<AppRouter>({ links: [callerLink(call)] });
   await prefetch(createTRPCQueryUtils({ client, queryClient }), url.searchParams, data.form);
-  return dehydrate(queryClient);
+  const queries = dehydrate(queryClient);
+  return queries.queries.length > 0 ? queries : undefined;
 }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -1,5 +1,5 @@
 import type { FormDone, PageFormTarget } from './page-data';
-import { safeNext } from './router';
+import { safeNext } from './safe-next';
 import type { RouterOutputs } from './trpc';
 import type { PasswordChanged, PasswordReset } from './pages/page-state';
 

@@ -7,6 +7,7 @@ import {
   type MouseEvent,
 } from 'react';
 import type { PageState } from './page-data';
+import { safeNext } from './safe-next';
 
 // A history-API router for a handful of fixed paths; the gateway answers every path with
 // index.html, so a reload or a shared link lands on the same page.
@@ -26,6 +27,7 @@ function subscribe(listener: () => void) {
 const currentHref = () => window.location.pathname + window.location.search;
 
 export type { PageState };
+export { safeNext };
 
 interface NavigateOptions {
   /** Replace the current history entry (Back then skips it), e.g. after signing in. */
@@ -78,27 +80,6 @@ export function useHref() {
   const { path, search } = useLocation();
   const query = search.toString();
   return query ? `${path}?${query}` : path;
-}
-
-/** Any origin: a `next` is judged by where it lands, the same on the server and in the browser. */
-const NEXT_BASE = 'https://next.invalid';
-
-/**
- * The place to return to after signing in: only a path on this site, never another origin. The
- * value is read as the browser will read it (the URL parser drops tabs and newlines and takes
- * `\` for `/`, so `/\t/evil.example` is `//evil.example`), and only what lands on this origin, as
- * a path that cannot be read as an authority, is kept: that path, normalized, is returned.
- */
-export function safeNext(value: string | null, fallback = '/account'): string {
-  if (!value || !value.startsWith('/')) return fallback;
-  let url: URL;
-  try {
-    url = new URL(value, NEXT_BASE);
-  } catch {
-    return fallback;
-  }
-  if (url.origin !== NEXT_BASE || url.pathname.startsWith('//')) return fallback;
-  return url.pathname + url.search + url.hash;
 }
 
 /** The sign-in page, returning to `returnTo` after; `expired` has it say the session ended. */

@@ -2,17 +2,24 @@ import { revokeOtherSessionsSchema } from '@accounts/validators';
 import { useEffect, type ReactNode } from 'react';
 import { useForm } from '../forms/useForm';
 import { useSecurityStrings } from '../i18n/security-strings';
+import type { PageFormName } from '../page-forms';
 import type { SignedInUser } from '../session';
 import { CurrentPasswordField } from './CurrentPasswordField';
 import { ErrorSummary } from './ErrorSummary';
+import { postFormOf, PostForm } from './PostForm';
+import { StepLink } from './StepLink';
 import { SubmitButton } from './SubmitButton';
 
 /**
  * The confirm step before a change that needs the owner (signing other devices out, removing a
  * passkey): the current password, so that a stolen session alone cannot make it. The password
- * field takes focus; Cancel puts it back where it was.
+ * field takes focus; Cancel puts it back where it was. Without scripts the step is the page's
+ * address with it in the query, the form posts to it, and Cancel is a link to the page without it.
  */
 export function ConfirmOwner({
+  name,
+  hidden,
+  cancelHref,
   user,
   prompt,
   label,
@@ -22,6 +29,11 @@ export function ConfirmOwner({
   onConfirm,
   onCancel,
 }: {
+  /** The form (PAGE_FORMS), and what it sends besides the password (which session, which passkey). */
+  name: PageFormName;
+  hidden?: Record<string, string>;
+  /** The page without the step: where Cancel leads without scripts. */
+  cancelHref: string;
   user: SignedInUser;
   prompt: string;
   label: string;
@@ -34,6 +46,7 @@ export function ConfirmOwner({
 }) {
   const { t } = useSecurityStrings();
   const form = useForm({
+    name,
     initial: { current_password: '' },
     schema: revokeOtherSessionsSchema,
     whenEmpty: { current_password: 'emptyCurrentPassword' },
@@ -46,19 +59,23 @@ export function ConfirmOwner({
       <p id="confirm-owner-prompt">{prompt}</p>
       {children && <div id="confirm-owner-more">{children}</div>}
       <ErrorSummary report={form.report} labels={labels} />
-      <form
-        method="post"
-        noValidate
-        onSubmit={(event) => void form.onSubmit(event)}
-        aria-busy={form.submitting}
-        aria-describedby={children ? 'confirm-owner-prompt confirm-owner-more' : 'confirm-owner-prompt'}
+      <PostForm
+        {...postFormOf(form)}
+        hidden={hidden}
+        describedBy={children ? 'confirm-owner-prompt confirm-owner-more' : 'confirm-owner-prompt'}
       >
         <CurrentPasswordField form={form} label={labels.current_password} email={user.email} />
         <SubmitButton busy={form.submitting} label={label} busyLabel={busyLabel} />{' '}
-        <button type="button" className="secondary" disabled={form.submitting} onClick={onCancel}>
+        <StepLink
+          href={cancelHref}
+          className="secondary button-link"
+          onOpen={() => {
+            if (!form.submitting) onCancel();
+          }}
+        >
           {cancelLabel}
-        </button>
-      </form>
+        </StepLink>
+      </PostForm>
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useHydrated } from '../hydrated';
 
 interface CopyButtonProps {
   /** What goes to the clipboard. */
@@ -12,10 +13,12 @@ interface CopyButtonProps {
 /**
  * Copies a text with the browser's clipboard and says how it went beside the button (a live
  * region, so it is read without moving focus). Where the clipboard is refused, the text stays on
- * the page to be selected by hand.
+ * the page to be selected by hand, as it is without scripts (the clipboard is a script API: the
+ * button is absent until the app runs).
  */
 export function CopyButton({ text, label, copied, failed }: CopyButtonProps) {
   const [outcome, setOutcome] = useState<'copied' | 'failed' | null>(null);
+  const hydrated = useHydrated();
   const copy = async () => {
     setOutcome(null);
     try {
@@ -25,6 +28,7 @@ export function CopyButton({ text, label, copied, failed }: CopyButtonProps) {
       setOutcome('failed');
     }
   };
+  if (!hydrated) return null;
   return (
     <span className="copy">
       <button type="button" className="secondary" onClick={() => void copy()}>

@@ -14,6 +14,7 @@ const acceptAll = { safeParse: () => ({ success: true as const }) };
 function NewPasswordForm({ person }: { person?: { name: string; email: string } }) {
   const rule = useNewPassword(person);
   const form = useForm({
+    name: null,
     initial: { new_password: '', confirm_password: '' },
     schema: acceptAll,
     submit: async () => {},

@@ -11,6 +11,8 @@ interface PostFormProps {
   /** Fields the person does not type (which session to end, the link's token). */
   hidden?: Record<string, string>;
   className?: string;
+  /** Ids of what the form is about (the prompt of a confirm step). */
+  describedBy?: string;
   children?: ReactNode;
 }
 
@@ -19,7 +21,15 @@ interface PostFormProps {
  * (or where scripts never do) the browser posts it to the page's own address, and the server
  * completes it with the same procedure (docs/http-api.md, "Pages and forms").
  */
-export function PostForm({ name, onSubmit, busy = false, hidden = {}, className, children }: PostFormProps) {
+export function PostForm({
+  name,
+  onSubmit,
+  busy = false,
+  hidden = {},
+  className,
+  describedBy,
+  children,
+}: PostFormProps) {
   return (
     <form
       method="post"
@@ -27,6 +37,7 @@ export function PostForm({ name, onSubmit, busy = false, hidden = {}, className,
       noValidate
       onSubmit={onSubmit}
       aria-busy={busy}
+      aria-describedby={describedBy}
       className={className}
     >
       <input type="hidden" name="_form" value={name} />
@@ -39,7 +50,7 @@ export function PostForm({ name, onSubmit, busy = false, hidden = {}, className,
 }
 
 /** PostForm's props for a form run by useForm. */
-export const postFormOf = (form: Pick<Form<string>, 'name' | 'onSubmit' | 'submitting'>) => ({
+export const postFormOf = (form: Pick<Form<string>, 'onSubmit' | 'submitting'> & { name: PageFormName }) => ({
   name: form.name,
   onSubmit: (event: FormEvent<HTMLFormElement>) => void form.onSubmit(event),
   busy: form.submitting,

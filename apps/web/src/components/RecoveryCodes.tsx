@@ -1,8 +1,11 @@
 import { useEffect, useRef } from 'react';
+import { useHydrated } from '../hydrated';
 import { useSecurityStrings } from '../i18n/security-strings';
 import { saveFile } from '../download';
+import { useLocation } from '../router';
 import { useProductName, type SignedInUser } from '../session';
 import { CopyButton } from './CopyButton';
+import { StepLink } from './StepLink';
 
 /**
  * Why new recovery codes were made: two-step sign-in turned on with the app, the app turned on
@@ -20,7 +23,9 @@ const SAID = {
 
 /**
  * The ten recovery codes, this once: a list to copy or download, a warning that they will not be
- * shown again, and Done. The heading takes focus, so the codes are what is read next.
+ * shown again, and Done. The heading takes focus, so the codes are what is read next. Copying
+ * and downloading need scripts (absent without them: the codes are on the page to write down);
+ * Done is a link to the page itself, which without scripts shows it as it is now.
  */
 export function RecoveryCodes({
   user,
@@ -36,6 +41,8 @@ export function RecoveryCodes({
   const { s } = useSecurityStrings();
   const product = useProductName();
   const headingRef = useRef<HTMLHeadingElement>(null);
+  const hydrated = useHydrated();
+  const { path } = useLocation();
   useEffect(() => headingRef.current?.focus(), []);
   const file = [s('codesFileIntro', { account: user.email, product }), '', ...codes, ''].join('\n');
   const download = () => saveFile('recovery-codes.txt', file, 'text/plain;charset=utf-8');
@@ -57,15 +64,17 @@ export function RecoveryCodes({
           </li>
         ))}
       </ol>
-      <p className="codes-actions">
-        <CopyButton text={codes.join('\n')} label={s('codesCopy')} copied={s('copied')} failed={s('copyFailed')} />
-        <button type="button" className="secondary" onClick={download}>
-          {s('codesDownload')}
-        </button>
-      </p>
-      <button type="button" className="primary" onClick={onDone}>
+      {hydrated && (
+        <p className="codes-actions">
+          <CopyButton text={codes.join('\n')} label={s('codesCopy')} copied={s('copied')} failed={s('copyFailed')} />
+          <button type="button" className="secondary" onClick={download}>
+            {s('codesDownload')}
+          </button>
+        </p>
+      )}
+      <StepLink href={path} className="primary button-link" onOpen={onDone}>
         {s('codesDone')}
-      </button>
+      </StepLink>
     </section>
   );
 }

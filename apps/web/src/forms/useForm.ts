@@ -31,9 +31,12 @@ export interface SubmitReport {
   key: number;
 }
 
-interface FormOptions<F extends string> {
-  /** Which of the page's forms this is (PAGE_FORMS): the browser posts it as `_form` without scripts. */
-  name: PageFormName;
+interface FormOptions<F extends string, N extends PageFormName | null> {
+  /**
+   * Which of the page's forms this is (PAGE_FORMS): the browser posts it as `_form` without
+   * scripts. Null for a form that only the app shows (adding a passkey: WebAuthn is a script API).
+   */
+  name: N;
   initial: Record<F, string>;
   /** The schema for the current values; rebuilt by the caller when its context changes. */
   schema: FormSchema;
@@ -46,6 +49,12 @@ interface FormOptions<F extends string> {
   keep?: readonly NoInfer<F>[];
   /** What to say for each field left empty ("Enter your email address") instead of the generic text. */
   whenEmpty?: Partial<Record<NoInfer<F>, UiKey>>;
+  /**
+   * Refusals that are the page's to show, not the form's (the password asked for again, a page
+   * out of date): a form posted without scripts that met one starts with nothing marked wrong,
+   * as the app's own submit leaves it.
+   */
+  pageShows?: (error: unknown) => boolean;
 }
 
 /**
@@ -58,14 +67,15 @@ interface FormOptions<F extends string> {
  */
 type ServerErrors<F extends string> = Partial<Record<F, { code: string; message: string }>>;
 
-export function useForm<F extends string>({
+export function useForm<F extends string, N extends PageFormName | null = PageFormName | null>({
   name,
   initial,
   schema,
   submit,
   keep = [],
   whenEmpty = {},
-}: FormOptions<F>) {
+  pageShows = () => false,
+}: FormOptions<F, N>) {
   const { locale, t } = useI18n();
   const sessionEnded = useSessionEnded();
   const fields = Object.keys(initial) as F[];
@@ -80,7 +90,9 @@ export function useForm<F extends string>({
     const known = failure.fieldErrors.filter((e) => isKnown(e.field)).map(worded);
     const unknown = failure.fieldErrors.filter((e) => !isKnown(e.field));
     return {
-      serverErrors: Object.fromEntries(known.map((e) => [e.field, { code: e.code, message: e.message }])) as ServerErrors<F>,
+      serverErrors: Object.fromEntries(
+        known.map((e) => [e.field, { code: e.code, message: e.message }]),
+      ) as ServerErrors<F>,
       entries: known.map((e) => ({ field: e.field, message: e.message })),
       message: [failure.message, ...unknown.map((e) => e.message)].filter(Boolean).join(' ') || null,
     };
@@ -89,10 +101,15 @@ export function useForm<F extends string>({
   // Posted without scripts, the server's answer is where this form starts: what was entered
   // (never a password), and what was wrong with it, exactly as after a submit here.
   const outcome = useFormOutcome(name);
-  const [posted] = useState(() => (outcome?.problem ? failureOf(problemError(outcome.problem)) : null));
+  const [posted] = useState(() => {
+    const error = outcome?.problem && problemError(outcome.problem);
+    return error && !pageShows(error) ? failureOf(error) : null;
+  });
+  // A success starts the form afresh, as after the app's own submit.
+  const refused = outcome?.problem ? outcome.values : {};
   const [values, setValues] = useState<Record<F, string>>(() => ({
     ...initial,
-    ...Object.fromEntries(fields.filter((f) => typeof outcome?.values[f] === 'string').map((f) => [f, outcome!.values[f]])),
+    ...Object.fromEntries(fields.filter((f) => typeof refused[f] === 'string').map((f) => [f, refused[f]])),
     ...keptValues(fields),
   }));
   useEffect(forgetKeptValues, []);

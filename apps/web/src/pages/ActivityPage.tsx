@@ -2,10 +2,12 @@ import '../security.css';
 import { useEffect, useState } from 'react';
 import { PageHeading } from '../components/PageHeading';
 import { LoadError, Loading } from '../components/Status';
+import { StepLink, stepHref } from '../components/StepLink';
 import { isUnauthenticated } from '../failure';
 import { useSecurityStrings } from '../i18n/security-strings';
 import { TimeAgo } from '../relative-time';
 import { RequireAuth } from '../RequireAuth';
+import { useLocation } from '../router';
 import { useSessionEnded } from '../session';
 import { trpc } from '../trpc';
 
@@ -26,9 +28,14 @@ export function ActivityPage() {
   );
 }
 
-/** The pages shown so far, each from the cursor the previous one ended with. */
+/**
+ * The pages shown so far, each from the cursor the previous one ended with. The first is the
+ * address's `?cursor=` (none: the newest): "older" is a link to the next one, which the app
+ * instead adds below the events shown.
+ */
 function ActivityList() {
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const { search } = useLocation();
+  const [cursors, setCursors] = useState<(string | undefined)[]>(() => [search.get('cursor') ?? undefined]);
   return (
     <ol className="activity">
       {cursors.map((cursor, i) => (
@@ -48,6 +55,7 @@ const WARNINGS = new Set(['passkey_counter_regressed']);
 
 function ActivityChunk({ cursor, last, onMore }: { cursor?: string; last: boolean; onMore: (cursor: string) => void }) {
   const { has, locale, s } = useSecurityStrings();
+  const { path } = useLocation();
   const sessionEnded = useSessionEnded();
   const page = trpc.security.activity.useQuery(cursor ? { cursor } : {});
   useEffect(() => {
@@ -95,9 +103,13 @@ function ActivityChunk({ cursor, last, onMore }: { cursor?: string; last: boolea
       })}
       {last && nextCursor && (
         <li className="activity-more">
-          <button type="button" className="secondary" onClick={() => onMore(nextCursor)}>
+          <StepLink
+            href={stepHref(path, 'cursor', nextCursor)}
+            className="secondary button-link"
+            onOpen={() => onMore(nextCursor)}
+          >
             {s('activityOlder')}
-          </button>
+          </StepLink>
         </li>
       )}
     </>

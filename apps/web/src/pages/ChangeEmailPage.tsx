@@ -5,9 +5,11 @@ import { CurrentPasswordField } from '../components/CurrentPasswordField';
 import { EmailField } from '../components/EmailField';
 import { ErrorSummary } from '../components/ErrorSummary';
 import { PageHeading } from '../components/PageHeading';
+import { postFormOf, PostForm } from '../components/PostForm';
 import { LoadError, Loading } from '../components/Status';
 import { SubmitButton } from '../components/SubmitButton';
 import { describeFailure, isUnauthenticated } from '../failure';
+import { problemError, useFormOutcome, useFormSuccess } from '../forms/form-outcome';
 import { useForm } from '../forms/useForm';
 import { useSecurityStrings } from '../i18n/security-strings';
 import { absoluteTime } from '../relative-time';
@@ -43,8 +45,10 @@ export function ChangeEmailPage() {
 
 function EmailAddress({ user }: { user: SignedInUser }) {
   const { s } = useSecurityStrings();
-  // The address a link was just sent to (as typed).
-  const [sent, setSent] = useState<string | null>(null);
+  // The address a link was just sent to (as typed); asked without scripts, the server's answer
+  // says the same.
+  const requested = useFormSuccess('requestEmailChange');
+  const [sent, setSent] = useState<string | null>(() => (requested ? (requested.new_email ?? '').trim() : null));
   return (
     <>
       <p className="intro">{s('emailIntro')}</p>
@@ -74,7 +78,11 @@ function PendingChange() {
   const sessionEnded = useSessionEnded();
   const pending = trpc.emailChange.pending.useQuery(undefined);
   const cancel = trpc.emailChange.cancel.useMutation();
-  const [cancelled, setCancelled] = useState<string | null>(null);
+  // Stopped without scripts: the page the server answers with (the change gone) says so.
+  const posted = useFormOutcome('cancelEmailChange');
+  const [cancelled, setCancelled] = useState<string | null>(() =>
+    posted && !posted.problem ? (posted.values.email ?? '') : null,
+  );
   const saidRef = useRef<HTMLDivElement>(null);
 
   // The button that had focus is gone with the change: focus goes to what the page says.
@@ -98,7 +106,12 @@ function PendingChange() {
       onSuccess: () => void pending.refetch().then(() => setCancelled(change.newEmail)),
     });
   };
-  const cancelError = cancel.error && !isUnauthenticated(cancel.error) ? cancel.error : null;
+  const cancelError =
+    cancel.error && !isUnauthenticated(cancel.error)
+      ? cancel.error
+      : cancel.isIdle && posted?.problem
+        ? problemError(posted.problem)
+        : null;
 
   return (
     <>
@@ -116,13 +129,19 @@ function PendingChange() {
               {describeFailure(cancelError, locale).message}
             </p>
           )}
-          <form method="post" noValidate onSubmit={onCancel} aria-busy={cancel.isPending}>
+          {/* The address goes along for what the page says afterwards (the change is gone by then). */}
+          <PostForm
+            name="cancelEmailChange"
+            onSubmit={onCancel}
+            busy={cancel.isPending}
+            hidden={{ email: change.newEmail }}
+          >
             <SubmitButton
               busy={cancel.isPending}
               label={s('emailPendingCancel')}
               busyLabel={s('emailPendingCancelling')}
             />
-          </form>
+          </PostForm>
         </section>
       )}
     </>
@@ -142,6 +161,7 @@ function ChangeEmailForm({
   const { s, t } = useSecurityStrings();
   const request = trpc.emailChange.request.useMutation();
   const form = useForm({
+    name: 'requestEmailChange',
     initial: { new_email: '', current_password: '' },
     schema: changeEmailSchema,
     keep: ['new_email'],
@@ -165,11 +185,11 @@ function ChangeEmailForm({
         )}
       </div>
       <ErrorSummary report={form.report} labels={labels} />
-      <form method="post" noValidate onSubmit={(event) => void form.onSubmit(event)} aria-busy={form.submitting}>
+      <PostForm {...postFormOf(form)}>
         <EmailField form={form} name="new_email" label={labels.new_email} autoComplete="email" />
         <CurrentPasswordField form={form} label={labels.current_password} email={user.email} />
         <SubmitButton busy={form.submitting} label={s('emailSubmit')} busyLabel={s('emailBusy')} />
-      </form>
+      </PostForm>
     </section>
   );
 }

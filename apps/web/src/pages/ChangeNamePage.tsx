@@ -3,12 +3,14 @@ import { useState } from 'react';
 import { ErrorSummary } from '../components/ErrorSummary';
 import { Field } from '../components/Field';
 import { PageHeading } from '../components/PageHeading';
+import { postFormOf, PostForm } from '../components/PostForm';
 import { SubmitButton } from '../components/SubmitButton';
+import { useFormResult } from '../forms/form-outcome';
 import { useForm } from '../forms/useForm';
 import { useSecurityStrings } from '../i18n/security-strings';
 import { RequireAuth } from '../RequireAuth';
 import { type SignedInUser } from '../session';
-import { trpc } from '../trpc';
+import { trpc, type RouterOutputs } from '../trpc';
 
 export function ChangeNamePage() {
   const { t } = useSecurityStrings();
@@ -24,8 +26,11 @@ function ChangeNameForm({ user }: { user: SignedInUser }) {
   const { s, t } = useSecurityStrings();
   const utils = trpc.useUtils();
   const changeName = trpc.security.changeName.useMutation();
-  const [changed, setChanged] = useState<string | null>(null);
+  // Changed without scripts: the page the server answers with says so, as after a submit here.
+  const posted = useFormResult<RouterOutputs['security']['changeName']>('changeName');
+  const [changed, setChanged] = useState<string | null>(posted?.user.name ?? null);
   const form = useForm({
+    name: 'changeName',
     initial: { name: user.name },
     schema: changeNameSchema,
     keep: ['name'],
@@ -44,10 +49,10 @@ function ChangeNameForm({ user }: { user: SignedInUser }) {
         {changed && <p>{s('nameChanged', { name: changed })}</p>}
       </div>
       <ErrorSummary report={form.report} labels={labels} />
-      <form method="post" noValidate onSubmit={(event) => void form.onSubmit(event)} aria-busy={form.submitting}>
+      <PostForm {...postFormOf(form)}>
         <Field form={form} name="name" label={labels.name} type="text" autoComplete="name" />
         <SubmitButton busy={form.submitting} label={s('nameSubmit')} busyLabel={s('nameBusy')} />
-      </form>
+      </PostForm>
     </>
   );
 }

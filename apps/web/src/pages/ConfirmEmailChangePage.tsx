@@ -1,11 +1,13 @@
 import type { FormEvent } from 'react';
 import { PageHeading } from '../components/PageHeading';
+import { PostForm } from '../components/PostForm';
 import { SubmitButton } from '../components/SubmitButton';
+import { problemError, useFormOutcome } from '../forms/form-outcome';
 import { describeFailure } from '../failure';
 import { useI18n } from '../i18n';
 import { useMailText } from '../i18n/mail-page-strings';
 import { Link } from '../router';
-import { problemOf, trpc } from '../trpc';
+import { problemOf, trpc, type RouterOutputs } from '../trpc';
 import { useLinkToken } from './link-token';
 
 /**
@@ -54,16 +56,24 @@ function ConfirmChange({ token }: { token: string }) {
     event.preventDefault();
     if (!confirm.isPending) confirm.mutate({ token });
   };
+  // Confirmed without scripts: the page the server answers with starts from how it went, as
+  // after the button here.
+  const posted = useFormOutcome('confirmEmailChange');
+  const fresh = confirm.isIdle;
+  const confirmed =
+    confirm.data ??
+    (fresh && posted && !posted.problem ? (posted.result as RouterOutputs['emailChange']['confirm']) : null);
+  const confirmError = confirm.error ?? (fresh && posted?.problem ? problemError(posted.problem) : null);
 
-  const outcome = linkOutcome(link.error) ?? linkOutcome(confirm.error);
+  const outcome = linkOutcome(link.error) ?? linkOutcome(confirmError);
   // Done, or nothing left to press: the link was used, expired or cancelled, or another account
   // took the address meanwhile (then nothing changed).
-  if (confirm.isSuccess || outcome) {
+  if (confirmed || outcome) {
     return (
-      <div className={confirm.isSuccess ? 'success' : 'notice'} role="status">
-        {confirm.isSuccess ? (
+      <div className={confirmed ? 'success' : 'notice'} role="status">
+        {confirmed ? (
           <>
-            <p className="change-done">{m('changeDone', { email: confirm.data.email })}</p>
+            <p className="change-done">{m('changeDone', { email: confirmed.email })}</p>
             <p>{m('changeDoneHelp')}</p>
           </>
         ) : outcome === 'taken' ? (
@@ -100,14 +110,15 @@ function ConfirmChange({ token }: { token: string }) {
         {m('changeConfirmIntro', { email: link.data.newEmail, realm: link.data.realmName })}
       </p>
       {/* Any other refusal (no connection, a limit, the service's trouble): said, and the button stays. */}
-      {confirm.error && (
+      {confirmError && (
         <div className="alert" role="alert">
-          <p>{describeFailure(confirm.error, locale).message}</p>
+          <p>{describeFailure(confirmError, locale).message}</p>
         </div>
       )}
-      <form method="post" noValidate onSubmit={onConfirm} aria-busy={confirm.isPending}>
+      {/* The link's token goes with the form: once the app runs, the address no longer has it. */}
+      <PostForm name="confirmEmailChange" onSubmit={onConfirm} busy={confirm.isPending} hidden={{ token }}>
         <SubmitButton busy={confirm.isPending} label={m('changeConfirm')} busyLabel={m('changeBusy')} />
-      </form>
+      </PostForm>
       <p className="change-not-yours">{m('changeNotYours')}</p>
     </>
   );

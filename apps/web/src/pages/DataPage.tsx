@@ -4,14 +4,16 @@ import { useEffect, useMemo, useState } from 'react';
 import { CurrentPasswordField } from '../components/CurrentPasswordField';
 import { ErrorSummary } from '../components/ErrorSummary';
 import { PageHeading } from '../components/PageHeading';
+import { postFormOf, PostForm } from '../components/PostForm';
 import { SubmitButton } from '../components/SubmitButton';
 import { saveFile } from '../download';
 import { isPasswordRecheck } from '../failure';
+import { useFormOutcome } from '../forms/form-outcome';
 import { useForm, type FormSchema } from '../forms/useForm';
 import { useSecurityStrings, type SecurityKey } from '../i18n/security-strings';
 import { RequireAuth } from '../RequireAuth';
 import type { SignedInUser } from '../session';
-import { trpc, type RouterOutputs } from '../trpc';
+import { trpc, type Problem, type RouterOutputs } from '../trpc';
 
 type AccountExport = RouterOutputs['accountData']['export'];
 
@@ -46,15 +48,23 @@ export function DataPage() {
 
 const NOTHING_TO_CHECK: FormSchema = { safeParse: () => ({ success: true }) };
 
+/** A refusal that is about the password: asked for again, or wrong when given. */
+const asksPassword = (problem: Problem) => (problem.errors ?? []).some((e) => e.field === 'current_password');
+
 function DownloadData({ user }: { user: SignedInUser }) {
   const { s, t } = useSecurityStrings();
   const exportData = trpc.accountData.export.useMutation();
-  const [recheck, setRecheck] = useState(false);
+  // Posted without scripts, the answer is the file itself (the page stays as it is); or this page
+  // again when the password is asked for (again, if it was wrong).
+  const posted = useFormOutcome('exportData');
+  const [recheck, setRecheck] = useState(() => posted?.problem !== undefined && asksPassword(posted.problem));
   const [saved, setSaved] = useState<string | null>(null);
   const schema = useMemo(() => (recheck ? revokeOtherSessionsSchema : NOTHING_TO_CHECK), [recheck]);
   const form = useForm({
+    name: 'exportData',
     initial: { current_password: '' },
     schema,
+    pageShows: isPasswordRecheck,
     whenEmpty: { current_password: 'emptyCurrentPassword' },
     submit: async ({ current_password }) => {
       setSaved(null);
@@ -98,7 +108,7 @@ function DownloadData({ user }: { user: SignedInUser }) {
         {saved && <p className="data-saved">{s('dataDone', { file: saved })}</p>}
       </div>
       <ErrorSummary report={form.report} labels={labels} />
-      <form method="post" noValidate onSubmit={(event) => void form.onSubmit(event)} aria-busy={form.submitting}>
+      <PostForm {...postFormOf(form)}>
         {recheck && (
           <>
             <p className="notice" id="data-recheck">
@@ -113,7 +123,7 @@ function DownloadData({ user }: { user: SignedInUser }) {
           </>
         )}
         <SubmitButton busy={form.submitting} label={s('dataSubmit')} busyLabel={s('dataBusy')} />
-      </form>
+      </PostForm>
     </>
   );
 }

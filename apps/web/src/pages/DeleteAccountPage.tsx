@@ -4,7 +4,9 @@ import { useEffect, useRef, useState } from 'react';
 import { CurrentPasswordField } from '../components/CurrentPasswordField';
 import { ErrorSummary } from '../components/ErrorSummary';
 import { PageHeading } from '../components/PageHeading';
+import { postFormOf, PostForm } from '../components/PostForm';
 import { SubmitButton } from '../components/SubmitButton';
+import { useFormSuccess } from '../forms/form-outcome';
 import { useForm } from '../forms/useForm';
 import { useSecurityStrings } from '../i18n/security-strings';
 import { RequireAuth } from '../RequireAuth';
@@ -14,7 +16,9 @@ import { trpc } from '../trpc';
 
 export function DeleteAccountPage() {
   const { t } = useSecurityStrings();
-  const [deleted, setDeleted] = useState(false);
+  // Deleted without scripts: the page the server answers with (nobody signed in by then) says
+  // so, instead of sending the person to sign in.
+  const [deleted, setDeleted] = useState(useFormSuccess('deleteAccount') !== null);
   return (
     <>
       <PageHeading>{t('deleteTitle')}</PageHeading>
@@ -47,6 +51,7 @@ function DeleteAccountForm({ user, onDeleted }: { user: SignedInUser; onDeleted:
   const forgetSession = useForgetSession();
   const deleteAccount = trpc.security.deleteAccount.useMutation();
   const form = useForm({
+    name: 'deleteAccount',
     initial: { current_password: '' },
     schema: deleteAccountSchema,
     whenEmpty: { current_password: 'emptyCurrentPassword' },
@@ -67,10 +72,10 @@ function DeleteAccountForm({ user, onDeleted }: { user: SignedInUser; onDeleted:
       </ul>
       <p>{s('deleteAfter')}</p>
       <ErrorSummary report={form.report} labels={labels} />
-      <form method="post" noValidate onSubmit={(event) => void form.onSubmit(event)} aria-busy={form.submitting}>
+      <PostForm {...postFormOf(form)}>
         <CurrentPasswordField form={form} label={labels.current_password} email={user.email} />
         <SubmitButton busy={form.submitting} label={s('deleteSubmit')} busyLabel={s('deleteBusy')} />
-      </form>
+      </PostForm>
     </>
   );
 }

@@ -3,7 +3,9 @@ import { useState } from 'react';
 import { ErrorSummary } from '../components/ErrorSummary';
 import { EmailField } from '../components/EmailField';
 import { PageHeading } from '../components/PageHeading';
+import { postFormOf, PostForm } from '../components/PostForm';
 import { SubmitButton } from '../components/SubmitButton';
+import { useFormSuccess } from '../forms/form-outcome';
 import { useForm } from '../forms/useForm';
 import { useI18n } from '../i18n';
 import { useMailText } from '../i18n/mail-page-strings';
@@ -17,9 +19,12 @@ export function ForgotPasswordPage() {
   const m = useMailText();
   const { realm } = useRealmSettings();
   const { search } = useLocation();
-  const [sentTo, setSentTo] = useState<string | null>(null);
+  // Posted without scripts, the page the server answers with says the same as after a submit here.
+  const posted = useFormSuccess('forgotPassword');
+  const [sentTo, setSentTo] = useState<string | null>(() => (posted ? (posted.email ?? '').trim() : null));
   const forgot = trpc.email.forgotPassword.useMutation();
   const form = useForm({
+    name: 'forgotPassword',
     initial: { email: search.get('email') ?? '' },
     schema: forgotPasswordSchema,
     whenEmpty: { email: 'emptyEmail' },
@@ -44,10 +49,10 @@ export function ForgotPasswordPage() {
         <>
           <p className="intro">{m('forgotIntro', { realm: realm.name })}</p>
           <ErrorSummary report={form.report} labels={labels} />
-          <form method="post" noValidate onSubmit={(event) => void form.onSubmit(event)} aria-busy={form.submitting}>
+          <PostForm {...postFormOf(form)}>
             <EmailField form={form} label={labels.email} autoComplete="username" />
             <SubmitButton busy={form.submitting} label={m('forgotSubmit')} busyLabel={m('forgotBusy')} />
-          </form>
+          </PostForm>
           <p className="switch">
             <Link to="/login">{m('backToSignIn')}</Link>
           </p>

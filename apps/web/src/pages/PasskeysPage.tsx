@@ -7,17 +7,23 @@ import { CurrentPasswordField } from '../components/CurrentPasswordField';
 import { ErrorSummary } from '../components/ErrorSummary';
 import { Field } from '../components/Field';
 import { PageHeading } from '../components/PageHeading';
+import { postFormOf, PostForm } from '../components/PostForm';
 import { RecoveryCodes } from '../components/RecoveryCodes';
 import { LoadError, Loading } from '../components/Status';
+import { StepLink, stepHref } from '../components/StepLink';
 import { SubmitButton } from '../components/SubmitButton';
 import { describeFailure, isPasswordRecheck, isUnauthenticated, WordedError } from '../failure';
+import { problemError, usePostedForm } from '../forms/form-outcome';
 import { useForm, type FormSchema } from '../forms/useForm';
+import { useHydrated } from '../hydrated';
 import { createTranslator, useTranslator } from '../i18n';
 import { PROMPT_STRINGS } from '../i18n/prompt-strings';
 import { useSecurityStrings } from '../i18n/security-strings';
 import { TimeAgo } from '../relative-time';
+import type { FormOutcome } from '../page-data';
 import { RequireAuth } from '../RequireAuth';
-import { useSessionEnded, useTwoStep, type SignedInUser } from '../session';
+import { useLocation } from '../router';
+import { useSessionEnded, useTwoStep, type SignedInUser, type TwoStepStatus } from '../session';
 import { problemOf, trpc, type RouterOutputs } from '../trpc';
 import { creationOptions, prompt, PromptDismissed, PromptFailed, registrationAnswer } from '../webauthn';
 
@@ -36,11 +42,48 @@ export function PasskeysPage() {
   );
 }
 
-/** The form open on the page, one at a time: renaming or removing one passkey (else adding one is offered). */
+/**
+ * The form open on the page, one at a time: renaming or removing one passkey (else adding one is
+ * offered). Its address is `?rename=<id>` or `?remove=<id>`: the links that open it.
+ */
 type Open = { action: 'rename' | 'remove'; id: string } | null;
+const ACTIONS = ['rename', 'remove'] as const;
+const openIn = (search: URLSearchParams): Open => {
+  for (const action of ACTIONS) {
+    const id = search.get(action);
+    if (id) return { action, id };
+  }
+  return null;
+};
 
 /** What the page says after a change, whose form is gone: done, or the passkey was no longer there. */
 type Said = { text: string; tone: 'success' | 'notice' };
+
+/** A refusal that says the passkey is gone (removed or renamed elsewhere meanwhile): the page's to say. */
+const isGone = (error: unknown) => problemOf(error)?.code === 'not_found';
+
+/**
+ * What renaming or removing posted without scripts came to, as the page says it (its form gone):
+ * done (the name posted along), or the passkey was gone already. Null: nothing to say (another
+ * refusal is the form's to show).
+ */
+function postedSaid(
+  posted: FormOutcome | null,
+  twoStep: TwoStepStatus | undefined,
+  s: ReturnType<typeof useSecurityStrings>['s'],
+  locale: ReturnType<typeof useSecurityStrings>['locale'],
+): Said | null {
+  if (posted?.form !== 'renamePasskey' && posted?.form !== 'removePasskey') return null;
+  if (posted.problem) {
+    const error = problemError(posted.problem);
+    return isGone(error) ? { text: describeFailure(error, locale).message ?? '', tone: 'notice' } : null;
+  }
+  const name = (posted.values.name ?? '').trim();
+  if (posted.form === 'renamePasskey') return { text: s('passkeyRenamed', { name }), tone: 'success' };
+  // Two-step sign-in off now: the passkey removed was its only second step.
+  const last = twoStep !== undefined && !twoStep.enabled;
+  return { text: s(last ? 'passkeyRemovedLast' : 'passkeyRemoved', { name }), tone: 'success' };
+}
 
 /**
  * The account's passkeys (name, kind, synced, added and last used), each with Rename and Remove
@@ -54,8 +97,13 @@ function Passkeys({ user }: { user: SignedInUser }) {
   const list = trpc.passkeys.list.useQuery(undefined);
   const { twoStep } = useTwoStep();
   const remove = trpc.passkeys.remove.useMutation();
-  const [open, setOpen] = useState<Open>(null);
-  const [said, setSaid] = useState<Said | null>(null);
+  const { path, search } = useLocation();
+  const hydrated = useHydrated();
+  // Posted without scripts: the page says what the change did (the form closed), or the form
+  // opened by its link (the address's ?rename= or ?remove=) shows what was wrong.
+  const posted = usePostedForm();
+  const [said, setSaid] = useState<Said | null>(() => postedSaid(posted, twoStep, s, locale));
+  const [open, setOpen] = useState<Open>(() => (said ? null : openIn(search)));
   const [newCodes, setNewCodes] = useState<string[] | null>(null);
   // Where focus goes once the part that had it is gone: what the page says, or the button that
   // opened a cancelled form (its data-opens).
@@ -118,7 +166,7 @@ function Passkeys({ user }: { user: SignedInUser }) {
     try {
       await remove.mutateAsync({ passkey_id: passkey.id, current_password });
     } catch (error) {
-      if (problemOf(error)?.code !== 'not_found') throw error;
+      if (!isGone(error)) throw error;
       gone(error);
       return;
     }
@@ -161,12 +209,17 @@ function Passkeys({ user }: { user: SignedInUser }) {
                 {opened === 'rename' ? (
                   <RenameForm
                     passkey={passkey}
+                    cancelHref={path}
                     onRenamed={(to) => say(s('passkeyRenamed', { name: to }))}
                     onGone={gone}
                     onCancel={cancel}
                   />
                 ) : opened === 'remove' ? (
                   <ConfirmOwner
+                    name="removePasskey"
+                    // The name goes along for what the page says afterwards (the passkey is gone by then).
+                    hidden={{ passkey_id: id, name }}
+                    cancelHref={path}
                     user={user}
                     prompt={s('passkeyRemoveConfirm', { name })}
                     label={s('passkeyRemoveLabel', { name })}
@@ -179,24 +232,24 @@ function Passkeys({ user }: { user: SignedInUser }) {
                   </ConfirmOwner>
                 ) : (
                   <p className="passkey-actions">
-                    <button
-                      type="button"
-                      className="secondary"
+                    <StepLink
+                      href={stepHref(path, 'rename', id)}
+                      className="secondary button-link"
                       aria-label={s('passkeyRenameLabel', { name })}
                       data-opens={`rename-${id}`}
-                      onClick={() => setOpen({ action: 'rename', id })}
+                      onOpen={() => setOpen({ action: 'rename', id })}
                     >
                       {s('passkeyRename')}
-                    </button>{' '}
-                    <button
-                      type="button"
-                      className="secondary"
+                    </StepLink>{' '}
+                    <StepLink
+                      href={stepHref(path, 'remove', id)}
+                      className="secondary button-link"
                       aria-label={s('passkeyRemoveLabel', { name })}
                       data-opens={`remove-${id}`}
-                      onClick={() => setOpen({ action: 'remove', id })}
+                      onOpen={() => setOpen({ action: 'remove', id })}
                     >
                       {s('passkeyRemove')}
-                    </button>
+                    </StepLink>
                   </p>
                 )}
               </li>
@@ -204,8 +257,11 @@ function Passkeys({ user }: { user: SignedInUser }) {
           })}
         </ul>
       )}
-      {/* One form at a time: adding waits while a passkey is being renamed or removed. */}
-      {open === null && (
+      {/*
+        One form at a time: adding waits while a passkey is being renamed or removed. Making a
+        passkey is the browser's WebAuthn prompt, a script API: without scripts it is not offered.
+      */}
+      {open === null && hydrated && (
         <AddPasskey
           user={user}
           onAdded={(passkey, codes) => {
@@ -225,11 +281,14 @@ function Passkeys({ user }: { user: SignedInUser }) {
 /** The rename form in place of the passkey's buttons; the name field takes focus. */
 function RenameForm({
   passkey,
+  cancelHref,
   onRenamed,
   onGone,
   onCancel,
 }: {
   passkey: Passkey;
+  /** The page without the form: where Cancel leads without scripts. */
+  cancelHref: string;
   onRenamed: (name: string) => void;
   onGone: (error: unknown) => void;
   onCancel: () => void;
@@ -237,14 +296,16 @@ function RenameForm({
   const { s } = useSecurityStrings();
   const rename = trpc.passkeys.rename.useMutation();
   const form = useForm({
+    name: 'renamePasskey',
     initial: { name: passkey.name },
     schema: RENAME_SCHEMA,
+    pageShows: isGone,
     whenEmpty: { name: 'emptyPasskeyName' },
     submit: async ({ name }) => {
       try {
         await rename.mutateAsync({ passkey_id: passkey.id, name });
       } catch (error) {
-        if (problemOf(error)?.code !== 'not_found') throw error;
+        if (!isGone(error)) throw error;
         onGone(error);
         return;
       }
@@ -256,13 +317,19 @@ function RenameForm({
   return (
     <div className="passkey-rename">
       <ErrorSummary report={form.report} labels={labels} />
-      <form method="post" noValidate onSubmit={(event) => void form.onSubmit(event)} aria-busy={form.submitting}>
+      <PostForm {...postFormOf(form)} hidden={{ passkey_id: passkey.id }}>
         <Field form={form} name="name" label={labels.name} type="text" autoComplete="off" spellCheck={false} />
         <SubmitButton busy={form.submitting} label={s('passkeySaveName')} busyLabel={s('passkeySavingName')} />{' '}
-        <button type="button" className="secondary" disabled={form.submitting} onClick={onCancel}>
+        <StepLink
+          href={cancelHref}
+          className="secondary button-link"
+          onOpen={() => {
+            if (!form.submitting) onCancel();
+          }}
+        >
           {s('passkeyCancel')}
-        </button>
-      </form>
+        </StepLink>
+      </PostForm>
     </div>
   );
 }
@@ -302,7 +369,9 @@ function AddPasskey({
   const [recheck, setRecheck] = useState(false);
   const [note, setNote] = useState<string | null>(null);
   const schema = useMemo(() => addSchema(recheck), [recheck]);
+  // Only the app shows this form (no `_form`: the browser never posts it).
   const form = useForm({
+    name: null,
     initial: { name: '', current_password: '' },
     schema,
     whenEmpty: { current_password: 'emptyCurrentPassword' },

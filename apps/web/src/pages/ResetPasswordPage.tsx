@@ -3,15 +3,16 @@ import { useMemo } from 'react';
 import { ErrorSummary } from '../components/ErrorSummary';
 import { NewPasswordFields } from '../components/NewPasswordFields';
 import { PageHeading } from '../components/PageHeading';
+import { postFormOf, PostForm } from '../components/PostForm';
 import { SubmitButton } from '../components/SubmitButton';
 import { useForm } from '../forms/useForm';
 import { useNewPassword } from '../forms/useNewPassword';
 import { useI18n } from '../i18n';
 import { useMailText } from '../i18n/mail-page-strings';
-import { Link, navigate } from '../router';
+import { formDone } from '../page-forms';
+import { Link, navigate, useHref } from '../router';
 import { useForgetSession } from '../session';
 import { trpc } from '../trpc';
-import type { PasswordReset } from './page-state';
 import { useLinkToken } from './link-token';
 
 /**
@@ -43,19 +44,21 @@ function ResetForm({ token }: { token: string }) {
   const m = useMailText();
   const forgetSession = useForgetSession();
   const reset = trpc.email.resetPassword.useMutation();
+  const href = useHref();
   const rule = useNewPassword();
   const schema = useMemo(() => resetPasswordSchema(rule), [rule]);
 
   const form = useForm({
+    name: 'resetPassword',
     initial: { token, new_password: '', confirm_password: '' },
     schema,
     whenEmpty: { new_password: 'emptyNewPasswordSettings', confirm_password: 'emptyNewPasswordConfirm' },
     submit: async (values) => {
-      await reset.mutateAsync(values);
+      const result = await reset.mutateAsync(values);
       // This browser's session ended too: forgotten before the sign-in page looks at it.
       void forgetSession();
-      const state: PasswordReset = { passwordReset: true };
-      navigate('/login', { replace: true, state });
+      const { to, state } = formDone('resetPassword', result, href)!;
+      navigate(to, { replace: true, state });
     },
   });
   const invalidLink = form.report.entries.some((e) => e.field === 'token');
@@ -74,10 +77,11 @@ function ResetForm({ token }: { token: string }) {
           <Link to="/forgot-password">{m('resetNewLink')}</Link>
         </p>
       )}
-      <form method="post" noValidate onSubmit={(event) => void form.onSubmit(event)} aria-busy={form.submitting}>
+      {/* The link's token goes with the form: once the app runs, the address no longer has it. */}
+      <PostForm {...postFormOf(form)} hidden={{ token }}>
         <NewPasswordFields form={form} names={['new_password', 'confirm_password']} labels={labels} rule={rule} />
         <SubmitButton busy={form.submitting} label={m('resetSubmit')} busyLabel={m('resetBusy')} />
-      </form>
+      </PostForm>
     </>
   );
 }

@@ -3,13 +3,15 @@ import { useEffect, useRef, useState } from 'react';
 import { ConfirmOwner } from '../components/ConfirmOwner';
 import { PageHeading } from '../components/PageHeading';
 import { LoadError, Loading } from '../components/Status';
+import { StepLink, stepHref } from '../components/StepLink';
 import { isUnauthenticated } from '../failure';
+import { useFormResult } from '../forms/form-outcome';
 import { useSecurityStrings } from '../i18n/security-strings';
 import { TimeAgo } from '../relative-time';
 import { RequireAuth } from '../RequireAuth';
-import { navigate } from '../router';
+import { navigate, useLocation } from '../router';
 import { useForgetSession, useSessionEnded, type SignedInUser } from '../session';
-import { trpc } from '../trpc';
+import { trpc, type RouterOutputs } from '../trpc';
 
 export function SessionsPage() {
   const { t } = useSecurityStrings();
@@ -21,20 +23,31 @@ export function SessionsPage() {
   );
 }
 
-/** What the person is confirming: ending one other device, or all of them. */
-type Ending = { id: string; device: string } | 'others';
+/** What the person is confirming: ending one other device (its session's id), or all of them. */
+type Ending = string | 'others';
+
+/** The page's address with a confirm step open (`?end=`): a link opens it without scripts. */
+const END = 'end';
 
 /** The account's sessions, this device first, each other one with a button that ends it (after the password). */
 function SessionList({ user }: { user: SignedInUser }) {
   const { locale, s, t } = useSecurityStrings();
+  const revokedText = (revoked: number) =>
+    revoked === 0 ? t('revokedNone') : revoked === 1 ? t('revokedOne') : t('revokedMany', { count: revoked });
   const utils = trpc.useUtils();
   const sessionEnded = useSessionEnded();
   const forgetSession = useForgetSession();
   const list = trpc.security.sessions.useQuery(undefined);
   const revoke = trpc.security.revokeSession.useMutation();
   const revokeOthers = trpc.security.revokeOtherSessions.useMutation();
-  const [status, setStatus] = useState<string | null>(null);
-  const [ending, setEnding] = useState<Ending | null>(null);
+  const { path, search } = useLocation();
+  // Ended without scripts: the page the server answers with says so, as after a submit here.
+  const revokedOne = useFormResult<RouterOutputs['security']['revokeSession']>('revokeSession');
+  const revokedOthers = useFormResult<RouterOutputs['security']['revokeOtherSessions']>('revokeOtherSessions');
+  const [status, setStatus] = useState<string | null>(() =>
+    revokedOne ? s('sessionsRevokedOne') : revokedOthers ? revokedText(revokedOthers.revoked) : null,
+  );
+  const [ending, setEnding] = useState<Ending | null>(() => (revokedOne || revokedOthers ? null : search.get(END)));
   // The button a cancelled confirm step gives focus back to (its data-ends), once it is shown again.
   const [returnTo, setReturnTo] = useState<string | null>(null);
   const statusRef = useRef<HTMLDivElement>(null);
@@ -60,7 +73,7 @@ function SessionList({ user }: { user: SignedInUser }) {
     setEnding(what);
   };
   const cancel = () => {
-    setReturnTo(ending === 'others' ? 'others' : (ending?.id ?? null));
+    setReturnTo(ending);
     setEnding(null);
   };
 
@@ -80,7 +93,7 @@ function SessionList({ user }: { user: SignedInUser }) {
   };
   const onRevokeOthers = async (current_password: string) => {
     const { revoked } = await revokeOthers.mutateAsync({ current_password });
-    done(revoked === 0 ? t('revokedNone') : revoked === 1 ? t('revokedOne') : t('revokedMany', { count: revoked }));
+    done(revokedText(revoked));
   };
   const busy = revoke.isPending || revokeOthers.isPending;
 
@@ -108,8 +121,11 @@ function SessionList({ user }: { user: SignedInUser }) {
                 <TimeAgo at={one.createdAt} locale={locale} />
               </p>
               {!one.current &&
-                (ending !== null && ending !== 'others' && ending.id === one.id ? (
+                (ending === one.id ? (
                   <ConfirmOwner
+                    name="revokeSession"
+                    hidden={{ session_id: one.id }}
+                    cancelHref={path}
                     user={user}
                     prompt={s('sessionsConfirmOne', { device })}
                     label={s('sessionsRevokeLabel', { device })}
@@ -119,16 +135,17 @@ function SessionList({ user }: { user: SignedInUser }) {
                     onCancel={cancel}
                   />
                 ) : (
-                  <button
-                    type="button"
-                    className="secondary"
-                    disabled={busy}
+                  <StepLink
+                    href={stepHref(path, END, one.id)}
+                    className="secondary button-link"
                     aria-label={s('sessionsRevokeLabel', { device })}
                     data-ends={one.id}
-                    onClick={() => confirm({ id: one.id, device })}
+                    onOpen={() => {
+                      if (!busy) confirm(one.id);
+                    }}
                   >
                     {s('sessionsRevoke')}
-                  </button>
+                  </StepLink>
                 ))}
             </li>
           );
@@ -136,6 +153,8 @@ function SessionList({ user }: { user: SignedInUser }) {
       </ul>
       {others > 0 && ending === 'others' ? (
         <ConfirmOwner
+          name="revokeOtherSessions"
+          cancelHref={path}
           user={user}
           prompt={s('sessionsConfirmOthers')}
           label={s('sessionsRevokeOthers')}
@@ -145,9 +164,16 @@ function SessionList({ user }: { user: SignedInUser }) {
           onCancel={cancel}
         />
       ) : others > 0 ? (
-        <button type="button" className="primary" disabled={busy} data-ends="others" onClick={() => confirm('others')}>
+        <StepLink
+          href={stepHref(path, END, 'others')}
+          className="primary button-link"
+          data-ends="others"
+          onOpen={() => {
+            if (!busy) confirm('others');
+          }}
+        >
           {s('sessionsRevokeOthers')}
-        </button>
+        </StepLink>
       ) : (
         <p className="only-this">{s('sessionsOnlyThis')}</p>
       )}

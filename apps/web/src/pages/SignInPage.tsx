@@ -66,7 +66,9 @@ export function SignInPage() {
   // Posted without scripts: the step the server's answer leads to.
   const passwordStep = useFormOutcome('signIn');
   const secondStep = useFormOutcome('secondStep');
-  const [step, setStep] = useState<Step>(() => postedStep(passwordStep, secondStep) ?? { name: 'password', email: search.get('email') ?? '' });
+  const [step, setStep] = useState<Step>(
+    () => postedStep(passwordStep, secondStep) ?? { name: 'password', email: search.get('email') ?? '' },
+  );
 
   if (session.status === 'signed-in') return <Redirect to={next} />;
 

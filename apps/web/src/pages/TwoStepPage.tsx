@@ -1,19 +1,24 @@
 import '../security.css';
 import { disableTotpSchema, enableTotpSchema, regenerateRecoveryCodesSchema } from '@accounts/validators';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { CodeField } from '../components/CodeField';
 import { CopyButton } from '../components/CopyButton';
 import { CurrentPasswordField } from '../components/CurrentPasswordField';
 import { ErrorSummary } from '../components/ErrorSummary';
 import { PageHeading } from '../components/PageHeading';
 import { PasskeysLink } from '../components/PasskeysLink';
+import { postFormOf, PostForm } from '../components/PostForm';
 import { RecoveryCodes, type CodesMadeAfter } from '../components/RecoveryCodes';
 import { LoadError, Loading } from '../components/Status';
+import { StepLink, stepHref } from '../components/StepLink';
 import { SubmitButton } from '../components/SubmitButton';
 import { describeFailure, isUnauthenticated } from '../failure';
+import { problemError, useFormOutcome, usePostedForm } from '../forms/form-outcome';
 import { useForm } from '../forms/useForm';
 import { useSecurityStrings } from '../i18n/security-strings';
+import type { FormOutcome } from '../page-data';
 import { RequireAuth } from '../RequireAuth';
+import { useLocation } from '../router';
 import { useSessionEnded, useTwoStep, type SignedInUser, type TwoStepStatus } from '../session';
 import { problemOf, trpc, type RouterOutputs } from '../trpc';
 
@@ -33,18 +38,80 @@ type NewCodes = { codes: string[]; after: CodesMadeAfter };
 /** What the page says after a change, whose form is gone: done, or the state was not what it showed. */
 type Said = { text: string; tone: 'success' | 'notice' };
 
+/** The form open on the page when two-step sign-in is on: its address is `?open=off` or `?open=codes`. */
+type Open = 'off' | 'codes';
+const OPEN = 'open';
+const openIn = (search: URLSearchParams): Open | null => {
+  const open = search.get(OPEN);
+  return open === 'off' || open === 'codes' ? open : null;
+};
+
+type RecoveryCodesResult = RouterOutputs['twoStep']['regenerateRecoveryCodes'];
+
+/**
+ * What a form of this page posted without scripts came to, as the page starts from it: the
+ * recovery codes it made, or what the page says (turned off; or the state was not what the page
+ * showed). The set-up's secret and a refused code are the set-up's own (AppSetUp, TotpSetup).
+ */
+function postedStart(
+  posted: FormOutcome | null,
+  twoStep: TwoStepStatus | undefined,
+  said: (key: 'twoStepAppTurnedOff' | 'twoStepTurnedOff') => string,
+  stale: (problem: NonNullable<FormOutcome['problem']>) => string | null,
+) {
+  if (!posted) return {};
+  if (posted.problem) {
+    const text = stale(posted.problem);
+    return text === null ? {} : { said: { text, tone: 'notice' } satisfies Said };
+  }
+  const passkeys = twoStep?.methods.includes('passkey') ?? false;
+  switch (posted.form) {
+    case 'enableTotp':
+      return {
+        newCodes: {
+          codes: (posted.result as RecoveryCodesResult).recoveryCodes,
+          after: passkeys ? 'app-added' : 'enabled',
+        } satisfies NewCodes,
+      };
+    case 'regenerateRecoveryCodes':
+      return {
+        newCodes: {
+          codes: (posted.result as RecoveryCodesResult).recoveryCodes,
+          after: 'regenerated',
+        } satisfies NewCodes,
+      };
+    case 'disableTotp':
+      return {
+        said: { text: said(passkeys ? 'twoStepAppTurnedOff' : 'twoStepTurnedOff'), tone: 'success' } satisfies Said,
+      };
+    default:
+      return {};
+  }
+}
+
 /**
  * The two-step state, and the one thing being done about it (set-up, codes, turning off, new codes).
  * Two-step sign-in is on with any second factor, the authenticator app or a passkey; the app has
  * its own state within it (`methods` has `totp` when it is on).
  */
 function TwoStepSettings({ user }: { user: SignedInUser }) {
-  const { s } = useSecurityStrings();
+  const { locale, s } = useSecurityStrings();
   const { twoStep, error, retry } = useTwoStep();
   const sessionEnded = useSessionEnded();
   const utils = trpc.useUtils();
-  const [newCodes, setNewCodes] = useState<NewCodes | null>(null);
-  const [said, setSaid] = useState<Said | null>(null);
+  const { search } = useLocation();
+  // Posted without scripts: the page starts where the app would be after the same submit.
+  const posted = usePostedForm();
+  const [start] = useState(() =>
+    postedStart(posted, twoStep, s, (problem) => {
+      const error = problemError(problem);
+      return isStale(error) ? (describeFailure(error, locale).message ?? '') : null;
+    }),
+  );
+  const [newCodes, setNewCodes] = useState<NewCodes | null>(start.newCodes ?? null);
+  const [said, setSaid] = useState<Said | null>(start.said ?? null);
+  // A form opened by its link (the address's ?open=), unless what it did is shown instead.
+  const [open, setOpen] = useState<Open | null>(() => (posted && !posted.problem ? null : openIn(search)));
   // Where focus goes once the part that had it is gone: what the page says, or the state itself.
   const [focusTo, setFocusTo] = useState<'said' | 'state' | null>(null);
   useEffect(() => {
@@ -63,11 +130,13 @@ function TwoStepSettings({ user }: { user: SignedInUser }) {
   /** The state changed (here or elsewhere): the page shows it as the server has it now. */
   const refresh = () => void utils.account.me.invalidate();
   const say = (text: string, tone: Said['tone']) => {
+    setOpen(null);
     setSaid({ text, tone });
     setFocusTo('said');
     refresh();
   };
   const codesMade = (codes: string[], after: NewCodes['after']) => {
+    setOpen(null);
     setSaid(null);
     setNewCodes({ codes, after });
     refresh();
@@ -95,6 +164,8 @@ function TwoStepSettings({ user }: { user: SignedInUser }) {
         <TwoStepOn
           user={user}
           twoStep={twoStep}
+          open={open}
+          setOpen={setOpen}
           onChange={({ codes }) =>
             codes
               ? codesMade(codes, 'regenerated')
@@ -171,15 +242,34 @@ function AppSetUp({
   useEffect(() => {
     if (setup.data) headingRef.current?.focus();
   }, [setup.data]);
+  // Posted without scripts: the set-up the server made (its QR code and key), or, after a wrong
+  // code, the same set-up again (the page's query, answered with the page), or its refusal.
+  const postedSetup = useFormOutcome('setupTotp');
+  const refusedCode = useFormOutcome('enableTotp')?.problem !== undefined;
+  const pending = trpc.twoStep.pendingTotp.useQuery(undefined, { enabled: false });
+  const posted = setup.isIdle
+    ? postedSetup?.problem
+      ? { error: problemError(postedSetup.problem) }
+      : {
+          data:
+            (postedSetup?.result as RouterOutputs['twoStep']['setupTotp'] | undefined) ??
+            (refusedCode ? pending.data : null),
+        }
+    : {};
+  const data = setup.data ?? posted.data ?? null;
+  const error = setup.error ?? posted.error ?? null;
 
-  const start = () =>
+  const start = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (setup.isPending) return;
     setup.mutate(undefined, {
       onError: (error) => {
         if (isUnauthenticated(error)) sessionEnded();
         else if (isStale(error)) onStale(describeFailure(error, locale).message ?? '');
       },
     });
-  const failure = setup.error && !isUnauthenticated(setup.error) && !isStale(setup.error) ? setup.error : null;
+  };
+  const failure = error && !isUnauthenticated(error) && !isStale(error) ? error : null;
 
   return (
     <>
@@ -188,12 +278,12 @@ function AppSetUp({
           <p>{describeFailure(failure, locale).message}</p>
         </div>
       )}
-      {setup.data ? (
-        <TotpSetup user={user} setup={setup.data} headingRef={headingRef} onEnabled={onEnabled} onStale={onStale} />
+      {data ? (
+        <TotpSetup user={user} setup={data} headingRef={headingRef} onEnabled={onEnabled} onStale={onStale} />
       ) : (
-        <button type="button" className="primary" disabled={setup.isPending} onClick={start}>
-          {setup.isPending ? s('twoStepSettingUp') : s('twoStepSetUp')}
-        </button>
+        <PostForm name="setupTotp" onSubmit={start} busy={setup.isPending}>
+          <SubmitButton busy={setup.isPending} label={s('twoStepSetUp')} busyLabel={s('twoStepSettingUp')} />
+        </PostForm>
       )}
     </>
   );
@@ -219,8 +309,10 @@ function TotpSetup({
   const enable = trpc.twoStep.enableTotp.useMutation();
   const guarded = useStaleAware(onStale);
   const form = useForm({
+    name: 'enableTotp',
     initial: { code: '', current_password: '' },
     schema: enableTotpSchema,
+    pageShows: isStale,
     whenEmpty: { code: 'emptyCode', current_password: 'emptyCurrentPassword' },
     submit: async (values) => {
       const result = await guarded(() => enable.mutateAsync(values));
@@ -246,11 +338,11 @@ function TotpSetup({
       <h2>{s('twoStepConfirmTitle')}</h2>
       <p id="totp-confirm-help">{s('twoStepConfirmHelp')}</p>
       <ErrorSummary report={form.report} labels={labels} />
-      <form method="post" noValidate onSubmit={(event) => void form.onSubmit(event)} aria-busy={form.submitting}>
+      <PostForm {...postFormOf(form)}>
         <CodeField form={form} kind="app" label={labels.code} describedBy={['totp-confirm-help']} />
         <CurrentPasswordField form={form} label={labels.current_password} email={user.email} />
         <SubmitButton busy={form.submitting} label={s('twoStepTurnOn')} busyLabel={s('twoStepTurningOn')} />
-      </form>
+      </PostForm>
     </section>
   );
 }
@@ -265,20 +357,25 @@ type Change = { codes: string[] | null };
 function TwoStepOn({
   user,
   twoStep,
+  open,
+  setOpen,
   onChange,
   onAppEnabled,
   onStale,
 }: {
   user: SignedInUser;
   twoStep: TwoStepStatus;
+  /** The form open (without scripts, the address's `?open=`). */
+  open: Open | null;
+  setOpen: (open: Open | null) => void;
   onChange: (change: Change) => void;
   onAppEnabled: (codes: string[]) => void;
   onStale: (text: string) => void;
 }) {
   const { s } = useSecurityStrings();
-  const [open, setOpen] = useState<'off' | 'codes' | null>(null);
-  // The button a cancelled form gives focus back to, once it is shown again.
-  const [returnTo, setReturnTo] = useState<'off' | 'codes' | null>(null);
+  const { path } = useLocation();
+  // The link a cancelled form gives focus back to, once it is shown again.
+  const [returnTo, setReturnTo] = useState<Open | null>(null);
   useEffect(() => {
     if (returnTo === null) return;
     document.querySelector<HTMLElement>(`[data-opens="${returnTo}"]`)?.focus();
@@ -303,9 +400,14 @@ function TwoStepOn({
         {open === 'codes' ? (
           <NewCodesForm user={user} onDone={onChange} onStale={onStale} onCancel={cancel} />
         ) : (
-          <button type="button" className="secondary" data-opens="codes" onClick={() => setOpen('codes')}>
+          <StepLink
+            href={stepHref(path, OPEN, 'codes')}
+            className="secondary button-link"
+            data-opens="codes"
+            onOpen={() => setOpen('codes')}
+          >
             {s('newCodesSubmit')}
-          </button>
+          </StepLink>
         )}
       </section>
       {appOn ? (
@@ -316,9 +418,14 @@ function TwoStepOn({
           {open === 'off' ? (
             <TurnOffForm user={user} onDone={onChange} onStale={onStale} onCancel={cancel} />
           ) : (
-            <button type="button" className="secondary" data-opens="off" onClick={() => setOpen('off')}>
+            <StepLink
+              href={stepHref(path, OPEN, 'off')}
+              className="secondary button-link"
+              data-opens="off"
+              onOpen={() => setOpen('off')}
+            >
               {s('twoStepTurnOff')}
-            </button>
+            </StepLink>
           )}
         </section>
       ) : (
@@ -354,13 +461,32 @@ function useStaleAware(onStale: (text: string) => void) {
   };
 }
 
+/** Cancel of an open form: the page without it (its plain address), or with scripts, the form closed in place. */
+function CancelLink({ busy, onCancel }: { busy: boolean; onCancel: () => void }) {
+  const { s } = useSecurityStrings();
+  const { path } = useLocation();
+  return (
+    <StepLink
+      href={path}
+      className="secondary button-link"
+      onOpen={() => {
+        if (!busy) onCancel();
+      }}
+    >
+      {s('twoStepCancel')}
+    </StepLink>
+  );
+}
+
 function TurnOffForm({ user, onDone, onStale, onCancel }: ActionFormProps) {
   const { s, t } = useSecurityStrings();
   const disable = trpc.twoStep.disableTotp.useMutation();
   const guarded = useStaleAware(onStale);
   const form = useForm({
+    name: 'disableTotp',
     initial: { current_password: '', code: '' },
     schema: disableTotpSchema,
+    pageShows: isStale,
     whenEmpty: { current_password: 'emptyCurrentPassword', code: 'emptySecondStepCode' },
     submit: async (values) => {
       if (await guarded(() => disable.mutateAsync(values))) onDone({ codes: null });
@@ -371,14 +497,12 @@ function TurnOffForm({ user, onDone, onStale, onCancel }: ActionFormProps) {
   return (
     <>
       <ErrorSummary report={form.report} labels={labels} />
-      <form method="post" noValidate onSubmit={(event) => void form.onSubmit(event)} aria-busy={form.submitting}>
+      <PostForm {...postFormOf(form)}>
         <CurrentPasswordField form={form} label={labels.current_password} email={user.email} />
         <CodeField form={form} kind="either" label={labels.code} />
         <SubmitButton busy={form.submitting} label={s('twoStepTurnOff')} busyLabel={s('twoStepTurningOff')} />{' '}
-        <button type="button" className="secondary" disabled={form.submitting} onClick={onCancel}>
-          {s('twoStepCancel')}
-        </button>
-      </form>
+        <CancelLink busy={form.submitting} onCancel={onCancel} />
+      </PostForm>
     </>
   );
 }
@@ -388,8 +512,10 @@ function NewCodesForm({ user, onDone, onStale, onCancel }: ActionFormProps) {
   const regenerate = trpc.twoStep.regenerateRecoveryCodes.useMutation();
   const guarded = useStaleAware(onStale);
   const form = useForm({
+    name: 'regenerateRecoveryCodes',
     initial: { current_password: '' },
     schema: regenerateRecoveryCodesSchema,
+    pageShows: isStale,
     whenEmpty: { current_password: 'emptyCurrentPassword' },
     submit: async (values) => {
       const result = await guarded(() => regenerate.mutateAsync(values));
@@ -401,13 +527,11 @@ function NewCodesForm({ user, onDone, onStale, onCancel }: ActionFormProps) {
   return (
     <>
       <ErrorSummary report={form.report} labels={labels} />
-      <form method="post" noValidate onSubmit={(event) => void form.onSubmit(event)} aria-busy={form.submitting}>
+      <PostForm {...postFormOf(form)}>
         <CurrentPasswordField form={form} label={labels.current_password} email={user.email} />
         <SubmitButton busy={form.submitting} label={s('newCodesSubmit')} busyLabel={s('newCodesBusy')} />{' '}
-        <button type="button" className="secondary" disabled={form.submitting} onClick={onCancel}>
-          {s('twoStepCancel')}
-        </button>
-      </form>
+        <CancelLink busy={form.submitting} onCancel={onCancel} />
+      </PostForm>
     </>
   );
 }

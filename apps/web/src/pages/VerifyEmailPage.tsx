@@ -1,6 +1,8 @@
 import type { FormEvent } from 'react';
 import { PageHeading } from '../components/PageHeading';
+import { PostForm } from '../components/PostForm';
 import { SubmitButton } from '../components/SubmitButton';
+import { useFormOutcome } from '../forms/form-outcome';
 import { useMailText } from '../i18n/mail-page-strings';
 import { Link } from '../router';
 import { trpc } from '../trpc';
@@ -37,19 +39,19 @@ function ConfirmAddress({ token }: { token: string }) {
   // Read-only: the token stays usable however often this is asked.
   const link = trpc.email.verificationLink.useQuery({ token }, { staleTime: Infinity });
   const verify = trpc.email.verifyEmail.useMutation({ onSuccess: () => void utils.account.me.invalidate() });
+  // Confirmed without scripts: the page the server answers with says how it went.
+  const posted = useFormOutcome('verifyEmail');
   const confirm = (event: FormEvent) => {
     event.preventDefault();
     if (!verify.isPending) verify.mutate({ token });
   };
 
-  if (verify.isSuccess || link.isError || verify.isError) {
+  const done = verify.isSuccess || (posted !== null && !posted.problem && !verify.isError);
+  const failed = verify.isError || (posted?.problem !== undefined && !verify.isSuccess);
+  if (done || link.isError || failed) {
     return (
-      <div className={verify.isSuccess ? 'success' : 'notice'} role="status">
-        {verify.isSuccess ? (
-          <p className="verify-done">{m('verifyDone')}</p>
-        ) : (
-          <p className="verify-failed">{m('verifyFailed')}</p>
-        )}
+      <div className={done ? 'success' : 'notice'} role="status">
+        {done ? <p className="verify-done">{m('verifyDone')}</p> : <p className="verify-failed">{m('verifyFailed')}</p>}
         <p>
           <Link to="/account">{m('toAccount')}</Link>
         </p>
@@ -62,9 +64,10 @@ function ConfirmAddress({ token }: { token: string }) {
       <p className="intro verify-what">
         {m('verifyConfirmIntro', { email: link.data.email, realm: link.data.realmName })}
       </p>
-      <form method="post" noValidate onSubmit={confirm} aria-busy={verify.isPending}>
+      {/* The link's token goes with the form: once the app runs, the address no longer has it. */}
+      <PostForm name="verifyEmail" onSubmit={confirm} busy={verify.isPending} hidden={{ token }}>
         <SubmitButton busy={verify.isPending} label={m('verifyConfirm')} busyLabel={m('verifyBusy')} />
-      </form>
+      </PostForm>
       <p className="verify-not-yours">{m('verifyNotYours')}</p>
     </>
   );

@@ -108,7 +108,8 @@ export const PAGE_REGISTRY: readonly PageEntry[] = [
     path: '/verify-email',
     component: mailPage('VerifyEmailPage'),
     linkToken: true,
-    prefetch: (utils, search) => utils.email.verificationLink.prefetch({ token: tokenOf(search) }, { staleTime: Infinity }),
+    prefetch: (utils, search) =>
+      utils.email.verificationLink.prefetch({ token: tokenOf(search) }, { staleTime: Infinity }),
   },
   {
     path: '/confirm-email-change',
