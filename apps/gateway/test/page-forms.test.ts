@@ -149,6 +149,20 @@ describe('page forms posted without scripts', () => {
     }
   });
 
+  it('counts wrong passwords in the lockout like the form routes: the page says to wait, with Retry-After', async () => {
+    const { email } = await register();
+    const b = browser(gw);
+    for (let i = 0; i < 5; i++)
+      expect((await b.post('/login', { _form: 'signIn', email, password: STRONG2 })).status).toBe(422);
+    const locked = await b.post('/login', { _form: 'signIn', email, password: STRONG });
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
+    expect(summaryOf(locked.text)).toMatch(/Too many|try again/i);
+    expect(b.jar.has('session')).toBe(false);
+    // The same count as the JSON route's: it is locked there too.
+    expect((await gw.form('/users/login', { email, password: STRONG })).status).toBe(429);
+  });
+
   it('changes the password: other sessions end, and the account page says so (a one-time state, no secret)', async () => {
     const { b, email } = await register();
     const other = browser(gw);
