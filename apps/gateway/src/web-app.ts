@@ -1,7 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import { LOCALES, type Locale } from '@accounts/validators';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -11,6 +10,7 @@ import { callProcedure } from './form-adapter.js';
 import { procedureAt, type ProcedurePath } from './procedures.js';
 import { contextFor, type Services } from './request-context.js';
 import { pathOf } from './request-target.js';
+import { PageBody, SharedPages, type Encoding } from './shared-pages.js';
 // What the web build's server entry gives the gateway, and the answers a page is rendered from:
 // the web app's own types (nothing of it runs here but its build).
 import type {
@@ -93,12 +93,13 @@ async function renderedPage(
 
 // What a page hands the next one across a redirect after a form (the app's history state):
 // a minute's cookie, read once by the next page. Never a secret: results that are, are shown at once.
-const STATE_COOKIE = 'page_state';
+// Over https the __Host- prefix (Secure, Path=/, no Domain), as the session's.
+const stateCookie = (req: FastifyRequest) => (req.protocol === 'https' ? '__Host-page_state' : 'page_state');
 
 function takeState(req: FastifyRequest, reply: FastifyReply): PageState | undefined {
-  const raw = req.cookies[STATE_COOKIE];
+  const raw = req.cookies[stateCookie(req)];
   if (raw === undefined) return undefined;
-  reply.clearCookie(STATE_COOKIE, { path: '/' });
+  reply.clearCookie(stateCookie(req), { path: '/', secure: req.protocol === 'https' });
   try {
     const state: unknown = JSON.parse(Buffer.from(raw, 'base64url').toString());
     return state && typeof state === 'object' && !Array.isArray(state) ? (state as PageState) : undefined;
@@ -110,7 +111,7 @@ function takeState(req: FastifyRequest, reply: FastifyReply): PageState | undefi
 /** Where a form's success leads, the state it hands that page riding along. */
 export function redirectAfterForm(req: FastifyRequest, reply: FastifyReply, done: NonNullable<FormDone>) {
   if (done.state)
-    reply.setCookie(STATE_COOKIE, Buffer.from(JSON.stringify(done.state)).toString('base64url'), {
+    reply.setCookie(stateCookie(req), Buffer.from(JSON.stringify(done.state)).toString('base64url'), {
       httpOnly: true,
       sameSite: 'lax',
       path: '/',
@@ -124,20 +125,12 @@ export function redirectAfterForm(req: FastifyRequest, reply: FastifyReply, done
 const sameSitePath = (to: string) => (/^\/(?![/\\])/.test(to) ? to : '/');
 
 /** A page's HTML, compressed as the browser accepts it, with the headers of a page. */
-function sendHtml(req: FastifyRequest, reply: FastifyReply, html: string, locale: Locale, personal: boolean) {
+function sendHtml(req: FastifyRequest, reply: FastifyReply, body: PageBody, locale: Locale, personal: boolean) {
   const encoding = (new Negotiator({ headers: { 'accept-encoding': req.headers['accept-encoding'] ?? '' } }).encoding([
     'br',
     'gzip',
     'identity',
-  ]) ?? 'identity') as 'br' | 'gzip' | 'identity';
-  const plain = Buffer.from(html);
-  // A page is a few KB: compressed per request at a fast setting (well under a millisecond).
-  const body =
-    encoding === 'br'
-      ? brotliCompressSync(plain, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } })
-      : encoding === 'gzip'
-        ? gzipSync(plain)
-        : plain;
+  ]) ?? 'identity') as Encoding;
   if (encoding !== 'identity') reply.header('content-encoding', encoding);
   return (
     reply
@@ -147,9 +140,11 @@ function sendHtml(req: FastifyRequest, reply: FastifyReply, html: string, locale
       // Rendered for this person (their realm, their session): never kept by a shared cache, and
       // with their name and email in it, by no cache at all (a shared computer's back button).
       .header('cache-control', personal ? 'no-store' : 'private, no-cache')
-      .send(body)
+      .send(body.in(encoding))
   );
 }
+
+const hasToken = (url: string) => new URL(url, 'http://local').searchParams.has('token');
 
 /**
  * index.html in the language the request asks for (`<html lang>`) and, with the server build,
@@ -159,21 +154,42 @@ function localizedPages(indexHtml: string, services: Services, renderer: ServerE
   const pages = new Map(
     LOCALES.map((locale) => [locale, indexHtml.replace(/<html lang="\w+">/, `<html lang="${locale}">`)]),
   );
+  const shared = new SharedPages();
+  const redirect = (req: FastifyRequest, reply: FastifyReply, to: string) =>
+    reply.redirect(sameSitePath(to), req.method === 'POST' ? 303 : 302);
+
   const render = async (req: FastifyRequest, reply: FastifyReply, status: number, input: RenderInput) => {
     const { locale } = input.ctx;
     const localized = pages.get(locale)!;
     const page = renderer && (await renderedPage(req, services, renderer, localized, input));
-    if (page && 'redirect' in page)
-      return reply.redirect(sameSitePath(page.redirect), req.method === 'GET' ? 302 : 303);
+    if (page && 'redirect' in page) return redirect(req, reply, page.redirect);
     // A form's answer is never kept (it may hold what was just done), nor a mailed link's page (its form holds the token).
-    const personal = Boolean(
-      page?.data.user || input.form || new URL(req.url, 'http://local').searchParams.has('token'),
-    );
-    return sendHtml(req, reply.code(status), page?.html ?? localized, locale, personal);
+    const personal = Boolean(page?.data.user || input.form || hasToken(req.url));
+    return sendHtml(req, reply.code(status), new PageBody(page?.html ?? localized), locale, personal);
   };
+
+  /** A page for nobody signed in, the same for everyone: from the shared pages, or rendered into them. */
+  const sendShared = async (req: FastifyRequest, reply: FastifyReply, ctx: RequestContext) => {
+    const key = `${ctx.realm.slug} ${ctx.locale} ${req.url}`;
+    let page = shared.get(key);
+    if (!page) {
+      const rendered = renderer && (await renderedPage(req, services, renderer, pages.get(ctx.locale)!, { ctx }));
+      // A page the server could not render (the app draws it) is not kept: the next request tries again.
+      if (!rendered) return sendHtml(req, reply, new PageBody(pages.get(ctx.locale)!), ctx.locale, false);
+      page = 'redirect' in rendered ? { redirect: rendered.redirect } : { body: new PageBody(rendered.html) };
+      shared.set(key, page);
+    }
+    if ('redirect' in page) return redirect(req, reply, page.redirect);
+    return sendHtml(req, reply, page.body, ctx.locale, false);
+  };
+
   return {
-    send: (req, reply) =>
-      render(req, reply, 200, { ctx: contextFor(req, reply, services).ctx, state: takeState(req, reply) }),
+    send: (req, reply) => {
+      const { ctx } = contextFor(req, reply, services);
+      const state = takeState(req, reply);
+      if (ctx.sessionToken === null && state === undefined && !hasToken(req.url)) return sendShared(req, reply, ctx);
+      return render(req, reply, 200, { ctx, state });
+    },
     formOf: (href, name) => renderer?.pageForm(href, name) ?? null,
     formDone: (name, result, href) => renderer?.formDone(name, result, href) ?? null,
     sendAfterForm: (req, reply, ctx, status, form) => render(req, reply, status, { ctx, form }),
