@@ -1,5 +1,5 @@
 import type { Locale } from '@accounts/validators';
-import { hydrate, QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { getQueryKey } from '@trpc/react-query';
 import { useState, type ReactNode } from 'react';
 import { ServerTitleContext } from './components/PageHeading';
@@ -28,7 +28,10 @@ function createQueryClient(data?: PageData) {
       getQueryKey(trpc.account.me, undefined, 'query'),
       data.user ? knownMe(data.user, data.twoStep) : NOBODY,
     );
-    if (data.queries) hydrate(queryClient, data.queries);
+    // The page's own queries, answered on the server just before (only answers are sent), as if
+    // asked here then: react-query's hydrate() does the same, for 0.4 KB more of the first script.
+    for (const { queryKey, state } of data.queries?.queries ?? [])
+      queryClient.setQueryData(queryKey, state.data, { updatedAt: state.dataUpdatedAt });
   }
   return queryClient;
 }

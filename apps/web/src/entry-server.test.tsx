@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { pageTitle } from './components/PageHeading';
 import { renderDocument, renderPage, type PageData } from './entry-server';
+import type { QueryCall } from './page-data';
 import { translate } from './i18n';
 import { PAGE_REGISTRY } from './pages/registry';
 import { ADA, ACME_SETTINGS, DEFAULT_SETTINGS } from './test/fake-api';
@@ -13,6 +14,7 @@ import { PAGES } from './test/pages';
 
 const signedOut: PageData = { locale: 'en', settings: DEFAULT_SETTINGS, user: null };
 const signedIn: PageData = { locale: 'en', settings: ACME_SETTINGS, user: { ...ADA, emailVerified: false } };
+const NOW = new Date().toISOString();
 
 describe('renderPage (the server render)', () => {
   it('renders every page, signed in or not, outside a browser', async () => {
@@ -30,12 +32,19 @@ describe('renderPage (the server render)', () => {
     const page = await renderPage('/login?next=%2Fsettings', { ...signedOut, locale: 'de' });
     expect(page.title).toBe('Anmelden · Example ID');
     expect(page.html).toContain('<h1 tabindex="-1">Anmelden</h1>');
-    expect(page.html).toMatch(/<form [^>]*method="post"/);
-    // The controls wait for the app: read-only inputs, a disabled submit.
-    expect(page.html).toMatch(/<input [^>]*id="email"[^>]*readOnly=""/);
-    expect(page.html).toMatch(/<button type="submit" class="primary" disabled="">Anmelden<\/button>/);
-    // Nobody known to be signed in: the navigation waits, empty.
-    expect(page.html).toContain('aria-busy="true"></nav>');
+    // A real form, posted to the page's own address, that works before (or without) the app.
+    expect(page.html).toMatch(/<form [^>]*action="\/login\?next=%2Fsettings" method="post">/);
+    expect(page.html).toContain('<input type="hidden" name="_form" value="signIn"/>');
+    expect(page.html).toMatch(/<input [^>]*id="email"/);
+    expect(page.html).not.toMatch(/readOnly/i);
+    expect(page.html).toMatch(/<button type="submit" class="primary">Anmelden<\/button>/);
+    expect(page.html).not.toMatch(/<button [^>]*disabled/);
+    // Passkeys and showing the password need the app: absent from the server's HTML.
+    expect(page.html).not.toContain('passkey-sign-in');
+    expect(page.html).not.toContain('class="toggle"');
+    // Nobody signed in is known on the server: the navigation offers signing in and registering.
+    expect(page.html).not.toContain('aria-busy="true"></nav>');
+    expect(page.html).toMatch(/<nav [^>]*>.*href="\/register".*<\/nav>/);
   });
 
   it("renders a signed-in person's account and navigation, escaped, in the realm's name", async () => {
@@ -69,37 +78,81 @@ describe('renderPage (the server render)', () => {
     expect(without.html).not.toMatch(/<input [^>]*id="new_password"/);
   });
 
-  it("renders a verification link without asking anything: what it would confirm is the browser's to ask", async () => {
-    const page = await renderPage(`/verify-email?token=${'A'.repeat(43)}`, signedIn);
+  it('renders a verification link from its check, and without one says it is checking', async () => {
+    const token = 'A'.repeat(43);
+    const page = await renderPage(`/verify-email?token=${token}`, signedIn);
     expect(page.html).toContain('<h1 tabindex="-1">Confirm your email address</h1>');
     expect(page.html).toContain('Checking the link…');
-    expect(page.html).not.toContain('A'.repeat(43));
     expect(page.html).not.toContain('Confirm this address');
+
+    // Its check asked with the page (for anyone: the link is the proof), the button posts the token.
+    for (const data of [signedIn, signedOut]) {
+      const calls: string[] = [];
+      const call: QueryCall = (path) => {
+        calls.push(path);
+        return Promise.resolve({ email: 'ada@example.com', realmName: 'Acme Inc' });
+      };
+      const document = await renderDocument(indexHtml, `/verify-email?token=${token}`, data, call);
+      expect(calls).toEqual(['email.verificationLink']);
+      const { html } = document as { html: string };
+      expect(html).toContain('Confirm ada@example.com as the email address of your account in Acme Inc.');
+      expect(html).toContain(`<input type="hidden" name="token" value="${token}"/>`);
+      expect(html).toMatch(/<button type="submit" class="primary">Confirm this address<\/button>/);
+    }
   });
 
   const indexHtml = readFileSync(new URL('../index.html', import.meta.url), 'utf8');
+  const html = (document: { html: string } | { redirect: string }) => {
+    if (!('html' in document)) throw new Error(`a redirect to ${document.redirect}`);
+    return document.html;
+  };
+  const noQueries: QueryCall = (path) => Promise.reject(new Error(`no query expected: ${path}`));
   const pageData = (document: string) =>
     JSON.parse(/<script id="page-data" type="application\/json">(.*?)<\/script>/.exec(document)![1]!);
 
   it('puts the page into index.html with the answers it was rendered from, which the app then does not ask for again', async () => {
-    const signIn = await renderDocument(indexHtml, '/login', signedOut);
+    const signIn = html(await renderDocument(indexHtml, '/login', signedOut, noQueries));
     expect(signIn).toContain('<title>Sign in · Example ID</title>');
     expect(signIn).toMatch(/<div id="root">.*<h1 tabindex="-1">Sign in<\/h1>.*<\/div><script id="page-data"/s);
     expect(pageData(signIn)).toEqual(signedOut);
-    // The settings came with it; who is signed in is still the app's to ask.
-    expect(signIn).not.toContain('href="/trpc/account.settings"');
-    expect(signIn).toContain('<link rel="preload" href="/trpc/account.me"');
+    // The settings came with it, and that nobody is signed in: no call is preloaded.
+    expect(signIn).not.toContain('<link rel="preload" href="/trpc/');
 
-    const account = await renderDocument(indexHtml, '/account', signedIn);
-    expect(account).not.toContain('href="/trpc/account.settings"');
-    expect(account).not.toContain('href="/trpc/account.me"');
+    const account = html(await renderDocument(indexHtml, '/account', signedIn, noQueries));
+    expect(account).not.toContain('<link rel="preload" href="/trpc/');
     expect(pageData(account)).toEqual(signedIn);
+  });
+
+  it("asks the page's own queries with it, and sends them along: the page arrives whole", async () => {
+    const asked: [string, unknown][] = [];
+    const call: QueryCall = (path, input) => {
+      asked.push([path, input]);
+      return Promise.resolve({
+        sessions: [
+          { id: 's-1', current: true, device: 'Firefox on Linux', address: null, createdAt: NOW, lastUsedAt: NOW },
+        ],
+      });
+    };
+    const document = html(await renderDocument(indexHtml, '/settings/sessions', signedIn, call));
+    expect(asked).toEqual([['security.sessions', undefined]]);
+    expect(document).toContain('Firefox on Linux');
+    expect(pageData(document).queries.queries).toHaveLength(1);
+    expect(document).not.toContain('<link rel="preload" href="/trpc/');
+  });
+
+  it('answers a signed-in page asked by nobody with where it sends them: sign-in, then back', async () => {
+    expect(await renderDocument(indexHtml, '/settings/sessions', signedOut, noQueries)).toEqual({
+      redirect: '/login?next=%2Fsettings%2Fsessions',
+    });
+    expect(await renderDocument(indexHtml, '/login', signedIn, noQueries)).toEqual({ redirect: '/account' });
   });
 
   it('escapes what people typed in the title and in the answers', async () => {
     const name = '</script><script>alert(1)</script>';
     const settings = { ...ACME_SETTINGS, realm: { ...ACME_SETTINGS.realm, name: 'A & <B>' } };
-    const document = await renderDocument(indexHtml, '/account', { ...signedIn, settings, user: { ...ADA, name } });
+    const document = html(
+      await renderDocument(indexHtml, '/account', { ...signedIn, settings, user: { ...ADA, name } }, noQueries),
+    );
     expect(document).toContain(`<title>${pageTitle('Your account', 'A &#38; &#60;B&#62;', 'Example ID')}</title>`);
     expect(document).not.toContain('<script>alert(1)');
     expect(pageData(document).user.name).toBe(name);

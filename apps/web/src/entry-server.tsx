@@ -9,6 +9,7 @@ import { prerenderToNodeStream } from 'react-dom/static';
 import { pageTitle } from './components/PageHeading';
 import { PAGE_DATA_ID, type PageData, type QueryCall, type ServerEntry } from './page-data';
 import { formDone as formDoneOf, pageFormAt, type PageFormName } from './page-forms';
+import { PAGE_PREFETCH } from './pages/prefetch';
 import { normalizePath, pageAt } from './pages/registry';
 import { Root } from './Root';
 
@@ -50,11 +51,15 @@ const callerLink =
       );
     });
 
-/** The page's own queries (its registry entry's `prefetch`), answered now, as the app will find them. */
+/** The page's own queries (its PAGE_PREFETCH), answered now, as the app will find them. */
 async function pageQueries(href: string, data: PageData, call: QueryCall) {
   const url = new URL(href, 'http://local');
-  const { prefetch } = pageAt(normalizePath(url.pathname));
-  if (!prefetch || !data.user) return undefined;
+  const path = normalizePath(url.pathname);
+  const prefetch = Object.hasOwn(PAGE_PREFETCH, path) ? PAGE_PREFETCH[path] : undefined;
+  const { linkToken } = pageAt(path);
+  // A signed-in page asked by nobody is a redirect; a mailed link's page needs no session (the
+  // link is the proof), so its check is asked for anyone.
+  if (!prefetch || (!data.user && !linkToken)) return undefined;
   const queryClient = new QueryClient();
   const client = createTRPCClient<AppRouter>({ links: [callerLink(call)] });
   await prefetch(createTRPCQueryUtils({ client, queryClient }), url.searchParams, data.form);

@@ -1,24 +1,37 @@
 import { act, waitFor } from '@testing-library/react';
 import { hydrateRoot } from 'react-dom/client';
 import { describe, expect, it } from 'vitest';
-import { renderPage, type PageData } from './entry-server';
+import { renderDocument, renderPage, type PageData } from './entry-server';
+import type { FormOutcome } from './page-data';
 import { Root } from './Root';
-import { ADA, ACME_SETTINGS, DEFAULT_SETTINGS, fakeApi, signedInAs } from './test/fake-api';
+import { ADA, ACME_SETTINGS, DEFAULT_SETTINGS, fakeApi, signedInAs, type Handlers } from './test/fake-api';
+import {
+  ANSWERS,
+  CODES,
+  LAPTOP,
+  SETUP,
+  signedIn as signedInEn,
+  signedOut as signedOutEn,
+  TOKEN,
+  twoStepOn,
+} from './test/page-answers';
 import { PAGES } from './test/pages';
 
 // The browser's side of a rendered page: the app takes over the server's HTML for every page,
 // signed in or not, without a mismatch (React reports each one, then draws the page again), and
 // its controls come to life once it has.
 
-async function hydrate(href: string, data: PageData) {
-  const { html } = await renderPage(href, data);
+async function hydrate(href: string, data: PageData, { html }: { html: string } = { html: '' }) {
+  if (!html) ({ html } = await renderPage(href, data));
   window.history.replaceState(null, '', href);
   const container = document.createElement('div');
   container.innerHTML = html;
   document.body.append(container);
   const mismatches: unknown[] = [];
   const api = fakeApi({
-    'account.me': () => (data.user ? signedInAs(data.user) : { problem: { status: 401, code: 'unauthenticated' } }),
+    ...ANSWERED,
+    'account.me': () =>
+      data.user ? signedInAs(data.user, data.twoStep) : { problem: { status: 401, code: 'unauthenticated' } },
   });
   // The callbacks return a promise so that act takes its async form, which lets the work React
   // queues (the page's data, lazy pages) settle before it resolves.
@@ -34,6 +47,22 @@ async function hydrate(href: string, data: PageData) {
     container.remove();
   };
   return { container, mismatches, unmount };
+}
+
+/** The page's own queries, answered by the fake API as the gateway answered them for the render. */
+const ANSWERED = Object.fromEntries(
+  Object.entries(ANSWERS).map(([path, data]) => [path, () => ({ data })]),
+) as Handlers;
+
+/** A page as the gateway sends it: its queries asked with it, its HTML and data as the browser gets them. */
+async function served(href: string, data: PageData) {
+  const document = await renderDocument('<title></title><div id="root"></div>', href, data, (path) =>
+    Promise.resolve(ANSWERS[path]),
+  );
+  if (!('html' in document)) throw new Error(`${href}: a redirect to ${document.redirect}`);
+  const [, html, json] =
+    /<div id="root">(.*)<\/div><script id="page-data" type="application\/json">(.*)<\/script>/s.exec(document.html)!;
+  return { html: html!, data: JSON.parse(json!) as PageData };
 }
 
 const signedOut: PageData = { locale: 'en', settings: DEFAULT_SETTINGS, user: null };
@@ -52,7 +81,10 @@ describe('hydration of the server render', () => {
     }
   });
 
-  it('keeps the inputs read-only and the submit disabled until the app runs them', async () => {
+  it('never keeps the inputs read-only or the submit disabled waiting for the app', async () => {
+    const { html } = await renderPage('/register', signedOut);
+    expect(html).not.toMatch(/readonly/i);
+    expect(html).not.toMatch(/<button [^>]*disabled/);
     const { container, unmount } = await hydrate('/register', signedOut);
     await waitFor(() => {
       expect(container.querySelector('#name')!.hasAttribute('readonly')).toBe(false);
@@ -60,5 +92,101 @@ describe('hydration of the server render', () => {
     });
     expect(container.querySelector('h1')!.textContent).toBe('Create your account');
     await unmount();
+  });
+
+  it('takes over a page rendered with what a form posted without scripts came to, without a mismatch', async () => {
+    const refused = (status: number, errors: [string, string][]): NonNullable<FormOutcome['problem']> => ({
+      type: 'about:blank',
+      title: 'refused',
+      status,
+      code: 'validation_failed',
+      errors: errors.map(([field, code]) => ({ field, code, message: code })) as never,
+    });
+    const posted = (data: PageData, form: string, outcome: Omit<FormOutcome, 'form'>): PageData => ({
+      ...data,
+      form: { form, ...outcome },
+    });
+    const CASES: [string, PageData][] = [
+      [
+        '/register',
+        posted(signedOutEn, 'register', {
+          values: { name: 'Ada Lovelace', email: ADA.email },
+          problem: refused(422, [
+            ['email', 'email_taken'],
+            ['password2', 'password_mismatch'],
+          ]),
+        }),
+      ],
+      [
+        '/login?next=%2Fsettings',
+        posted(signedOutEn, 'signIn', {
+          values: { email: ADA.email },
+          problem: { ...refused(401, []), code: 'second_factor_required', methods: ['totp', 'recovery_code'] },
+        }),
+      ],
+      [
+        '/login',
+        posted(signedOutEn, 'secondStep', {
+          values: { email: ADA.email, methods: 'totp recovery_code' },
+          problem: refused(422, [['code', 'code_incorrect']]),
+        }),
+      ],
+      ['/forgot-password', posted(signedOutEn, 'forgotPassword', { values: { email: ADA.email }, result: {} })],
+      [
+        `/reset-password?token=${TOKEN}`,
+        posted(signedOutEn, 'resetPassword', {
+          values: {},
+          problem: refused(422, [['confirm_password', 'password_mismatch']]),
+        }),
+      ],
+      [`/verify-email?token=${TOKEN}`, posted(signedOutEn, 'verifyEmail', { values: {}, result: {} })],
+      ['/account', posted(signedInEn, 'resendVerification', { values: {}, result: { alreadyVerified: false } })],
+      [
+        '/settings/name',
+        posted(signedInEn, 'changeName', { values: { name: 'x' }, problem: refused(422, [['name', 'name_too_long']]) }),
+      ],
+      [
+        '/settings/email',
+        posted(signedInEn, 'requestEmailChange', { values: { new_email: 'new@example.com' }, result: { ok: true } }),
+      ],
+      [
+        '/settings/sessions?end=s-2',
+        posted(signedInEn, 'revokeSession', {
+          values: { session_id: 's-2' },
+          problem: refused(422, [['current_password', 'password_incorrect']]),
+        }),
+      ],
+      ['/settings/sessions', posted(signedInEn, 'revokeOtherSessions', { values: {}, result: { revoked: 1 } })],
+      ['/settings/activity?cursor=older', signedInEn],
+      ['/settings/two-step', posted(signedInEn, 'setupTotp', { values: {}, result: SETUP })],
+      [
+        '/settings/two-step',
+        posted(signedInEn, 'enableTotp', { values: {}, problem: refused(422, [['code', 'code_incorrect']]) }),
+      ],
+      ['/settings/two-step', posted(twoStepOn, 'enableTotp', { values: {}, result: { recoveryCodes: CODES } })],
+      ['/settings/two-step?open=off', posted(signedInEn, 'disableTotp', { values: {}, result: { ok: true } })],
+      [
+        `/settings/passkeys?rename=${LAPTOP.id}`,
+        posted(signedInEn, 'renamePasskey', {
+          values: { passkey_id: LAPTOP.id, name: '' },
+          problem: refused(422, [['name', 'required']]),
+        }),
+      ],
+      [
+        '/settings/data',
+        posted(signedInEn, 'exportData', {
+          values: {},
+          problem: refused(422, [['current_password', 'password_recheck_required']]),
+        }),
+      ],
+      ['/settings/delete', posted(signedOutEn, 'deleteAccount', { values: {}, result: { ok: true } })],
+    ];
+    for (const [href, input] of CASES) {
+      const { html, data } = await served(href, input);
+      const { mismatches, unmount } = await hydrate(href, data, { html });
+      await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+      expect(mismatches, `${href} ${input.form?.form ?? ''}`).toEqual([]);
+      await unmount();
+    }
   });
 });

@@ -39,7 +39,7 @@ export interface PageData {
   form?: FormOutcome;
   /** What the page before handed this one (history state), across a redirect after a form post. */
   state?: PageState;
-  /** The page's other queries, answered on the server (a PageEntry's `prefetch`). */
+  /** The page's other queries, answered on the server (its PAGE_PREFETCH, pages/prefetch.ts). */
   queries?: DehydratedState;
 }
 

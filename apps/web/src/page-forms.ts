@@ -101,5 +101,5 @@ export function formDone<N extends PageFormName>(
   href: string,
 ): FormDone {
   const spec = PAGE_FORMS[name] as PageFormSpec<ProcedurePath>;
-  return spec.done?.(result as never, nextOf(href)) ?? null;
+  return spec.done?.(result, nextOf(href)) ?? null;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { safeNext } from './router';
+import { safeNext } from './safe-next';
 
 describe('safeNext', () => {
   it('keeps a path on this site, with its query and fragment', () => {

@@ -7,7 +7,6 @@ import {
   type MouseEvent,
 } from 'react';
 import type { PageState } from './page-data';
-import { safeNext } from './safe-next';
 
 // A history-API router for a handful of fixed paths; the gateway answers every path with
 // index.html, so a reload or a shared link lands on the same page.
@@ -27,7 +26,6 @@ function subscribe(listener: () => void) {
 const currentHref = () => window.location.pathname + window.location.search;
 
 export type { PageState };
-export { safeNext };
 
 interface NavigateOptions {
   /** Replace the current history entry (Back then skips it), e.g. after signing in. */

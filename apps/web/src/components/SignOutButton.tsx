@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { describeFailure } from '../failure';
+import { problemError, useFormOutcome } from '../forms/form-outcome';
 import { useI18n } from '../i18n';
 import { navigate } from '../router';
 import { useForgetSession } from '../session';
@@ -10,7 +11,11 @@ export function SignOutButton() {
   const { t, locale } = useI18n();
   const forgetSession = useForgetSession();
   const signOut = trpc.account.signOut.useMutation();
-  const [error, setError] = useState<string | null>(null);
+  // Refused without scripts (the service's trouble, say): the page the server answers with says so.
+  const posted = useFormOutcome('signOut');
+  const [error, setError] = useState<string | null>(() =>
+    posted?.problem ? describeFailure(problemError(posted.problem), locale).message : null,
+  );
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

@@ -5,9 +5,9 @@ import {
   type PasswordPolicy,
   type StrengthCheck,
 } from '@accounts/validators';
-import { useI18n, type UiKey } from '../i18n';
+import { usePasswordPageText, type PasswordPageKey } from '../i18n/password-page-strings';
 
-const CHECK_LABELS: Record<StrengthCheck, UiKey> = {
+const CHECK_LABELS: Record<StrengthCheck, PasswordPageKey> = {
   length: 'checkLength',
   not_common: 'checkNotCommon',
   not_similar: 'checkNotSimilar',
@@ -31,9 +31,11 @@ export const strengthLevelId = (id: string) => `${id}-level`;
  * The score reaches "good" only for a password the server accepts.
  */
 export function StrengthMeter({ id, password, policy, context, estimator }: StrengthMeterProps) {
-  const { t } = useI18n();
+  const t = usePasswordPageText();
   const { passed, score, pending } = passwordStrength(password, policy, context, estimator);
-  const level = pending ? t('strengthPending') : t('strengthLabel', { level: t(`strength${score}` as UiKey) });
+  const level = pending
+    ? t('strengthPending')
+    : t('strengthLabel', { level: t(`strength${score}` as PasswordPageKey) });
   return (
     <div className="strength" data-score={password ? score : undefined} aria-busy={pending}>
       <div className="strength-bar" aria-hidden="true">

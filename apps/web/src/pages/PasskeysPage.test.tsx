@@ -89,8 +89,8 @@ describe('the passkeys page', () => {
     expect(within(items[1]!).getByRole('heading', { level: 2 }).textContent).toBe('Security key');
     expect(items[1]!.textContent).toContain('Added 1 hour ago · Not used yet');
     expect(items[1]!.querySelector('.badge')).toBeNull();
-    expect(within(items[1]!).getByRole('button', { name: 'Rename Security key' })).toBeTruthy();
-    expect(within(items[1]!).getByRole('button', { name: 'Remove Security key' })).toBeTruthy();
+    expect(within(items[1]!).getByRole('link', { name: 'Rename Security key' })).toBeTruthy();
+    expect(within(items[1]!).getByRole('link', { name: 'Remove Security key' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Add a passkey' })).toBeTruthy();
     const name = field('Name (optional)');
     expect(name.required).toBe(false);
@@ -163,7 +163,7 @@ describe('the passkeys page', () => {
     ]);
     expect(app.api.callsTo('passkeys.add').map((c) => c.input)).toEqual([{ response: MADE, name: 'Work laptop' }]);
 
-    await app.user.click(screen.getByRole('button', { name: 'Done' }));
+    await app.user.click(screen.getByRole('link', { name: 'Done' }));
     const said = await screen.findByText('Your passkey Work laptop was added.');
     await waitFor(() => expect(document.activeElement).toBe(said.closest('[role=status]')));
     await screen.findByRole('heading', { level: 2, name: 'Work laptop' });
@@ -251,7 +251,7 @@ describe('the passkeys page', () => {
         return { data: { ok: true } };
       },
     });
-    await app.user.click(await screen.findByRole('button', { name: 'Remove Work laptop' }));
+    await app.user.click(await screen.findByRole('link', { name: 'Remove Work laptop' }));
     const password = await screen.findByLabelText('Current password');
     await waitFor(() => expect(document.activeElement).toBe(password));
     expect(screen.getByText('Enter your current password to remove Work laptop.')).toBeTruthy();
@@ -262,12 +262,10 @@ describe('the passkeys page', () => {
     expect(screen.queryByRole('button', { name: 'Add a passkey' })).toBeNull();
 
     // Cancel gives focus back to the button that opened it.
-    await app.user.click(screen.getByRole('button', { name: 'Cancel' }));
-    await waitFor(() =>
-      expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Remove Work laptop' })),
-    );
+    await app.user.click(screen.getByRole('link', { name: 'Cancel' }));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('link', { name: 'Remove Work laptop' })));
 
-    await app.user.click(screen.getByRole('button', { name: 'Remove Work laptop' }));
+    await app.user.click(screen.getByRole('link', { name: 'Remove Work laptop' }));
     await app.user.type(await screen.findByLabelText('Current password'), 'wrong');
     await app.user.click(screen.getByRole('button', { name: 'Remove Work laptop' }));
     await waitFor(() =>
@@ -307,7 +305,7 @@ describe('the passkeys page', () => {
       },
       'fr',
     );
-    await app.user.click(await screen.findByRole('button', { name: 'Renommer Work laptop' }));
+    await app.user.click(await screen.findByRole('link', { name: 'Renommer Work laptop' }));
     const name = await screen.findByLabelText<HTMLInputElement>('Nom de la clé d’accès');
     await waitFor(() => expect(document.activeElement).toBe(name));
     expect(name.value).toBe('Work laptop');
@@ -321,7 +319,7 @@ describe('the passkeys page', () => {
       'PortableSynchronisée',
     );
 
-    await app.user.click(screen.getByRole('button', { name: 'Renommer Security key' }));
+    await app.user.click(screen.getByRole('link', { name: 'Renommer Security key' }));
     await app.user.type(await screen.findByLabelText('Nom de la clé d’accès'), ' 2');
     await app.user.click(screen.getByRole('button', { name: 'Enregistrer le nom' }));
     await screen.findByText(message('not_found', 'fr'));

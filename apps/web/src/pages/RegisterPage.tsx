@@ -10,13 +10,16 @@ import { SubmitButton } from '../components/SubmitButton';
 import { useForm } from '../forms/useForm';
 import { useNewPassword } from '../forms/useNewPassword';
 import { useI18n } from '../i18n';
+import { usePasswordPageText } from '../i18n/password-page-strings';
 import { formDone } from '../page-forms';
-import { Link, loginPathFor, navigate, Redirect, safeNext, useHref, useLocation } from '../router';
+import { Link, loginPathFor, navigate, Redirect, useHref, useLocation } from '../router';
+import { safeNext } from '../safe-next';
 import { useRealmSettings, useSession, useSetSignedIn } from '../session';
 import { trpc } from '../trpc';
 
 export function RegisterPage() {
   const { t } = useI18n();
+  const p = usePasswordPageText();
   const { realm } = useRealmSettings();
   const session = useSession();
   const next = safeNext(useLocation().search.get('next'));
@@ -54,7 +57,7 @@ export function RegisterPage() {
     name: t('fieldName'),
     email: t('fieldEmail'),
     password: t('fieldPassword'),
-    password2: t('fieldPasswordConfirm'),
+    password2: p('fieldPasswordConfirm'),
   };
   const { name, email } = form.values;
   const signInPath = next === '/account' ? '/login' : loginPathFor(next);
@@ -63,7 +66,7 @@ export function RegisterPage() {
   return (
     <>
       <PageHeading>{t('registerTitle')}</PageHeading>
-      <p className="intro">{t('registerIntro', { realm: realm.name })}</p>
+      <p className="intro">{p('registerIntro', { realm: realm.name })}</p>
       <ErrorSummary report={form.report} labels={labels} />
       <PostForm {...postFormOf(form)}>
         <Field form={form} name="name" label={labels.name} autoComplete="name" />
@@ -83,10 +86,10 @@ export function RegisterPage() {
           rule={rule}
           context={{ ...rule.context, name, email }}
         />
-        <SubmitButton busy={form.submitting} label={t('registerSubmit')} busyLabel={t('registerBusy')} />
+        <SubmitButton busy={form.submitting} label={p('registerSubmit')} busyLabel={p('registerBusy')} />
       </PostForm>
       <p className="switch">
-        {t('haveAccount')} <Link to={signInPath}>{t('navSignIn')}</Link>
+        {p('haveAccount')} <Link to={signInPath}>{t('navSignIn')}</Link>
       </p>
     </>
   );

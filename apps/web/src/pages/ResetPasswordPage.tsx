@@ -7,7 +7,7 @@ import { postFormOf, PostForm } from '../components/PostForm';
 import { SubmitButton } from '../components/SubmitButton';
 import { useForm } from '../forms/useForm';
 import { useNewPassword } from '../forms/useNewPassword';
-import { useI18n } from '../i18n';
+import { usePasswordPageText } from '../i18n/password-page-strings';
 import { useMailText } from '../i18n/mail-page-strings';
 import { formDone } from '../page-forms';
 import { Link, navigate, useHref } from '../router';
@@ -40,7 +40,7 @@ export function ResetPasswordPage() {
 }
 
 function ResetForm({ token }: { token: string }) {
-  const { t } = useI18n();
+  const p = usePasswordPageText();
   const m = useMailText();
   const forgetSession = useForgetSession();
   const reset = trpc.email.resetPassword.useMutation();
@@ -64,8 +64,8 @@ function ResetForm({ token }: { token: string }) {
   const invalidLink = form.report.entries.some((e) => e.field === 'token');
   const labels = {
     token: m('fieldResetLink'),
-    new_password: t('fieldNewPassword'),
-    confirm_password: t('fieldNewPasswordConfirm'),
+    new_password: p('fieldNewPassword'),
+    confirm_password: p('fieldNewPasswordConfirm'),
   };
 
   return (

@@ -58,9 +58,9 @@ describe('where you are signed in', () => {
     expect(items[1]!.textContent).toContain('2001:db8:85a3::/48');
     expect(items[1]!.textContent).toContain('Last active 1 hour ago');
     expect(items[2]!.textContent).toContain('Unknown device');
-    expect(within(items[0]!).queryByRole('button')).toBeNull();
+    expect(within(items[0]!).queryByRole('link')).toBeNull();
 
-    await app.user.click(screen.getByRole('button', { name: 'Sign out Mobile Safari 17 on iOS 17.5' }));
+    await app.user.click(screen.getByRole('link', { name: 'Sign out Mobile Safari 17 on iOS 17.5' }));
     // A confirm step: the password field takes focus; nothing is sent without it.
     const password = await screen.findByLabelText('Current password');
     expect(document.activeElement).toBe(password);
@@ -92,15 +92,15 @@ describe('where you are signed in', () => {
       { ...signedIn, 'security.sessions': () => ({ data: { sessions: SESSIONS } }) },
       'fr',
     );
-    const opener = await screen.findByRole('button', { name: 'Se déconnecter partout ailleurs' });
+    const opener = await screen.findByRole('link', { name: 'Se déconnecter partout ailleurs' });
     await app.user.click(opener);
     expect(document.activeElement).toBe(await screen.findByLabelText('Mot de passe actuel'));
     expect(
       screen.getByText('Saisissez votre mot de passe actuel pour déconnecter tous les autres appareils.'),
     ).toBeTruthy();
-    await app.user.click(screen.getByRole('button', { name: 'Annuler' }));
+    await app.user.click(screen.getByRole('link', { name: 'Annuler' }));
     expect(screen.queryByLabelText('Mot de passe actuel')).toBeNull();
-    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Se déconnecter partout ailleurs' }));
+    expect(document.activeElement).toBe(screen.getByRole('link', { name: 'Se déconnecter partout ailleurs' }));
     expect(app.api.callsTo('security.revokeOtherSessions')).toHaveLength(0);
   });
 
@@ -114,7 +114,7 @@ describe('where you are signed in', () => {
         return { data: { ok: true, revoked: 2 } };
       },
     });
-    await app.user.click(await screen.findByRole('button', { name: 'Sign out everywhere else' }));
+    await app.user.click(await screen.findByRole('link', { name: 'Sign out everywhere else' }));
     await app.user.type(await screen.findByLabelText('Current password'), 'the right one');
     await app.user.click(screen.getByRole('button', { name: 'Sign out everywhere else' }));
     await screen.findByText('2 other devices were signed out.');
@@ -177,9 +177,9 @@ describe('recent activity', () => {
     expect(item.textContent).toContain('vor 2 Minuten');
     expect(item.textContent).toContain('curl 8.5, 198.51.100.x');
     expect(screen.getByText('Anderes Ereignis (something_new)')).toBeTruthy();
-    await app.user.click(screen.getByRole('button', { name: 'Ältere Aktivität anzeigen' }));
+    await app.user.click(screen.getByRole('link', { name: 'Ältere Aktivität anzeigen' }));
     await screen.findByText('Konto erstellt');
-    expect(screen.queryByRole('button', { name: 'Ältere Aktivität anzeigen' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Ältere Aktivität anzeigen' })).toBeNull();
     expect(app.api.callsTo('security.activity').map((c) => c.input)).toEqual([{}, { cursor: 'older' }]);
   });
 });

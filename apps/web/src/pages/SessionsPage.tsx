@@ -23,8 +23,8 @@ export function SessionsPage() {
   );
 }
 
-/** What the person is confirming: ending one other device (its session's id), or all of them. */
-type Ending = string | 'others';
+/** What the person is confirming: ending one other device (its session's id), or all of them ('others'). */
+type Ending = string;
 
 /** The page's address with a confirm step open (`?end=`): a link opens it without scripts. */
 const END = 'end';

@@ -12,6 +12,7 @@ import { TwoStepLink } from '../components/TwoStepLink';
 import { useForm } from '../forms/useForm';
 import { useNewPassword } from '../forms/useNewPassword';
 import { useI18n } from '../i18n';
+import { usePasswordPageText } from '../i18n/password-page-strings';
 import { RequireAuth } from '../RequireAuth';
 import { formDone } from '../page-forms';
 import { navigate, useHref } from '../router';
@@ -30,6 +31,7 @@ export function SettingsPage() {
 
 function ChangePasswordForm({ user }: { user: SignedInUser }) {
   const { t } = useI18n();
+  const p = usePasswordPageText();
   const changePassword = trpc.account.changePassword.useMutation();
   const href = useHref();
   const rule = useNewPassword(user);
@@ -54,18 +56,18 @@ function ChangePasswordForm({ user }: { user: SignedInUser }) {
 
   const labels = {
     current_password: t('fieldCurrentPassword'),
-    new_password: t('fieldNewPassword'),
-    confirm_password: t('fieldNewPasswordConfirm'),
+    new_password: p('fieldNewPassword'),
+    confirm_password: p('fieldNewPasswordConfirm'),
   };
 
   return (
     <>
-      <p className="intro">{t('settingsIntro')}</p>
+      <p className="intro">{p('settingsIntro')}</p>
       <ErrorSummary report={form.report} labels={labels} />
       <PostForm {...postFormOf(form)}>
         <CurrentPasswordField form={form} label={labels.current_password} email={user.email} />
         <NewPasswordFields form={form} names={['new_password', 'confirm_password']} labels={labels} rule={rule} />
-        <SubmitButton busy={form.submitting} label={t('settingsSubmit')} busyLabel={t('settingsBusy')} />
+        <SubmitButton busy={form.submitting} label={p('settingsSubmit')} busyLabel={p('settingsBusy')} />
       </PostForm>
       <p className="switch">
         <TwoStepLink />

@@ -247,7 +247,7 @@ describe('sign-in page, second step', () => {
     await app.user.click(screen.getByRole('button', { name: 'Anmelden' }));
     expect((await findSummary()).textContent).toBe(message('too_many_attempts', 'de', { retryAfter: 600 }));
 
-    await app.user.click(screen.getByRole('button', { name: 'Neu beginnen' }));
+    await app.user.click(screen.getByRole('link', { name: 'Neu beginnen' }));
     await waitFor(() => expect(document.activeElement).toBe(field('E-Mail-Adresse')));
     expect(field('E-Mail-Adresse').value).toBe(ADA.email);
     expect(screen.queryByText(message('sign_in_expired', 'de'))).toBeNull();

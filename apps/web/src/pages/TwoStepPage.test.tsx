@@ -140,7 +140,7 @@ describe('two-step sign-in page', () => {
     expect(text).toContain(`Recovery codes for ${ADA.email} (Example ID).`);
     for (const c of CODES) expect(text).toContain(`\n${c}\n`);
 
-    await app.user.click(screen.getByRole('button', { name: 'Done' }));
+    await app.user.click(screen.getByRole('link', { name: 'Done' }));
     const state = await screen.findByText('Two-step sign-in is on.');
     await waitFor(() => expect(document.activeElement).toBe(state.closest('p')));
     expect(state.closest('p')!.textContent).toContain('Unused recovery codes: 10');
@@ -163,7 +163,7 @@ describe('two-step sign-in page', () => {
     // One form at a time, each behind its button.
     expect(screen.queryByLabelText('Current password')).toBeNull();
 
-    await app.user.click(screen.getByRole('button', { name: 'Turn off' }));
+    await app.user.click(screen.getByRole('link', { name: 'Turn off' }));
     const password = await screen.findByLabelText('Current password');
     await waitFor(() => expect(document.activeElement).toBe(password));
     const code = field('Code from your app, or a recovery code');
@@ -210,16 +210,16 @@ describe('two-step sign-in page', () => {
     await screen.findByText('La connexion en deux étapes est activée.');
     expect(screen.queryByText(/Il vous reste peu de codes/)).toBeNull();
 
-    await app.user.click(screen.getByRole('button', { name: 'Créer de nouveaux codes' }));
+    await app.user.click(screen.getByRole('link', { name: 'Créer de nouveaux codes' }));
     await waitFor(() => expect(document.activeElement).toBe(field('Mot de passe actuel')));
-    await app.user.click(screen.getByRole('button', { name: 'Annuler' }));
+    await app.user.click(screen.getByRole('link', { name: 'Annuler' }));
     expect(screen.queryByLabelText('Mot de passe actuel')).toBeNull();
     await waitFor(() =>
-      expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Créer de nouveaux codes' })),
+      expect(document.activeElement).toBe(screen.getByRole('link', { name: 'Créer de nouveaux codes' })),
     );
     expect(app.api.callsTo('twoStep.regenerateRecoveryCodes')).toHaveLength(0);
 
-    await app.user.click(screen.getByRole('button', { name: 'Créer de nouveaux codes' }));
+    await app.user.click(screen.getByRole('link', { name: 'Créer de nouveaux codes' }));
     await app.user.type(field('Mot de passe actuel'), PASSWORD);
     await app.user.click(screen.getByRole('button', { name: 'Créer de nouveaux codes' }));
     await screen.findByRole('heading', { level: 2, name: 'Enregistrez vos codes de récupération' });
@@ -233,7 +233,7 @@ describe('two-step sign-in page', () => {
     ).toEqual(NEW_CODES);
     expect(app.api.callsTo('twoStep.regenerateRecoveryCodes')[0]!.input).toEqual({ current_password: PASSWORD });
 
-    await app.user.click(screen.getByRole('button', { name: 'Terminé' }));
+    await app.user.click(screen.getByRole('link', { name: 'Terminé' }));
     await waitFor(() =>
       expect(document.getElementById('two-step-state')?.textContent).toContain(
         'Codes de récupération inutilisés\u00a0: 10',
@@ -287,7 +287,7 @@ describe('two-step sign-in page', () => {
         'The authenticator app is on. These new recovery codes replace the ones you had: the old ones no longer work.',
       ),
     ).toBeTruthy();
-    await app.user.click(screen.getByRole('button', { name: 'Done' }));
+    await app.user.click(screen.getByRole('link', { name: 'Done' }));
     await screen.findByText('Two-step sign-in is on.');
     expect(screen.getByRole('heading', { level: 2, name: 'Turn off the authenticator app' })).toBeTruthy();
   });
@@ -303,7 +303,7 @@ describe('two-step sign-in page', () => {
     });
     await screen.findByText('Two-step sign-in is on.');
     expect(screen.getByText(/your recovery codes stay/)).toBeTruthy();
-    await app.user.click(screen.getByRole('button', { name: 'Turn off' }));
+    await app.user.click(screen.getByRole('link', { name: 'Turn off' }));
     await app.user.type(await screen.findByLabelText('Current password'), PASSWORD);
     await app.user.type(field('Code from your app, or a recovery code'), '123456');
     await app.user.click(screen.getByRole('button', { name: 'Turn off' }));
@@ -324,7 +324,7 @@ describe('two-step sign-in page', () => {
         return problem(409, 'totp_off');
       },
     });
-    await app.user.click(await screen.findByRole('button', { name: 'Turn off' }));
+    await app.user.click(await screen.findByRole('link', { name: 'Turn off' }));
     await app.user.type(await screen.findByLabelText('Current password'), PASSWORD);
     await app.user.type(field('Code from your app, or a recovery code'), '123456');
     await app.user.click(screen.getByRole('button', { name: 'Turn off' }));
