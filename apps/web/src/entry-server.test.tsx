@@ -156,5 +156,15 @@ describe('renderPage (the server render)', () => {
     expect(document).toContain(`<title>${pageTitle('Your account', 'A &#38; &#60;B&#62;', 'Example ID')}</title>`);
     expect(document).not.toContain('<script>alert(1)');
     expect(pageData(document).user.name).toBe(name);
+    // The description names the product and the realm, escaped too.
+    expect(document).toContain(
+      '<meta name="description" content="Example ID: create your account in A &#38; &#60;B&#62;, sign in,',
+    );
+  });
+
+  it("describes the page in the page's language", async () => {
+    const document = html(await renderDocument(indexHtml, '/login', { ...signedOut, locale: 'de' }, noQueries));
+    expect(document.match(/<meta\s+name="description"/g)).toHaveLength(1);
+    expect(document).toContain('<meta name="description" content="Example ID: Erstellen Sie Ihr Konto bei Default,');
   });
 });

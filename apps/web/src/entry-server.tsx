@@ -7,6 +7,7 @@ import { createTRPCQueryUtils } from '@trpc/react-query';
 import { observable } from '@trpc/server/observable';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { pageTitle } from './components/PageHeading';
+import { translateMeta } from './i18n/meta-strings';
 import { PAGE_DATA_ID, type PageData, type QueryCall, type ServerEntry } from './page-data';
 import { formDone as formDoneOf, pageFormAt, type PageFormName } from './page-forms';
 import { PAGE_PREFETCH } from './pages/prefetch';
@@ -67,6 +68,10 @@ async function pageQueries(href: string, data: PageData, call: QueryCall) {
   return queries.queries.length > 0 ? queries : undefined;
 }
 
+/** The page's description in its language, naming the product and the realm. */
+const describe = ({ locale, settings }: PageData) =>
+  translateMeta(locale, 'description', { product: settings.productName, realm: settings.realm.name });
+
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 /** JSON inside a <script> block: no "<" may close it early. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
@@ -86,6 +91,10 @@ export const renderDocument: ServerEntry['renderDocument'] = async (indexHtml, h
   return {
     html: indexHtml
       .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(page.title)}</title>`)
+      .replace(
+        /<meta\s+name="description"\s+content="[^"]*"/,
+        () => `<meta name="description" content="${escapeHtml(describe(full))}"`,
+      )
       .replace(PRELOADS, '')
       .replace(
         '<div id="root"></div>',
