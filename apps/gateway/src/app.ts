@@ -9,7 +9,7 @@ import {
   type Vault,
 } from '@accounts/api';
 import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
-import type { Config } from './config.js';
+import { alwaysSecure, type Config } from './config.js';
 import { registerFormRoutes } from './form-adapter.js';
 import { registerHealth } from './health.js';
 import { realmOrigin } from './mail/origin.js';
@@ -120,7 +120,7 @@ function createFastify(config: Config, logStream?: NodeJS.WritableStream): Fasti
  */
 export async function buildApp({ config, db, hasher, vault, logStream }: AppDeps): Promise<FastifyInstance> {
   const app = createFastify(config, logStream);
-  await app.register(headers, { hstsMaxAgeSeconds: config.HSTS_MAX_AGE_SECONDS });
+  await app.register(headers, { hstsMaxAgeSeconds: config.HSTS_MAX_AGE_SECONDS, alwaysSecure: alwaysSecure(config) });
   await app.register(cookie);
   await app.register(formParser);
   await app.register(framing);
@@ -151,7 +151,7 @@ export async function buildApp({ config, db, hasher, vault, logStream }: AppDeps
     originOf: (req: FastifyRequest) => realmOrigin(req.realm?.slug, config),
   };
   schedulePurge(app, db, accounts, config);
-  startMailSender(app, db, config);
+  startMailSender(app, db, config, vault);
 
   registerHealth(app, { db });
   registerOpenApi(app, router);

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { isSecureRequest } from './plugins/headers.js';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
@@ -114,7 +115,7 @@ export function redirectAfterForm(req: FastifyRequest, reply: FastifyReply, done
       httpOnly: true,
       sameSite: 'lax',
       path: '/',
-      secure: req.protocol === 'https',
+      secure: isSecureRequest(req),
       maxAge: 60,
     });
   return reply.redirect(sameSitePath(done.to), 303);

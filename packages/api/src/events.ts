@@ -9,6 +9,7 @@ export type AccountEventType =
   | 'password_changed'
   | 'password_change_failed'
   | 'sessions_revoked'
+  | 'realm_sessions_revoked'
   | 'session_revoked'
   | 'name_changed'
   | 'account_deleted'
