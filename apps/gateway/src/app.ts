@@ -20,6 +20,7 @@ import framing from './plugins/framing.js';
 import headers from './plugins/headers.js';
 import lifecycle from './plugins/lifecycle.js';
 import realm from './plugins/realm.js';
+import refusals from './plugins/refusals.js';
 import { answerClientError, sendProblem } from './problems.js';
 import { createRateLimits } from './rate-limits.js';
 import { originForm } from './request-target.js';
@@ -126,6 +127,7 @@ export async function buildApp({ config, db, hasher, vault, logStream }: AppDeps
   await app.register(framing);
   await app.register(lifecycle);
   await app.register(realm, { db, rootDomain: config.ROOT_DOMAIN, trustedOrigins: config.TRUSTED_ORIGINS });
+  await app.register(refusals, { db });
 
   app.setErrorHandler((err, req, reply) => sendProblem(req, reply, err));
   app.setNotFoundHandler(async (req, reply) => {

@@ -42,6 +42,13 @@ export {
   type Hasher,
   type HasherOptions,
 } from './password-hashing.js';
+export {
+  createRefusalRecorder,
+  REFUSAL_WINDOW_MS,
+  REFUSALS_PER_WINDOW,
+  type RefusalRecorder,
+  type RefusalType,
+} from './refusal-events.js';
 export { resealTotpSecrets, secretCensus, type SecretCensus } from './secret-rotation.js';
 export { databaseAnswers } from './readiness.js';
 export { purgeExpired, type Purged, type RetentionOptions } from './retention.js';
