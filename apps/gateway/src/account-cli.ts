@@ -3,8 +3,12 @@ import {
   disableAccount,
   enableAccount,
   listAccounts,
+  resealTotpSecrets,
   resetSecondStep,
   revokeAccountSessions,
+  revokeRealmSessions,
+  secretCensus,
+  type Vault,
 } from '@accounts/api';
 import type { Database } from '@accounts/db';
 
@@ -16,11 +20,25 @@ export const ACCOUNT_USAGE = `  npm run account -- list <realm>                 
   npm run account -- revoke-sessions <realm> <email>  end every session of the account
   npm run account -- reset-second-factor <realm> <email>
                                                       turn off two-step sign-in (lost phone and recovery codes;
-                                                      check who asks out of band); every session ends`;
+                                                      check who asks out of band); every session ends
+  npm run account -- revoke-realm-sessions <realm>    end every session of every account of the realm
+  npm run account -- rotate-secrets                   after a SECRET_KEY rotation: seal every authenticator-app
+                                                      secret under the current key; count what still needs
+                                                      SECRET_KEY_PREVIOUS or PASSWORD_PEPPER_PREVIOUS`;
+
+/** What the secret commands need: the vault of SECRET_KEY (and its previous keys), the current pepper's id. */
+export interface SecretsForCommands {
+  vault: Vault;
+  pepperId: string;
+}
+
+/** Whether an account command needs the secrets (SECRET_KEY, PASSWORD_PEPPER). */
+export const needsSecrets = (sub: string | undefined) => sub === 'rotate-secrets';
 
 /** Whether `account <sub> ...rest` is a command this tool knows. */
 export function accountCommandValid(sub: string | undefined, rest: string[]): boolean {
-  if (sub === 'list') return rest.length === 1;
+  if (sub === 'list' || sub === 'revoke-realm-sessions') return rest.length === 1;
+  if (sub === 'rotate-secrets') return rest.length === 0;
   return (
     (sub === 'disable' || sub === 'enable' || sub === 'revoke-sessions' || sub === 'reset-second-factor') &&
     rest.length === 2
@@ -28,8 +46,31 @@ export function accountCommandValid(sub: string | undefined, rest: string[]): bo
 }
 
 /** Runs an operator's account command; what it did goes to stdout. */
-export async function runAccountCommand(db: Database, sub: string, [realm, email]: string[]): Promise<void> {
-  if (sub === 'list') {
+export async function runAccountCommand(
+  db: Database,
+  sub: string,
+  [realm, email]: string[],
+  secrets?: () => SecretsForCommands,
+): Promise<void> {
+  if (sub === 'rotate-secrets') {
+    const { vault, pepperId } = secrets!();
+    const { resealed, unreadable } = await resealTotpSecrets(db, vault);
+    const census = await secretCensus(db, vault, pepperId);
+    console.log(`authenticator-app secrets sealed again under the current SECRET_KEY: ${resealed}`);
+    if (unreadable > 0)
+      console.log(
+        `authenticator-app secrets no kept key opens (restore SECRET_KEY_PREVIOUS, or reset-second-factor their accounts): ${unreadable}`,
+      );
+    console.log(
+      `unused recovery codes under an earlier SECRET_KEY (keep SECRET_KEY_PREVIOUS until they are used or replaced): ${census.recoveryCodesUnderOtherKeys}`,
+    );
+    console.log(
+      `password hashes under another pepper (keep PASSWORD_PEPPER_PREVIOUS until their next sign-in re-hashes them): ${census.hashesUnderOtherPeppers}`,
+    );
+  } else if (sub === 'revoke-realm-sessions') {
+    const revoked = await revokeRealmSessions(db, realm!);
+    console.log(`realm "${realm}": ${revoked} session${revoked === 1 ? '' : 's'} ended`);
+  } else if (sub === 'list') {
     const accounts = await listAccounts(db, realm!);
     if (accounts.length === 0) console.error(`There are no accounts in realm "${realm}".`);
     for (const a of accounts) {

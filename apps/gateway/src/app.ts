@@ -9,7 +9,7 @@ import {
   type Vault,
 } from '@accounts/api';
 import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
-import type { Config } from './config.js';
+import { alwaysSecure, type Config } from './config.js';
 import { registerFormRoutes } from './form-adapter.js';
 import { registerHealth } from './health.js';
 import { realmOrigin } from './mail/origin.js';
@@ -20,6 +20,7 @@ import framing from './plugins/framing.js';
 import headers from './plugins/headers.js';
 import lifecycle from './plugins/lifecycle.js';
 import realm from './plugins/realm.js';
+import refusals from './plugins/refusals.js';
 import { answerClientError, sendProblem } from './problems.js';
 import { createRateLimits } from './rate-limits.js';
 import { originForm } from './request-target.js';
@@ -120,12 +121,13 @@ function createFastify(config: Config, logStream?: NodeJS.WritableStream): Fasti
  */
 export async function buildApp({ config, db, hasher, vault, logStream }: AppDeps): Promise<FastifyInstance> {
   const app = createFastify(config, logStream);
-  await app.register(headers, { hstsMaxAgeSeconds: config.HSTS_MAX_AGE_SECONDS });
+  await app.register(headers, { hstsMaxAgeSeconds: config.HSTS_MAX_AGE_SECONDS, alwaysSecure: alwaysSecure(config) });
   await app.register(cookie);
   await app.register(formParser);
   await app.register(framing);
   await app.register(lifecycle);
   await app.register(realm, { db, rootDomain: config.ROOT_DOMAIN, trustedOrigins: config.TRUSTED_ORIGINS });
+  await app.register(refusals, { db });
 
   app.setErrorHandler((err, req, reply) => sendProblem(req, reply, err));
   app.setNotFoundHandler(async (req, reply) => {
@@ -151,7 +153,7 @@ export async function buildApp({ config, db, hasher, vault, logStream }: AppDeps
     originOf: (req: FastifyRequest) => realmOrigin(req.realm?.slug, config),
   };
   schedulePurge(app, db, accounts, config);
-  startMailSender(app, db, config);
+  startMailSender(app, db, config, vault);
 
   registerHealth(app, { db });
   registerOpenApi(app, router);

@@ -1,8 +1,9 @@
-import { createRealm, listRealms, RealmError, setRequireVerifiedEmail } from '@accounts/api';
+import { createVault, createRealm, listRealms, pepperId, RealmError, setRequireVerifiedEmail } from '@accounts/api';
 import { DataDirBusyError, openDatabase } from '@accounts/db';
 import { AccountCommandError, accountCommandValid, ACCOUNT_USAGE, runAccountCommand } from './account-cli.js';
 import { ConfigError, loadConfig } from './config.js';
-import { databaseOptionsFrom } from './config-options.js';
+import { databaseOptionsFrom, migrationUrlOf } from './config-options.js';
+import { pepperFor, secretKeyFor } from './secret-key.js';
 
 const USAGE = `Usage:
   npm run db:migrate                       apply the database migrations
@@ -32,11 +33,26 @@ async function main(args: string[]): Promise<number> {
   }
   const config = loadConfig();
   // A command does not wait for a data directory the server holds (unless DATA_DIR_LOCK_WAIT_MS says so).
-  const database = await openDatabase({ ...databaseOptionsFrom(config, 0), poolSize: 1, hearChanges: false });
+  const options = { ...databaseOptionsFrom(config, 0), poolSize: 1, hearChanges: false };
+  // Migrations run with DATABASE_MIGRATION_URL's role when it is set (docs/operations.md, "Roles").
+  if (config.DATABASE_URL && config.DATABASE_MIGRATION_URL) {
+    const migrating = await openDatabase({ ...options, url: migrationUrlOf(config) });
+    try {
+      await migrating.migrate();
+    } finally {
+      await migrating.close();
+    }
+  }
+  const database = await openDatabase(options);
   try {
-    await database.migrate();
+    if (!(config.DATABASE_URL && config.DATABASE_MIGRATION_URL)) await database.migrate();
     if (command === 'account') {
-      await runAccountCommand(database.db, sub!, rest);
+      // Read once the data directory is held, as the server reads them.
+      const secrets = () => ({
+        vault: createVault(secretKeyFor(config).key, config.SECRET_KEY_PREVIOUS),
+        pepperId: pepperId(pepperFor(config).pepper),
+      });
+      await runAccountCommand(database.db, sub!, rest, secrets);
     } else if (command === 'migrate') {
       console.log('migrations applied');
     } else if (sub === 'create') {

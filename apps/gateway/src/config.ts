@@ -1,10 +1,10 @@
 import { isIP } from 'node:net';
-import { defaultWorkers, parseSecretKey, SECRET_KEY_BYTES } from '@accounts/api';
+import { defaultWorkers, parseSecretKey, PUBLIC_DEFAULT_PEPPER, SECRET_KEY_BYTES } from '@accounts/api';
 import { PASSWORD_MIN_LENGTH_DEFAULT, PASSWORD_MIN_LENGTH_FLOOR } from '@accounts/validators';
 import { z } from 'zod';
 
-/** Used when PASSWORD_PEPPER is unset; the server warns at start-up, since a pepper should be secret. */
-export const DEFAULT_PEPPER = 'accounts-default-pepper-set-PASSWORD_PEPPER';
+/** A pepper's minimum length in bytes, as for SECRET_KEY. */
+export const PEPPER_MIN_BYTES = 32;
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
@@ -82,6 +82,43 @@ const secretKey = z.string().transform((v, ctx) => {
   return z.NEVER;
 });
 
+/** A list of earlier SECRET_KEYs (comma-separated), kept to open and verify what they made. */
+const secretKeys = z.string().transform((v, ctx) => {
+  const keys = v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map(parseSecretKey);
+  if (keys.every((k) => k !== null)) return keys;
+  ctx.addIssue({
+    code: 'custom',
+    message: `each (comma-separated) must be ${SECRET_KEY_BYTES * 2} hex digits, or base64 of at least ${SECRET_KEY_BYTES} bytes`,
+  });
+  return z.NEVER;
+});
+
+const pepperText = z
+  .string()
+  .refine((v) => Buffer.byteLength(v) >= PEPPER_MIN_BYTES, {
+    message: `must be at least ${PEPPER_MIN_BYTES} bytes (make one with: node -e "console.log(crypto.randomBytes(32).toString('hex'))")`,
+  })
+  .refine((v) => v !== PUBLIC_DEFAULT_PEPPER, {
+    message:
+      'is the public default of earlier versions: set a secret one (hashes made with it still verify: docs/operations.md)',
+  });
+
+/** PASSWORD_PEPPER_PREVIOUS: earlier peppers (comma-separated), kept to verify the hashes they made. */
+const peppers = z.string().transform((v, ctx) => {
+  const list = v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  // The public default may be listed: hashes made with it are still verified (and re-hashed).
+  if (list.every((p) => Buffer.byteLength(p) >= PEPPER_MIN_BYTES)) return list;
+  ctx.addIssue({ code: 'custom', message: `each (comma-separated) must be at least ${PEPPER_MIN_BYTES} bytes` });
+  return z.NEVER;
+});
+
 const pgUrl = z
   .string()
   .refine((v) => /^postgres(ql)?:\/\/./.test(v), { message: 'must be a postgres:// or postgresql:// URL' });
@@ -92,6 +129,8 @@ export const envSchema = z
     PORT: int(0, 65535).default(3000),
     HOST: z.string().min(1).default('127.0.0.1'),
     DATABASE_URL: pgUrl.optional(),
+    // The role that may change the schema: migrations run with it at start-up (docs/operations.md, "Roles").
+    DATABASE_MIGRATION_URL: pgUrl.optional(),
     DATA_DIR: z.string().min(1).default('./.data'),
     // How long to wait for DATA_DIR's lock (a killed predecessor's goes stale within seconds); unset:
     // the server waits 15 s, a CLI command not at all (see server.ts and cli.ts).
@@ -109,7 +148,16 @@ export const envSchema = z
     // Seals authenticator-app secrets and digests recovery codes. Unset: generated into DATA_DIR
     // for the embedded database, required with DATABASE_URL (see secret-key.ts).
     SECRET_KEY: secretKey.optional(),
-    PASSWORD_PEPPER: z.string().min(16, { message: 'must be at least 16 characters' }).default(DEFAULT_PEPPER),
+    SECRET_KEY_PREVIOUS: secretKeys.default([]),
+    // The pre-hash's HMAC key. Unset: generated into DATA_DIR for the embedded database, required
+    // with DATABASE_URL (see secret-key.ts). Earlier ones stay verifiable through PASSWORD_PEPPER_PREVIOUS.
+    PASSWORD_PEPPER: pepperText.optional(),
+    PASSWORD_PEPPER_PREVIOUS: peppers.default([]),
+    // Always Secure, __Host- cookies and HSTS, whatever a request's scheme looks like (also implied by an https PUBLIC_URL).
+    COOKIE_SECURE: bool.default(false),
+    // production: mail must go out by SMTP_URL unless MAIL_TRANSPORT=log says otherwise on purpose.
+    NODE_ENV: z.string().trim().optional(),
+    MAIL_TRANSPORT: z.enum(['smtp', 'log']).optional(),
     TRUSTED_ORIGINS: origins.default([]),
     TRUST_PROXY: trustProxy.default(false),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -166,6 +214,18 @@ export const envSchema = z
     MAIL_RECIPIENT_CAP: int(0, 1_000_000).default(10),
   })
   .superRefine((env, ctx) => {
+    // Without SMTP every mail (link and recipient) goes to the log: never by default in production.
+    if (env.NODE_ENV === 'production' && !env.SMTP_URL && env.MAIL_TRANSPORT !== 'log') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SMTP_URL'],
+        message:
+          'required with NODE_ENV=production (mail would otherwise be written to the log, links included); set MAIL_TRANSPORT=log to log mail on purpose',
+      });
+    }
+    if (env.MAIL_TRANSPORT === 'smtp' && !env.SMTP_URL) {
+      ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'required with MAIL_TRANSPORT=smtp' });
+    }
     // Notices (password changed, new sign-in) must still go when someone has used up the links' share.
     if (env.MAIL_RECIPIENT_CAP > 0 && env.MAIL_RECIPIENT_CAP < env.RATE_LIMIT_MAIL_PER_EMAIL) {
       ctx.addIssue({
@@ -177,6 +237,13 @@ export const envSchema = z
   });
 
 export type Config = z.output<typeof envSchema>;
+
+/** Whether cookies are always Secure and __Host- prefixed, with HSTS on every answer: set, or implied by an https PUBLIC_URL. */
+export const alwaysSecure = (config: Config) =>
+  config.COOKIE_SECURE || config.PUBLIC_URL?.startsWith('https:') === true;
+
+/** Whether mailed links may be logged whole: only when MAIL_TRANSPORT=log is set on purpose. */
+export const logsWholeLinks = (config: Config) => config.MAIL_TRANSPORT === 'log';
 
 export class ConfigError extends Error {}
 

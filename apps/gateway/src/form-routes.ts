@@ -38,7 +38,7 @@ export const FORM_ROUTES: readonly FormRoute[] = [
     procedure: 'account.register',
     status: 201,
     summary:
-      "Create an account in the realm of the Host, and sign it in; a verification link is mailed unless the address's mail cap is reached.",
+      "Create an account in the realm of the Host, and sign it in (in a realm that requires a confirmed address: no session, emailVerificationRequired); a verification link is mailed unless the address's mail cap is reached.",
     issuesSession: true,
     problems: ['email_taken', 'rate_limited', 'server_busy'],
   },

@@ -42,6 +42,7 @@ export function sendProblem(req: FastifyRequest, reply: FastifyReply, err: unkno
     ? trpcErrorBody(error instanceof TRPCError ? error : new ProblemError('internal'), locale, trpcPath(req))
     : null;
   const problem: Problem = trpcBody ? trpcBody.error.data.problem : problemOf(req, err);
+  req.problemCode = problem.code;
   if (trpcBody && problem.status >= 500 && problem.code === 'internal') req.log.error({ err }, 'request failed');
   reply.code(problem.status).header('content-language', locale);
   if (problem.retryAfter !== undefined) reply.header('retry-after', String(problem.retryAfter));

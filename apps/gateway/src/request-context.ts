@@ -40,6 +40,8 @@ export function contextFor(req: FastifyRequest, reply: FastifyReply, services: S
     realm: req.realm!,
     locale: localeOf(req),
     clientIp: req.ip ?? null,
+    requestId: req.id,
+    actingAs: (userId) => void (req.accountId = userId),
     userAgent: req.headers['user-agent'] ?? null,
     sessionToken: sessionTokenOf(req),
     deviceCredential: deviceCredentialOf(req),

@@ -1,10 +1,10 @@
-import { createHasher, createVault, type Hasher } from '@accounts/api';
+import { createHasher, createVault, secretCensus, type Hasher, type Vault } from '@accounts/api';
 import { openDatabase, type DatabaseHandle } from '@accounts/db';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import { DEFAULT_PEPPER, type Config } from './config.js';
+import type { Config } from './config.js';
 import { databaseOptionsFrom, hasherOptionsFrom } from './config-options.js';
-import { secretKeyFor } from './secret-key.js';
+import { pepperFor, secretKeyFor } from './secret-key.js';
 
 /** A server waits this long for DATA_DIR's lock when none is configured: a killed predecessor's goes stale meanwhile. */
 const SERVER_LOCK_WAIT_MS = 15_000;
@@ -36,16 +36,57 @@ export class ShutdownTimeoutError extends Error {
   }
 }
 
-/** The database the configuration names, migrated. */
+/**
+ * The database the configuration names, migrated: by DATABASE_MIGRATION_URL's role when it is set
+ * (the serving role then needs no right to change the schema), else by the serving role itself.
+ */
 async function openConfiguredDatabase(config: Config): Promise<DatabaseHandle> {
+  if (config.DATABASE_URL && config.DATABASE_MIGRATION_URL) {
+    const migrating = await openDatabase({
+      ...databaseOptionsFrom(config, SERVER_LOCK_WAIT_MS),
+      url: config.DATABASE_MIGRATION_URL,
+      poolSize: 1,
+      hearChanges: false,
+    });
+    try {
+      await migrating.migrate();
+    } finally {
+      await migrating.close();
+    }
+  }
   const database = await openDatabase(databaseOptionsFrom(config, SERVER_LOCK_WAIT_MS));
   try {
-    await database.migrate();
+    if (!(config.DATABASE_URL && config.DATABASE_MIGRATION_URL)) await database.migrate();
     return database;
   } catch (err) {
     await database.close();
     throw err;
   }
+}
+
+/**
+ * Says at start-up what still depends on an earlier pepper or key, and what to do about it
+ * (docs/operations.md, "Rotating secrets"). Never fails a start: the count is advice.
+ */
+async function reportEarlierSecrets(app: FastifyInstance, database: DatabaseHandle, vault: Vault, hasher: Hasher) {
+  const census = await secretCensus(database.db, vault, hasher.pepperId).catch(() => null);
+  if (!census) return;
+  if (census.hashesWithoutPepperId > 0)
+    app.log.warn(
+      { hashes: census.hashesWithoutPepperId },
+      'password hashes from before pepper ids: each is checked against the current pepper, PASSWORD_PEPPER_PREVIOUS and the public default of earlier versions, and re-hashed under the current pepper at its next sign-in; if this installation ran with its own PASSWORD_PEPPER, keep it set (or list it in PASSWORD_PEPPER_PREVIOUS)',
+    );
+  const underPrevious = census.hashesUnderOtherPeppers - census.hashesWithoutPepperId;
+  if (underPrevious > 0)
+    app.log.info(
+      { hashes: underPrevious },
+      'password hashes under a previous pepper: keep PASSWORD_PEPPER_PREVIOUS until they are re-hashed at their next sign-in',
+    );
+  if (census.recoveryCodesUnderOtherKeys > 0)
+    app.log.info(
+      { recoveryCodes: census.recoveryCodesUnderOtherKeys },
+      'recovery codes digested under an earlier SECRET_KEY: keep SECRET_KEY_PREVIOUS until they are used or replaced',
+    );
 }
 
 /**
@@ -62,14 +103,20 @@ export async function createServer(config: Config, deps: ServerDeps = {}): Promi
   let app: FastifyInstance;
   let hasher: Hasher;
   let database: DatabaseHandle;
-  let secret: ReturnType<typeof secretKeyFor>;
+  let vault: Vault;
+  const generated: string[] = [];
   try {
     database = deps.database ?? (await openConfiguredDatabase(config));
     if (!deps.database) owned.push(() => database.close());
-    // After the database: its data directory is held, and keeps the generated key.
-    secret = secretKeyFor(config);
-    const vault = createVault(secret.key);
-    hasher = deps.hasher ?? (await createHasher(hasherOptionsFrom(config)));
+    // After the database: its data directory is held, and keeps the generated key and pepper.
+    const secret = secretKeyFor(config);
+    if (secret.generated) generated.push(secret.generated);
+    vault = createVault(secret.key, config.SECRET_KEY_PREVIOUS);
+    if (!deps.hasher) {
+      const pepper = pepperFor(config);
+      if (pepper.generated) generated.push(pepper.generated);
+      hasher = await createHasher(hasherOptionsFrom(config, pepper.pepper));
+    } else hasher = deps.hasher;
     if (!deps.hasher) owned.push(() => hasher.close());
     app = await buildApp({ config, db: database.db, hasher, vault, logStream: deps.logStream });
   } catch (err) {
@@ -103,10 +150,9 @@ export async function createServer(config: Config, deps: ServerDeps = {}): Promi
   return {
     app,
     async start() {
-      if (config.PASSWORD_PEPPER === DEFAULT_PEPPER)
-        app.log.warn('PASSWORD_PEPPER is not set: using the documented default; set a secret one in production');
-      if (secret.generated)
-        app.log.info({ file: secret.generated }, 'SECRET_KEY generated: back this file up with the database');
+      for (const file of generated)
+        app.log.info({ file }, 'secret generated: back this file up with the database, apart from its dumps');
+      await reportEarlierSecrets(app, database, vault, hasher);
       const address = await app.listen({ port: config.PORT, host: config.HOST });
       const db = database.driver === 'pglite' ? `embedded PGlite in ${config.DATA_DIR}` : 'PostgreSQL';
       app.log.info(

@@ -1,8 +1,10 @@
 import { isSessionTokenShape, type SessionSink } from '@accounts/api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isSecureRequest } from './plugins/headers.js';
 
 // Host-only cookies (no Domain): a realm's session is never sent to a sibling realm.
-// Over https the __Host- prefix makes browsers enforce Secure, Path=/ and no Domain.
+// Over https, and always when COOKIE_SECURE or an https PUBLIC_URL says so (a TLS proxy in front
+// may hide the scheme), the __Host- prefix makes browsers enforce Secure, Path=/ and no Domain.
 const PLAIN = 'session';
 const HOST_PREFIXED = '__Host-session';
 // The known-device credential: long-lived, kept across sign-outs, grants nothing by itself.
@@ -17,7 +19,7 @@ export const TOKEN_DELIVERY_HEADER = 'x-session-delivery';
 /** Programs send their known-device credential back in this header (browsers use the cookie). */
 export const KNOWN_DEVICE_HEADER = 'x-known-device';
 
-const isHttps = (req: FastifyRequest) => req.protocol === 'https';
+const isHttps = isSecureRequest;
 const cookieName = (req: FastifyRequest) => (isHttps(req) ? HOST_PREFIXED : PLAIN);
 const deviceCookieName = (req: FastifyRequest) => (isHttps(req) ? DEVICE_HOST_PREFIXED : DEVICE_PLAIN);
 const pendingCookieName = (req: FastifyRequest) => (isHttps(req) ? PENDING_HOST_PREFIXED : PENDING_PLAIN);

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { isSecureRequest } from './plugins/headers.js';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
@@ -115,7 +116,7 @@ export function redirectAfterForm(req: FastifyRequest, reply: FastifyReply, done
       httpOnly: true,
       sameSite: 'lax',
       path: '/',
-      secure: req.protocol === 'https',
+      secure: isSecureRequest(req),
       maxAge: 60,
     });
   return reply.redirect(sameSitePath(done.to), 303);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PUBLIC_DEFAULT_PEPPER } from '@accounts/api';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { realmSlugFromHost } from '../src/realm-host.js';
 
@@ -49,7 +50,7 @@ describe('configuration from the environment', () => {
       expect(text).toContain(`${name}=`);
     }
     expect(text).toContain('postgres://');
-    expect(text).toContain('16 characters');
+    expect(text).toContain('32 bytes');
   });
 
   it('names a bad secret but never shows it', () => {
@@ -66,7 +67,7 @@ describe('configuration from the environment', () => {
     } catch (e) {
       text = (e as Error).message;
     }
-    expect(text).toMatch(/PASSWORD_PEPPER=\(secret, 12 characters, not shown\): must be at least 16 characters/);
+    expect(text).toMatch(/PASSWORD_PEPPER=\(secret, 12 characters, not shown\): must be at least 32 bytes/);
     expect(text).toContain('DATABASE_URL="mysql://app:***@db.internal/accounts"');
     expect(text).toContain('REDIS_URL="http://:***@cache:6379/"');
     for (const secret of [pepper, dbPassword, redisPassword]) expect(text).not.toContain(secret);
@@ -127,6 +128,59 @@ describe('SECRET_KEY', () => {
       expect(text).not.toContain(bad);
       expect(text).not.toContain(bad.slice(0, 12));
     }
+  });
+});
+
+describe('PASSWORD_PEPPER and the previous secrets', () => {
+  const pepper = 'a-pepper-of-thirty-two-bytes-or-more-0001';
+  const refusal = (env: Record<string, string>) => {
+    try {
+      loadConfig(env);
+    } catch (e) {
+      expect(e).toBeInstanceOf(ConfigError);
+      return (e as Error).message;
+    }
+    throw new Error('expected a refusal');
+  };
+
+  it('is unset by default (generated, or required with DATABASE_URL: server.test.ts), at least 32 bytes, never the public default', () => {
+    expect(loadConfig({}).PASSWORD_PEPPER).toBeUndefined();
+    expect(loadConfig({ PASSWORD_PEPPER: pepper }).PASSWORD_PEPPER).toBe(pepper);
+    expect(refusal({ PASSWORD_PEPPER: 'x'.repeat(31) })).toContain(
+      'PASSWORD_PEPPER=(secret, 31 characters, not shown): must be at least 32 bytes',
+    );
+    const text = refusal({ PASSWORD_PEPPER: PUBLIC_DEFAULT_PEPPER });
+    expect(text).toContain(
+      'PASSWORD_PEPPER=(secret, 43 characters, not shown): is the public default of earlier versions',
+    );
+    expect(text).not.toContain(PUBLIC_DEFAULT_PEPPER);
+  });
+
+  it('reads comma-separated previous peppers and keys, never showing a bad one', () => {
+    const key = '0123456789abcdef'.repeat(4);
+    expect(
+      loadConfig({ PASSWORD_PEPPER_PREVIOUS: `${pepper}, ${PUBLIC_DEFAULT_PEPPER}` }).PASSWORD_PEPPER_PREVIOUS,
+    ).toEqual([pepper, PUBLIC_DEFAULT_PEPPER]);
+    expect(loadConfig({ SECRET_KEY_PREVIOUS: `${key},${key.toUpperCase()}` }).SECRET_KEY_PREVIOUS).toHaveLength(2);
+    expect(loadConfig({}).SECRET_KEY_PREVIOUS).toEqual([]);
+    const text = refusal({ SECRET_KEY_PREVIOUS: `${key},not-a-key-at-all`, PASSWORD_PEPPER_PREVIOUS: 'short-one' });
+    expect(text).toContain('SECRET_KEY_PREVIOUS=(secret,');
+    expect(text).toContain('PASSWORD_PEPPER_PREVIOUS=(secret,');
+    expect(text).not.toContain(key);
+    expect(text).not.toContain('short-one');
+  });
+});
+
+describe('mail in production', () => {
+  it('NODE_ENV=production without SMTP_URL stops the start, naming SMTP_URL, unless MAIL_TRANSPORT=log says so on purpose', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(
+      /SMTP_URL=unset: required with NODE_ENV=production .*MAIL_TRANSPORT=log/,
+    );
+    expect(loadConfig({ NODE_ENV: 'production', MAIL_TRANSPORT: 'log' }).MAIL_TRANSPORT).toBe('log');
+    expect(loadConfig({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail.internal:587' }).SMTP_URL).toBeDefined();
+    expect(loadConfig({ NODE_ENV: 'development' }).SMTP_URL).toBeUndefined();
+    expect(() => loadConfig({ MAIL_TRANSPORT: 'smtp' })).toThrow(/SMTP_URL=unset: required with MAIL_TRANSPORT=smtp/);
+    expect(() => loadConfig({ MAIL_TRANSPORT: 'pigeon' })).toThrow(/MAIL_TRANSPORT="pigeon"/);
   });
 });
 

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { accountTokens, mailOutbox, realms } from '@accounts/db';
 import { testDrivers, uniqueEmail } from '@accounts/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registration, startGateway, STRONG, STRONG2, type Gateway } from './support/gateway.js';
+import { openedPayload, registration, startGateway, STRONG, STRONG2, type Gateway } from './support/gateway.js';
 import { startSmtp, tokenOf, type TestSmtp } from './support/smtp.js';
 
 const STRONG3 = 'copper meadow whistles under rain';
@@ -332,8 +332,36 @@ describe('mail limits over HTTP', () => {
     expect(resend.json.code).toBe('rate_limited');
   });
 
-  it('writes each mail to the log, link included, when SMTP_URL is not set', async () => {
-    const dev = await startGateway('pglite', { MAIL_POLL_MS: '50' });
+  it('keeps a queued link sealed: the outbox holds no usable link or token until the sender opens it', async () => {
+    const quiet = await startGateway('pglite', { MAIL_POLL_MS: '0' });
+    try {
+      const email = uniqueEmail('sealed');
+      await quiet.form('/users/register', registration(email));
+      const [row] = await quiet.db.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, email));
+      const stored = JSON.stringify(row!.payload);
+      expect(stored).not.toMatch(/token=|"link"/);
+      expect(stored).toMatch(/"sealedLink":"v1\./);
+      // Only SECRET_KEY opens it, and only for its recipient.
+      const opened = openedPayload(row) as { link: string };
+      expect(opened.link).toMatch(/^http:\/\/localhost:3000\/verify-email\?token=[A-Za-z0-9_-]{43}$/);
+      expect(() => openedPayload({ ...row!, recipient: 'someone-else@example.com' })).toThrow();
+    } finally {
+      await quiet.close();
+    }
+  });
+
+  it('writes each mail to the log with its token masked when SMTP_URL is not set; whole only with MAIL_TRANSPORT=log', async () => {
+    const masked = await startGateway('pglite', { MAIL_POLL_MS: '50' });
+    try {
+      const email = uniqueEmail('masked');
+      await masked.form('/users/register', registration(email));
+      const line = () => masked.logs.find((l) => l.includes('SMTP_URL not set: logged, not sent') && l.includes(email));
+      await expect.poll(line, { timeout: 10_000 }).toBeTruthy();
+      expect(JSON.parse(line()!).mail.link).toMatch(/^http:\/\/localhost:\d+\/verify-email\?token=\*\*\*$/);
+    } finally {
+      await masked.close();
+    }
+    const dev = await startGateway('pglite', { MAIL_POLL_MS: '50', MAIL_TRANSPORT: 'log' });
     try {
       const email = uniqueEmail('logged');
       await dev.form('/users/register', registration(email));
@@ -346,7 +374,7 @@ describe('mail limits over HTTP', () => {
         dev.logs.find((l) => l.includes('SMTP_URL not set: logged, not sent') && l.includes(email))!,
       );
       expect(line.mail).toMatchObject({ to: email, template: 'verify_email' });
-      expect(line.mail.link).toMatch(/^http:\/\/localhost:\d+\/verify-email\?token=/);
+      expect(line.mail.link).toMatch(/^http:\/\/localhost:\d+\/verify-email\?token=[A-Za-z0-9_-]{43}$/);
     } finally {
       await dev.close();
     }

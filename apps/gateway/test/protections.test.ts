@@ -183,7 +183,7 @@ describe('when the database is unreachable', () => {
   it('answers 503 not_ready on /readyz and on the routes, and stays up', async () => {
     const config = loadConfig({ PORT: '0', BCRYPT_COST: '4', LOG_LEVEL: 'silent', SERVE_WEB: 'false' });
     const database = await openDatabase({ url: 'postgres://postgres@127.0.0.1:1/none' });
-    const hasher = await createHasher({ cost: 4, pepper: config.PASSWORD_PEPPER, workers: 1 });
+    const hasher = await createHasher({ cost: 4, pepper: 'unreachable-database-test-pepper-0123456789', workers: 1 });
     const server = await createServer(config, { database, hasher });
     await server.start();
     const client = httpClient((server.app.server.address() as { port: number }).port);

@@ -1,15 +1,17 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createHasher, createRealm } from '@accounts/api';
+import { createHasher, createRealm, pepperId, PUBLIC_DEFAULT_PEPPER } from '@accounts/api';
+import { users } from '@accounts/db';
+import { Writable } from 'node:stream';
 import { DataDirBusyError, openDatabase } from '@accounts/db';
 import { createTestDatabase, httpClient, type Client } from '@accounts/testing';
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
-import { SECRET_KEY_FILE } from '../src/secret-key.js';
+import { PEPPER_FILE, SECRET_KEY_FILE } from '../src/secret-key.js';
 import { createServer, type Server } from '../src/server.js';
-import { registration, SEED_HEADERS, STRONG, TEST_SECRET_KEY, uniqueEmail } from './support/gateway.js';
+import { registration, SEED_HEADERS, STRONG, TEST_PEPPER, TEST_SECRET_KEY, uniqueEmail } from './support/gateway.js';
 import { spawnGateway } from './support/process.js';
 import { pendingCookieOf, turnOnTwoStep } from './support/two-step.js';
 
@@ -24,6 +26,7 @@ const settings = (env: Record<string, string>) =>
     MAIL_POLL_MS: '0',
     PURGE_INTERVAL_SECONDS: '0',
     SECRET_KEY: TEST_SECRET_KEY,
+    PASSWORD_PEPPER: TEST_PEPPER,
     ...env,
   });
 
@@ -214,6 +217,139 @@ describe('SECRET_KEY at start-up', () => {
         const started = await spawnGateway({ DATABASE_URL: db.url!, SECRET_KEY: '' }).catch((e: unknown) => e);
         expect((started as Error).message).toContain('gateway exited (1) before listening');
         expect((started as Error).message).toContain('SECRET_KEY=unset: required with DATABASE_URL');
+      } finally {
+        await db.close();
+      }
+    });
+  }
+});
+
+// PASSWORD_PEPPER at start-up: like SECRET_KEY, generated into DATA_DIR for the embedded database
+// and required with DATABASE_URL; hashes from before pepper ids (the public default) keep working.
+describe('PASSWORD_PEPPER at start-up', () => {
+  const dirs: string[] = [];
+  const dataDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'accounts-pepper-'));
+    dirs.push(dir);
+    return dir;
+  };
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+  const logged = () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _enc, cb) {
+        lines.push(String(chunk));
+        cb();
+      },
+    });
+    return { lines, stream };
+  };
+
+  it(
+    'with the embedded database and none set, generates one (owner-only) and hashes under its id; a hash made with the public default of earlier versions signs in and is re-hashed',
+    { timeout: 240_000 },
+    async () => {
+      const dir = dataDir();
+      const file = join(dir, PEPPER_FILE);
+      const email = uniqueEmail('pepper');
+      const log = logged();
+      const server = await createServer(settings({ DATA_DIR: dir, PASSWORD_PEPPER: '', LOG_LEVEL: 'info' }), {
+        logStream: log.stream,
+      });
+      const client = httpClient(Number(new URL(await server.start()).port), { formHeaders: SEED_HEADERS });
+      try {
+        expect(statSync(file).mode & 0o777).toBe(0o600);
+        const pepper = readFileSync(file, 'utf8').trim();
+        expect(pepper).toMatch(/^[0-9a-f]{64}$/);
+        expect(log.lines.some((l) => l.includes(file) && l.includes('back this file up'))).toBe(true);
+        expect(log.lines.join('')).not.toContain(pepper);
+        expect((await client.form('/users/register', registration(email))).status).toBe(201);
+      } finally {
+        await client.close();
+        await server.stop();
+      }
+      const pepper = readFileSync(file, 'utf8').trim();
+      // An account whose hash predates pepper ids, made with the public default (an installation that never set one).
+      const old = await createHasher({ cost: 4, pepper: PUBLIC_DEFAULT_PEPPER, workers: 1 });
+      const legacy = (await old.hash(STRONG)).replace(/^bcrypt-hmac-sha384:[0-9a-f]{8}/, 'bcrypt-hmac-sha384');
+      await old.close();
+      const database = await openDatabase({ dataDir: dir, lockWaitMs: 0 });
+      try {
+        const [row] = await database.db
+          .select()
+          .from(users)
+          .where(sql`${users.email} = ${email}`);
+        expect(row!.passwordHash).toMatch(new RegExp(`^bcrypt-hmac-sha384:${pepperId(pepper)}\\$`));
+        await database.db
+          .update(users)
+          .set({ passwordHash: legacy })
+          .where(sql`${users.email} = ${email}`);
+      } finally {
+        await database.close();
+      }
+
+      const again = logged();
+      const second = await createServer(settings({ DATA_DIR: dir, PASSWORD_PEPPER: '', LOG_LEVEL: 'info' }), {
+        logStream: again.stream,
+      });
+      const client2 = httpClient(Number(new URL(await second.start()).port), { formHeaders: SEED_HEADERS });
+      try {
+        expect(readFileSync(file, 'utf8').trim()).toBe(pepper);
+        // The server says what is left from before pepper ids, and what to do.
+        expect(
+          again.lines.some((l) => l.includes('password hashes from before pepper ids') && l.includes('"hashes":1')),
+        ).toBe(true);
+        expect((await client2.form('/users/login', { email, password: STRONG })).status).toBe(200);
+      } finally {
+        await client2.close();
+        await second.stop();
+      }
+      const reopened = await openDatabase({ dataDir: dir, lockWaitMs: 0 });
+      try {
+        const [row] = await reopened.db
+          .select()
+          .from(users)
+          .where(sql`${users.email} = ${email}`);
+        expect(row!.passwordHash).toMatch(new RegExp(`^bcrypt-hmac-sha384:${pepperId(pepper)}\\$`));
+      } finally {
+        await reopened.close();
+      }
+    },
+  );
+
+  it('NODE_ENV=production without SMTP_URL stops the process at start-up, naming SMTP_URL', async () => {
+    const started = await spawnGateway({ DATA_DIR: dataDir(), NODE_ENV: 'production' }).catch((e: unknown) => e);
+    expect(started).toBeInstanceOf(Error);
+    expect((started as Error).message).toContain('gateway exited (1) before listening');
+    expect((started as Error).message).toContain('SMTP_URL=unset: required with NODE_ENV=production');
+  });
+
+  it('a pepper shorter than 32 bytes stops the process at start-up, naming the variable and never showing it', async () => {
+    const started = await spawnGateway({ DATA_DIR: dataDir(), PASSWORD_PEPPER: 'only-sixteen-chr' }).catch(
+      (e: unknown) => e,
+    );
+    expect((started as Error).message).toContain('gateway exited (1) before listening');
+    expect((started as Error).message).toContain(
+      'PASSWORD_PEPPER=(secret, 16 characters, not shown): must be at least 32 bytes',
+    );
+    expect((started as Error).message).not.toContain('only-sixteen-chr');
+  });
+
+  if (process.env.TEST_DATABASE_URL) {
+    it('with DATABASE_URL, none set stops the start naming PASSWORD_PEPPER (every instance must share it)', async () => {
+      const db = await createTestDatabase('postgres');
+      try {
+        let error: unknown;
+        await createServer(settings({ DATABASE_URL: db.url!, PASSWORD_PEPPER: '' })).catch((e: unknown) => (error = e));
+        expect(error).toBeInstanceOf(ConfigError);
+        expect((error as Error).message).toContain(
+          'PASSWORD_PEPPER=unset: required with DATABASE_URL (every instance must share it)',
+        );
+        const started = await spawnGateway({ DATABASE_URL: db.url!, PASSWORD_PEPPER: '' }).catch((e: unknown) => e);
+        expect((started as Error).message).toContain('gateway exited (1) before listening');
+        expect((started as Error).message).toContain('PASSWORD_PEPPER=unset: required with DATABASE_URL');
       } finally {
         await db.close();
       }

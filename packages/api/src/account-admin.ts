@@ -1,4 +1,4 @@
-import { and, count, eq, isNull } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull } from 'drizzle-orm';
 import { sessions, users, type Database, type Realm } from '@accounts/db';
 import { recordEvent, type EventSource } from './events.js';
 import { findRealm } from './realms.js';
@@ -111,5 +111,19 @@ export async function resetSecondStep(
     const revoked = await endSessions(tx, user.id);
     await recordEvent(tx, operator(realm), 'two_step_reset', user.id);
     return { wasOn: user.twoStep, revoked };
+  });
+}
+
+/**
+ * Ends every session of every account of a realm (a suspected theft of session tokens, a change
+ * of the realm's rules): each may sign in again. One event per realm, from no address. Returns how many ended.
+ */
+export async function revokeRealmSessions(db: Database, realmSlug: string): Promise<number> {
+  const realm = await realmOf(db, realmSlug);
+  return db.transaction(async (tx) => {
+    const inRealm = tx.select({ id: users.id }).from(users).where(eq(users.realmId, realm.id));
+    const gone = await tx.delete(sessions).where(inArray(sessions.userId, inRealm)).returning({ id: sessions.id });
+    await recordEvent(tx, operator(realm), 'realm_sessions_revoked');
+    return gone.length;
   });
 }

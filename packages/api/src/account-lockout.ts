@@ -18,6 +18,13 @@ import type { AccountEventType, EventSource } from './events.js';
 const FAILURES = ['sign_in_failed', 'password_change_failed', 'second_factor_failed', 'passkey_failed'] as const;
 export type FailureType = (typeof FAILURES)[number];
 
+/**
+ * A refused check is recorded (sign_in_blocked, password_check_blocked) at most this many times
+ * per account and client within the failure window; past it the claim is withdrawn, so a client
+ * hammering a locked account cannot flood the events table.
+ */
+export const BLOCKED_RECORDS_PER_WINDOW = 3;
+
 /** A claim still pending after this long belongs to a process that died mid-check: it counts as a failure. */
 const STALE_CLAIM_MS = 60_000;
 /** How long a check may wait for earlier checks in flight to settle before it is refused. */
@@ -116,12 +123,31 @@ export async function claimPasswordCheck(
       type,
       clientIp: src.clientIp,
       userAgent: keptUserAgent(src.userAgent),
+      requestId: src.requestId ?? null,
       pending: true,
     })
     .returning({ id: accountEvents.id });
   const id = claim!.id;
   const withdraw = async (tx: Database = db) => void (await tx.delete(accountEvents).where(eq(accountEvents.id, id)));
   const capped = accountCap && !client.knownDevice;
+  // A refusal by the lockout: the claim becomes the record of a blocked attempt (the owner's
+  // activity shows it), within a bound per account and client; past it, it is withdrawn.
+  const blockedType = type === 'sign_in_failed' ? 'sign_in_blocked' : 'password_check_blocked';
+  const recordBlocked = async () => {
+    const [seen] = await db
+      .select({ n: sql<number>`count(*)`.mapWith(Number) })
+      .from(accountEvents)
+      .where(
+        and(
+          eq(accountEvents.lockoutKey, subject.key),
+          eq(accountEvents.clientKey, client.key),
+          eq(accountEvents.type, blockedType),
+          sql`${accountEvents.createdAt} > ${ago(config.failureWindowMs)}`,
+        ),
+      );
+    if ((seen?.n ?? 0) >= BLOCKED_RECORDS_PER_WINDOW) return withdraw();
+    await db.update(accountEvents).set({ type: blockedType, pending: false }).where(eq(accountEvents.id, id));
+  };
   const limits = {
     client: { max: config.maxPasswordFailures, windowMs: config.failureWindowMs },
     account: { max: config.accountFailureCap, windowMs: config.accountCapWindowMs },
@@ -173,7 +199,8 @@ export async function claimPasswordCheck(
       await sleep(POLL_MS);
     }
   } catch (err) {
-    await withdraw().catch(() => {});
+    const blocked = err instanceof ProblemError && err.problem === 'too_many_attempts';
+    await (blocked ? recordBlocked() : withdraw()).catch(() => {});
     throw err;
   }
 

@@ -53,7 +53,7 @@ function passwordJudge() {
 /**
  * @param {{ op: 'hash', password: string, pepper: string, cost: number }
  *   | { op: 'judge', password: string, context: object }
- *   | { op: 'verify', password: string, pepper: string, hash: string, padToCost?: number }
+ *   | { op: 'verify', password: string, peppers: string[], hash: string, padToCost?: number }
  *   | { op: 'thread' }} task
  */
 export default function run(task) {
@@ -61,7 +61,8 @@ export default function run(task) {
     case 'hash':
       return bcrypt.hashSync(prehash(task.password, task.pepper), task.cost);
     case 'verify': {
-      const ok = bcrypt.compareSync(prehash(task.password, task.pepper), task.hash);
+      // Several peppers only for a hash made before pepper ids (password-hashing.ts, legacyPeppers).
+      const ok = task.peppers.some((pepper) => bcrypt.compareSync(prehash(task.password, pepper), task.hash));
       // A hash of a lower cost c0 than the current c checks faster than the dummy hash of an
       // unknown email, which would tell the two apart. One bcrypt of each cost c0 … c−1 adds
       // 2^c0 + … + 2^(c−1) = 2^c − 2^c0 rounds: both paths then cost 2^c, whatever the outcome.

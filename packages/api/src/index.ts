@@ -8,6 +8,7 @@ export {
   listAccounts,
   resetSecondStep,
   revokeAccountSessions,
+  revokeRealmSessions,
   type AccountListing,
 } from './account-admin.js';
 export { describeDevice, displayAddress } from './device.js';
@@ -31,7 +32,24 @@ export {
   type Problem,
   type ProblemCode,
 } from './errors.js';
-export { costOf, createHasher, defaultWorkers, type Hasher, type HasherOptions } from './password-hashing.js';
+export {
+  costOf,
+  createHasher,
+  defaultWorkers,
+  pepperId,
+  pepperIdOf,
+  PUBLIC_DEFAULT_PEPPER,
+  type Hasher,
+  type HasherOptions,
+} from './password-hashing.js';
+export {
+  createRefusalRecorder,
+  REFUSAL_WINDOW_MS,
+  REFUSALS_PER_WINDOW,
+  type RefusalRecorder,
+  type RefusalType,
+} from './refusal-events.js';
+export { resealTotpSecrets, secretCensus, type SecretCensus } from './secret-rotation.js';
 export { databaseAnswers } from './readiness.js';
 export { purgeExpired, type Purged, type RetentionOptions } from './retention.js';
 export { createRealm, DEFAULT_REALM_SLUG, findRealm, listRealms, RealmError } from './realms.js';
@@ -53,7 +71,9 @@ export {
   enqueueMail,
   markFailed,
   markSent,
+  openLink,
   recipientKey,
+  sealLink,
   type OutboxPolicy,
   type OutboxRow,
 } from './mail/outbox.js';

@@ -4,7 +4,8 @@ import type { Context } from './trpc.js';
 
 /**
  * The password rule's content part (how easy to guess) for a new password, with the person's own
- * words known: their name, their email and the realm. The input schemas leave this part out
+ * words known: their name, their email, the realm (its
+ * slug and name) and the service's name. The input schemas leave this part out
  * (estimator null), so it is estimated once, in full, on the estimating thread.
  */
 export async function checkNewPassword(
@@ -13,6 +14,12 @@ export async function checkNewPassword(
   person: Pick<User, 'name' | 'email'>,
   field: string,
 ): Promise<void> {
-  const verdict = await ctx.hasher.judge(password, { name: person.name, email: person.email, realm: ctx.realm.slug });
+  const verdict = await ctx.hasher.judge(password, {
+    name: person.name,
+    email: person.email,
+    realm: ctx.realm.slug,
+    realmName: ctx.realm.name,
+    product: ctx.config.productName,
+  });
   if (verdict !== 'ok') throw fieldProblem(field, verdict);
 }

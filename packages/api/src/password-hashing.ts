@@ -1,15 +1,31 @@
+import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import type { PasswordContext, PasswordVerdict } from '@accounts/validators';
 import { ProblemError } from './errors.js';
 
-// Stored form: "<scheme>$<bcrypt string>", e.g. "bcrypt-hmac-sha384$2b$11$...". The scheme names
-// the pre-hash and the bcrypt string carries its cost, so old hashes can be recognised and upgraded.
+// Stored form: "<scheme>:<pepper id>$<bcrypt string>", e.g. "bcrypt-hmac-sha384:1a2b3c4d$2b$11$...".
+// The scheme names the pre-hash, the pepper id which pepper keyed it (so the pepper can be rotated)
+// and the bcrypt string carries its cost, so old hashes can be recognised and upgraded. Hashes made
+// before pepper ids ("bcrypt-hmac-sha384$2b$11$...") carry none: see legacyPeppers below.
 const SCHEME = 'bcrypt-hmac-sha384';
+const STORED = /^bcrypt-hmac-sha384(?::([0-9a-f]{8}))?(\$2[aby]\$(\d\d)\$.+)$/;
+
+/**
+ * The public pepper every installation used when PASSWORD_PEPPER was unset, before peppers were
+ * generated: hashes without a pepper id may have been made with it (see legacyPeppers).
+ */
+export const PUBLIC_DEFAULT_PEPPER = 'accounts-default-pepper-set-PASSWORD_PEPPER';
+
+/** A pepper's id in stored hashes: the first 8 hex digits of its SHA-256 (tells nothing of the pepper). */
+export const pepperId = (pepper: string) => createHash('sha256').update(pepper).digest('hex').slice(0, 8);
 
 export interface HasherOptions {
   cost: number;
+  /** The current pepper: every new hash is made with it. */
   pepper: string;
+  /** Earlier peppers, kept to verify hashes made with them (which are then re-hashed under the current one). */
+  previousPeppers?: string[];
   /** Worker threads; default: one per core. */
   workers?: number;
   /** Hashing tasks (and, separately, estimates) allowed to wait for a thread; past it, callers get server_busy at once. */
@@ -18,6 +34,8 @@ export interface HasherOptions {
 
 export interface Hasher {
   readonly cost: number;
+  /** The current pepper's id, which every new hash records. */
+  readonly pepperId: string;
   hash(password: string): Promise<string>;
   verify(password: string, stored: string): Promise<boolean>;
   /** Compares against a throwaway hash, so an unknown account costs as much time as a known one. */
@@ -38,9 +56,25 @@ export function defaultWorkers(): number {
 }
 
 export function costOf(stored: string): number | undefined {
-  const m = /^bcrypt-hmac-sha384\$2[aby]\$(\d\d)\$/.exec(stored);
-  return m ? Number(m[1]) : undefined;
+  const m = STORED.exec(stored);
+  return m ? Number(m[3]) : undefined;
 }
+
+/** The pepper id a stored hash names; null for a hash made before pepper ids, undefined for no hash of ours. */
+export function pepperIdOf(stored: string): string | null | undefined {
+  const m = STORED.exec(stored);
+  return m ? (m[1] ?? null) : undefined;
+}
+
+/**
+ * The peppers a hash without a pepper id may have been made with, in the order they are tried:
+ * the current one, the previous ones, then the public default (installations that never set
+ * PASSWORD_PEPPER used it). Such hashes exist only from before pepper ids; each is re-hashed
+ * under the current pepper at its next sign-in, and the server counts those left at start-up.
+ */
+export const legacyPeppers = (pepper: string, previous: readonly string[] = []) => [
+  ...new Set([pepper, ...previous, PUBLIC_DEFAULT_PEPPER]),
+];
 
 /** How long the estimating thread stays after its last estimate; then its ~65 MB are given back. */
 const ESTIMATOR_IDLE_MS = 10 * 60_000;
@@ -74,25 +108,30 @@ export async function createHasher(opts: HasherOptions): Promise<Hasher> {
       throw err;
     }
   };
+  const currentId = pepperId(opts.pepper);
+  const byId = new Map([...(opts.previousPeppers ?? []), opts.pepper].map((p) => [pepperId(p), p]));
+  const legacy = legacyPeppers(opts.pepper, opts.previousPeppers);
   const hash = async (password: string) =>
-    `${SCHEME}${await run<string>(hashing, { op: 'hash', password, pepper: opts.pepper, cost: opts.cost })}`;
+    `${SCHEME}:${currentId}${await run<string>(hashing, { op: 'hash', password, pepper: opts.pepper, cost: opts.cost })}`;
   const verify = async (password: string, stored: string) => {
-    if (costOf(stored) === undefined) return false;
-    return run<boolean>(hashing, {
-      op: 'verify',
-      password,
-      pepper: opts.pepper,
-      hash: stored.slice(SCHEME.length),
-      padToCost: opts.cost,
-    });
+    const m = STORED.exec(stored);
+    if (!m) return false;
+    // A pepper no longer kept verifies nothing; it is checked against the current one all the
+    // same, so the answer takes as long as any other.
+    const peppers = m[1] === undefined ? legacy : [byId.get(m[1]) ?? opts.pepper];
+    const known = m[1] === undefined || byId.has(m[1]);
+    const ok = await run<boolean>(hashing, { op: 'verify', password, peppers, hash: m[2], padToCost: opts.cost });
+    return ok && known;
   };
   const dummy = await hash(`dummy-${Math.random()}`);
   return {
     cost: opts.cost,
+    pepperId: currentId,
     hash,
     verify,
     verifyDummy: async (password) => void (await verify(password, dummy)),
-    needsRehash: (stored) => costOf(stored) !== opts.cost,
+    // An older cost, or another pepper (a previous one, or none recorded): re-hashed at sign-in.
+    needsRehash: (stored) => costOf(stored) !== opts.cost || pepperIdOf(stored) !== currentId,
     judge: (password, context) => run<PasswordVerdict>(estimating, { op: 'judge', password, context }),
     assertCapacity(slots = 1) {
       // A request needing more slots than the whole queue still runs when nothing waits.

@@ -1,5 +1,5 @@
-import { eq } from 'drizzle-orm';
-import { realms, type Database } from '@accounts/db';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { realms, sessions, users, type Database } from '@accounts/db';
 import { RealmError } from './realms.js';
 
 /**
@@ -15,12 +15,24 @@ export async function realmRequiresVerifiedEmail(db: Database, realmId: string):
   return row?.on ?? false;
 }
 
-/** Turns the realm's "require a verified email to sign in" setting on or off. */
+/**
+ * Turns the realm's "require a verified email to sign in" setting on or off. Turning it on ends
+ * the sessions of the realm's unconfirmed accounts (the session check refuses them from then on;
+ * ending them also tells every server's remembered session checks).
+ */
 export async function setRequireVerifiedEmail(db: Database, slug: string, on: boolean): Promise<void> {
-  const done = await db
-    .update(realms)
-    .set({ requireVerifiedEmail: on })
-    .where(eq(realms.slug, slug))
-    .returning({ id: realms.id });
-  if (done.length === 0) throw new RealmError(`There is no realm "${slug}".`);
+  await db.transaction(async (tx) => {
+    const done = await tx
+      .update(realms)
+      .set({ requireVerifiedEmail: on })
+      .where(eq(realms.slug, slug))
+      .returning({ id: realms.id });
+    if (done.length === 0) throw new RealmError(`There is no realm "${slug}".`);
+    if (!on) return;
+    const unconfirmed = tx
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.realmId, done[0]!.id), isNull(users.emailVerifiedAt)));
+    await tx.delete(sessions).where(inArray(sessions.userId, unconfirmed));
+  });
 }

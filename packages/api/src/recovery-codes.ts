@@ -1,13 +1,16 @@
 import { randomInt } from 'node:crypto';
-import { and, count, eq, isNull, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { recoveryCodes, type Database } from '@accounts/db';
 import { formatRecoveryCode, RECOVERY_ALPHABET, RECOVERY_CODE_COUNT, RECOVERY_CODE_LENGTH } from '@accounts/validators';
 import type { Vault } from './vault.js';
 
 // Single-use recovery codes: ten per account, 50 random bits each, shown once and stored only as
-// keyed digests bound to the account.
+// keyed digests bound to the account. After a SECRET_KEY rotation a code is found under any kept
+// key (SECRET_KEY_PREVIOUS); a code cannot be digested again without being typed, and each is
+// used once, so the codes of an earlier key live until used or replaced (`rotate-secrets` counts them).
 
 const digestOf = (vault: Vault, userId: string, code: string) => vault.digest(`${userId}\n${code}`);
+const candidateDigests = (vault: Vault, userId: string, code: string) => vault.digests(`${userId}\n${code}`);
 
 function newCode(): string {
   let code = '';
@@ -36,7 +39,7 @@ export async function useRecoveryCode(tx: Database, vault: Vault, userId: string
     .where(
       and(
         eq(recoveryCodes.userId, userId),
-        eq(recoveryCodes.digest, digestOf(vault, userId, code)),
+        inArray(recoveryCodes.digest, candidateDigests(vault, userId, code)),
         isNull(recoveryCodes.usedAt),
       ),
     )

@@ -1,7 +1,6 @@
 import { setImmediate as yieldToRequests } from 'node:timers/promises';
 import { lt, not, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import {
-  accountEvents,
   accountTokens,
   knownDevices,
   mailOutbox,
@@ -46,6 +45,22 @@ export const KNOWN_DEVICES_PER_ACCOUNT = 20;
 const DAY_MS = 86_400_000;
 
 /**
+ * Account events past their retention, through the database's own purge function (migration
+ * 0009): the events table is append-only for everything else, the serving role included.
+ */
+async function purgeEvents(db: Database, olderThanMs: number, batch: number): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const rows = await db.execute<{ n: number }>(sql`select accounts_purge_events(${ago(olderThanMs)}, ${batch}) as n`);
+    const list = (Array.isArray(rows) ? rows : ((rows as { rows?: unknown[] }).rows ?? [])) as { n: number }[];
+    const n = Number(list[0]?.n ?? 0);
+    total += n;
+    if (n < batch) return total;
+    await yieldToRequests();
+  }
+}
+
+/**
  * Deletes expired or idle sessions, account events past their retention and known devices unused
  * for their lifetime, in batches by primary key. A batch locks only its own rows and skips rows
  * another transaction holds (SKIP LOCKED), so a request is never kept waiting behind the purge,
@@ -71,7 +86,7 @@ export async function purgeExpired(db: Database, config: AccountConfig, opts: Re
   return {
     // Exactly the sessions the session check no longer accepts.
     sessions: await drain('sessions', not(sessionIsLive(config.sessionIdleMs))),
-    events: await drain('account_events', older(accountEvents.createdAt, eventMs)),
+    events: await purgeEvents(db, eventMs, batch),
     knownDevices:
       (await drain('known_devices', older(knownDevices.lastUsedAt, config.knownDeviceTtlMs))) +
       (await drain(

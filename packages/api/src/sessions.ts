@@ -1,5 +1,5 @@
 import { and, eq, gt, inArray, isNull, ne, sql, type Placeholder, type SQL } from 'drizzle-orm';
-import { sessions, users, type Database, type Session, type User } from '@accounts/db';
+import { realms, sessions, users, type Database, type Session, type User } from '@accounts/db';
 import type { AccountConfig } from './config.js';
 import { ago, fromNow, millis } from './db-time.js';
 import { keptUserAgent } from './device.js';
@@ -31,6 +31,13 @@ export interface SessionOrigin {
   passwordChecked?: boolean;
 }
 
+/**
+ * Sessions one account may hold at once; a new one past it ends the oldest (by when it began).
+ * Generous for a person's browsers, phones and programs, small enough that a script signing in
+ * in a loop cannot grow the table or the owner's device list without bound.
+ */
+export const MAX_SESSIONS_PER_ACCOUNT = 50;
+
 export async function createSession(
   db: Database,
   userId: string,
@@ -49,6 +56,9 @@ export async function createSession(
       passwordCheckedAt: origin.passwordChecked === false ? null : sql`now()`,
     })
     .returning({ expiresAt: sessions.expiresAt });
+  await db.execute(
+    sql`delete from ${sessions} where ${sessions.id} in (select ${sessions.id} from ${sessions} where ${sessions.userId} = ${userId} order by ${sessions.createdAt} desc, ${sessions.id} desc offset ${MAX_SESSIONS_PER_ACCOUNT})`,
+  );
   return { token, expiresAt: row!.expiresAt };
 }
 
@@ -71,12 +81,15 @@ function sessionLookup(db: Database) {
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
+    .innerJoin(realms, eq(realms.id, users.realmId))
     .where(
       and(
         eq(sessions.tokenHash, sql.placeholder('tokenHash')),
         eq(users.realmId, sql.placeholder('realmId')),
         // A disabled account's sessions are refused at once, whatever is left of them.
         isNull(users.disabledAt),
+        // In a realm that requires a confirmed address, so are an unconfirmed account's.
+        sql`(not ${realms.requireVerifiedEmail} or ${users.emailVerifiedAt} is not null)`,
         sessionIsLive(sql.placeholder('idleMs')),
       ),
     )

@@ -33,6 +33,10 @@ export interface RequestContext {
   realm: Realm;
   locale: Locale;
   clientIp: string | null;
+  /** The request's id (the access log's reqId), recorded with the events it causes. */
+  requestId?: string | null;
+  /** Tells the transport which account the request acted as, for its access log line (never the email). */
+  actingAs?: (userId: string) => void;
   /** The caller's session token, from a cookie or a bearer header. */
   sessionToken: string | null;
   /** The known-device credential the client presented (cookie or header), unparsed. */
@@ -144,6 +148,7 @@ export const accountLimitKey = (userId: string) => `user:${userId}`;
 async function requireSession(ctx: Context): Promise<{ session: Session; user: User }> {
   const found = ctx.sessionToken ? await findSession(ctx.db, ctx.sessionToken, ctx.realm.id, ctx.config) : null;
   if (!found) throw new ProblemError('unauthenticated');
+  ctx.actingAs?.(found.user.id);
   return found;
 }
 

@@ -105,9 +105,11 @@ export async function useSecondStepCode(
   const step = matchingStep(secret, code.code);
   if (step === null) return null;
   // Compare-and-set: of two uses of one code, only the first moves the step.
+  // A secret sealed under an earlier SECRET_KEY is sealed again under the current one as it is used.
+  const resealed = vault.resealed(row.secret, userId);
   const moved = await tx
     .update(totpCredentials)
-    .set({ lastStep: step })
+    .set({ lastStep: step, ...(resealed ? { secret: resealed } : {}) })
     .where(and(mine, lt(totpCredentials.lastStep, step)))
     .returning({ step: totpCredentials.lastStep });
   return moved.length === 1 ? 'totp' : null;

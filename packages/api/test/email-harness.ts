@@ -1,7 +1,8 @@
 import { eq, desc, and } from 'drizzle-orm';
 import { mailOutbox, type Database } from '@accounts/db';
 import { STRONG, uniqueEmail } from '@accounts/testing';
-import type { Harness, TestRequest } from './harness.js';
+import { openLink } from '../src/mail/outbox.js';
+import { TEST_VAULT, type Harness, type TestRequest } from './harness.js';
 
 /** A caller with what the mail flows read from a request: the realm's own origin, a browser, an address. */
 export function mailCaller(h: Harness, opts: Omit<TestRequest, 'origin'> = {}) {
@@ -13,14 +14,22 @@ export function mailCaller(h: Harness, opts: Omit<TestRequest, 'origin'> = {}) {
   });
 }
 
-/** The mails queued for an address, newest first. */
-export async function mailsTo(db: Database, recipient: string, template?: string) {
+/** The mails queued for an address, newest first, as stored (a link sealed). */
+export async function storedMailsTo(db: Database, recipient: string, template?: string) {
   const rows = await db
     .select()
     .from(mailOutbox)
     .where(eq(mailOutbox.recipient, recipient))
     .orderBy(desc(mailOutbox.id));
   return template ? rows.filter((r) => r.template === template) : rows;
+}
+
+/** The mails queued for an address, newest first, their links opened as the sender opens them. */
+export async function mailsTo(db: Database, recipient: string, template?: string) {
+  return (await storedMailsTo(db, recipient, template)).map((r) => ({
+    ...r,
+    payload: openLink(TEST_VAULT, r.recipient, r.payload),
+  }));
 }
 
 /** The token in the newest mailed link of a template. */

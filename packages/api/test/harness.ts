@@ -94,11 +94,15 @@ export function testContext(
   return { context, handed };
 }
 
+/** The tests' SECRET_KEY vault: one key, so the mail helpers can open the links the outbox keeps sealed. */
+export const TEST_SECRET_KEY = Buffer.from(newSecretKey(), 'hex');
+export const TEST_VAULT = createVault(TEST_SECRET_KEY);
+
 /** One clean database and one hashing pool per test file (bcrypt cost 4 keeps tests fast). */
 export function useHarness(driver: Driver, overrides: Partial<AccountConfig> = {}, cost = 4): Harness {
   const h = {
     config: { ...DEFAULT_ACCOUNT_CONFIG, ...overrides },
-    vault: createVault(Buffer.from(newSecretKey(), 'hex')),
+    vault: TEST_VAULT,
   } as Harness;
   beforeAll(async () => {
     h.db = await createTestDatabase(driver);

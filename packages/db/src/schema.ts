@@ -92,7 +92,15 @@ export const accountEvents = pgTable(
     realmId: uuid('realm_id')
       .notNull()
       .references(() => realms.id, { onDelete: 'cascade' }),
+    /**
+     * Null once the account is deleted: its events stay for the retention window (append-only,
+     * migration 0009), tied to it only by subjectDigest.
+     */
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** A deleted account's keyed email digest (SECRET_KEY), so its events can still be found by its address. */
+    subjectDigest: text('subject_digest'),
+    /** The request the event came from (the access log's reqId), to join the two. */
+    requestId: text('request_id'),
     type: text('type').notNull(),
     /** Whose password-failure counter a failed check counts against: the user, or an unknown email's digest. */
     lockoutKey: text('lockout_key'),
@@ -108,6 +116,8 @@ export const accountEvents = pgTable(
     index('account_events_user_type_time_idx').on(t.userId, t.type, t.createdAt),
     index('account_events_lockout_idx').on(t.lockoutKey, t.createdAt),
     index('account_events_created_idx').on(t.createdAt),
+    // Refusals are recorded a bounded number of times per client and window (refusal-events.ts).
+    index('account_events_client_type_time_idx').on(t.clientKey, t.type, t.createdAt),
   ],
 );
 

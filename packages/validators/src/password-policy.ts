@@ -30,7 +30,12 @@ export const DEFAULT_POLICY: PasswordPolicy = { minLength: PASSWORD_MIN_LENGTH_D
 export interface PasswordContext {
   name?: string;
   email?: string;
+  /** The realm's slug. */
   realm?: string;
+  /** The realm's name ("Acme Inc"). */
+  realmName?: string;
+  /** The service's name (PRODUCT_NAME): an attacker knows where the password is typed. */
+  product?: string;
 }
 
 /**
@@ -67,7 +72,8 @@ export function passwordUserInputs(ctx: PasswordContext): string[] {
     const domain = at >= 0 ? ctx.email.slice(at + 1) : '';
     words.push(ctx.email, local, ...local.split(/[._+-]+/u), domain, domain.split('.')[0] ?? '');
   }
-  if (ctx.realm) words.push(ctx.realm, ...ctx.realm.split(/[\s._-]+/u));
+  for (const place of [ctx.realm, ctx.realmName, ctx.product])
+    if (place) words.push(place, ...place.split(/[\s._-]+/u), place.replace(/\s+/gu, ''));
   return [...new Set(words.map(simple).filter((w) => [...w].length >= 3))];
 }
 

@@ -2,8 +2,10 @@ import {
   claimDueMails,
   markFailed,
   markSent,
+  openLink,
   renderMail,
   type Database,
+  type Vault,
   type MailTemplate,
   type OutboxPolicy,
   type OutboxRow,
@@ -11,7 +13,7 @@ import {
 import type { Locale } from '@accounts/validators';
 import type { FastifyInstance } from 'fastify';
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { Config } from '../config.js';
+import { logsWholeLinks, type Config } from '../config.js';
 
 /** Mails claimed per round; a full round is followed at once by the next. */
 const BATCH = 20;
@@ -26,17 +28,35 @@ export const outboxPolicy = (config: Config): OutboxPolicy => ({
 
 type Deliver = (row: OutboxRow) => Promise<void>;
 
-/** SMTP through nodemailer when SMTP_URL is set; otherwise one log line per mail, link included (development). */
-function deliveryFor(app: FastifyInstance, config: Config): { deliver: Deliver; close(): void; kind: 'smtp' | 'log' } {
+/** A link as the log shows it: its token masked, unless MAIL_TRANSPORT=log asks for whole links on purpose. */
+export const loggedLink = (link: string | undefined, whole: boolean) =>
+  link === undefined || whole ? link : link.replace(/([?&]token=)[^&#]*/g, '$1***');
+
+/**
+ * SMTP through nodemailer when SMTP_URL is set (and MAIL_TRANSPORT is not log); otherwise one log
+ * line per mail (development), its link's token masked unless MAIL_TRANSPORT=log is set.
+ */
+function deliveryFor(
+  app: FastifyInstance,
+  config: Config,
+  vault: Vault,
+): { deliver: Deliver; close(): void; kind: 'smtp' | 'log' } {
+  // The link is opened only here, just before delivery (the outbox keeps it sealed).
   const render = (row: OutboxRow) =>
-    renderMail(row.template as MailTemplate, row.locale as Locale, row.payload as never);
-  if (!config.SMTP_URL) {
+    renderMail(
+      row.template as MailTemplate,
+      row.locale as Locale,
+      openLink(vault, row.recipient, row.payload) as never,
+    );
+  if (!config.SMTP_URL || config.MAIL_TRANSPORT === 'log') {
+    const whole = logsWholeLinks(config);
     return {
       kind: 'log',
       deliver: (row) => {
         const mail = render(row);
+        const link = loggedLink(mail.link, whole);
         app.log.info(
-          { mail: { id: row.id, to: row.recipient, template: row.template, subject: mail.subject, link: mail.link } },
+          { mail: { id: row.id, to: row.recipient, template: row.template, subject: mail.subject, link } },
           'mail (SMTP_URL not set: logged, not sent)',
         );
         return Promise.resolve();
@@ -73,10 +93,15 @@ function deliveryFor(app: FastifyInstance, config: Config): { deliver: Deliver; 
  * is given up (logged at error). Runs from ready to close, never inside a request; a stop waits
  * for the round in flight. MAIL_POLL_MS=0 turns it off (another instance sends).
  */
-export function startMailSender(app: FastifyInstance & { draining: boolean }, db: Database, config: Config) {
+export function startMailSender(
+  app: FastifyInstance & { draining: boolean },
+  db: Database,
+  config: Config,
+  vault: Vault,
+) {
   if (config.MAIL_POLL_MS === 0) return;
   const policy = outboxPolicy(config);
-  const delivery = deliveryFor(app, config);
+  const delivery = deliveryFor(app, config, vault);
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | null = null;

@@ -28,7 +28,9 @@ export default setupPlugin('lifecycle', (app) => {
     if (app.draining) return next(notReady());
     next();
   });
-  // The only request log: without bodies, cookies or headers.
+  // The only request log: without bodies, cookies, headers or the query string (where a mailed
+  // link's token would be); the client's address and the account's id (never its email), and
+  // pino's reqId to find the request's events (account_events.request_id).
   app.addHook('onResponse', async (req, reply) => {
     req.log.info(
       {
@@ -38,6 +40,9 @@ export default setupPlugin('lifecycle', (app) => {
         path: req.url.split('?')[0],
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime),
+        clientIp: req.ip,
+        ...(req.accountId ? { userId: req.accountId } : {}),
+        ...(req.problemCode ? { problem: req.problemCode } : {}),
       },
       'request',
     );

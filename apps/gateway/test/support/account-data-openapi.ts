@@ -1,13 +1,13 @@
 import { desc, eq, sql } from 'drizzle-orm';
 import { mailOutbox, sessions, users, type Database } from '@accounts/db';
 import { expect } from 'vitest';
-import { registration, STRONG, STRONG2, uniqueEmail } from './gateway.js';
+import { openedPayload, registration, STRONG, STRONG2, uniqueEmail } from './gateway.js';
 import { expectPostRefusals, type Get, type Post } from './openapi.js';
 
 /** The token of the newest queued change-of-address link to an address (the OpenAPI test's gateway does not send). */
 export async function queuedChangeToken(db: Database, address: string): Promise<string> {
   const rows = await db.select().from(mailOutbox).where(eq(mailOutbox.recipient, address)).orderBy(desc(mailOutbox.id));
-  const link = (rows.find((r) => r.template === 'confirm_email_change')?.payload as { link?: string } | undefined)
+  const link = (openedPayload(rows.find((r) => r.template === 'confirm_email_change')) as { link?: string } | undefined)
     ?.link;
   if (!link) throw new Error(`no queued confirm_email_change mail to ${address}`);
   return new URL(link).searchParams.get('token')!;

@@ -1,13 +1,13 @@
 import { desc, eq } from 'drizzle-orm';
 import { mailOutbox, realms, type Database } from '@accounts/db';
 import { expect } from 'vitest';
-import { STRONG, STRONG2, uniqueEmail } from './gateway.js';
+import { openedPayload, STRONG, STRONG2, uniqueEmail } from './gateway.js';
 import { expectPostRefusals, type Post } from './openapi.js';
 
 /** The token of the newest queued mail of a template to an address (the test gateway does not send). */
 export async function queuedToken(db: Database, email: string, template: 'reset_password' | 'verify_email') {
   const rows = await db.select().from(mailOutbox).where(eq(mailOutbox.recipient, email)).orderBy(desc(mailOutbox.id));
-  const link = (rows.find((r) => r.template === template)?.payload as { link?: string } | undefined)?.link;
+  const link = (openedPayload(rows.find((r) => r.template === template)) as { link?: string } | undefined)?.link;
   if (!link) throw new Error(`no queued ${template} mail to ${email}`);
   return new URL(link).searchParams.get('token')!;
 }

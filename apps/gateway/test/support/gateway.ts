@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { createHasher, createRealm, type Hasher } from '@accounts/api';
+import { createHasher, createRealm, createVault, openLink, parseSecretKey, type Hasher } from '@accounts/api';
 import type { Driver } from '@accounts/db';
 import { createTestDatabase, httpClient, STRONG, uniqueEmail, type Client, type TestDatabase } from '@accounts/testing';
 import { loadConfig } from '../../src/config.js';
@@ -18,6 +18,13 @@ export { STRONG, STRONG2, uniqueEmail, type Response } from '@accounts/testing';
 
 /** The SECRET_KEY of test gateways (several instances of one test share it, as a deployment's must). */
 export const TEST_SECRET_KEY = '5ec7e7c0ffee5ec7e7c0ffee5ec7e7c0ffee5ec7e7c0ffee5ec7e7c0ffee0001';
+
+/** The PASSWORD_PEPPER of test gateways. */
+export const TEST_PEPPER = 'test-gateway-pepper-0123456789abcdef-0001';
+
+/** A queued mail's payload with its link opened under TEST_SECRET_KEY, as the sender opens it. */
+export const openedPayload = (row: { recipient: string; payload: unknown } | undefined) =>
+  row && openLink(createVault(parseSecretKey(TEST_SECRET_KEY)!), row.recipient, row.payload);
 
 /** An in-process gateway; `form` posts with the seed's exact headers. */
 export interface Gateway extends Client {
@@ -46,6 +53,7 @@ export async function startGateway(driver: Driver, env: Record<string, string> =
     RATE_LIMIT_CHANGE_PASSWORD: '1000',
     RATE_LIMIT_ACCOUNT_WRITES: '1000',
     SECRET_KEY: TEST_SECRET_KEY,
+    PASSWORD_PEPPER: TEST_PEPPER,
     ...env,
   });
   const hasher = await createHasher(hasherOptionsFrom(config));

@@ -26,7 +26,7 @@ const BASE_ENV = {
   SERVE_WEB: 'false',
   BCRYPT_COST: '4',
   HASH_WORKERS: '1',
-  PASSWORD_PEPPER: 'process-test-pepper-0123456789',
+  PASSWORD_PEPPER: 'process-test-pepper-0123456789abcdef-0002',
   SECRET_KEY: '5ec7e7c0ffee5ec7e7c0ffee5ec7e7c0ffee5ec7e7c0ffee5ec7e7c0ffee0002',
   RATE_LIMIT_REGISTER: '1000000',
   RATE_LIMIT_SIGN_IN: '1000000',

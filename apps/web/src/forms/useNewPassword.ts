@@ -6,7 +6,7 @@ import { usePasswordEstimator } from './usePasswordEstimator';
 /** What a new password is judged by, in the browser as on the server. */
 export interface NewPasswordRule {
   policy: PasswordPolicy;
-  /** The words it must not be built from: the person's name and email, the realm. */
+  /** The words it must not be built from: the person's name and email, the realm, the product. */
   context: PasswordContext;
   /** The server's estimator; null while it loads. */
   estimator: PasswordEstimator | null;
@@ -17,9 +17,12 @@ export interface NewPasswordRule {
  * Stable between renders while nothing changes, so a schema built from it is built once.
  */
 export function useNewPassword({ name, email }: { name?: string; email?: string } = {}): NewPasswordRule {
-  const { realm, passwordPolicy } = useRealmSettings();
+  const { realm, passwordPolicy, productName } = useRealmSettings();
   const policy = useMemo(() => ({ minLength: passwordPolicy.minLength }), [passwordPolicy.minLength]);
-  const context = useMemo(() => ({ name, email, realm: realm.slug }), [name, email, realm.slug]);
+  const context = useMemo(
+    () => ({ name, email, realm: realm.slug, realmName: realm.name, product: productName }),
+    [name, email, realm.slug, realm.name, productName],
+  );
   const estimator = usePasswordEstimator();
   return useMemo(() => ({ policy, context, estimator }), [policy, context, estimator]);
 }

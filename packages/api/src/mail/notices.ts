@@ -33,6 +33,7 @@ async function queue<T extends MailTemplate>(
     locale: accountLocale(user),
     template,
     payload,
+    vault: ctx.vault,
   });
   if (!result.queued)
     ctx.log?.warn(

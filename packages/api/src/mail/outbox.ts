@@ -4,6 +4,7 @@ import { mailOutbox, mailSends, type Database } from '@accounts/db';
 import { normalizeEmail, type Locale } from '@accounts/validators';
 import type { MailCap } from '../config.js';
 import { ago, fromNow, secondsUntilOut } from '../db-time.js';
+import type { Vault } from '../vault.js';
 import type { MailPayload, MailTemplate } from './templates.js';
 
 // The transactional outbox. A mail is written in the same transaction as the event that causes
@@ -50,7 +51,11 @@ export type Enqueued = { queued: true } | { queued: false; retryAfter: number };
 export async function enqueueMail<T extends MailTemplate>(
   tx: Database,
   cap: MailCap,
-  mail: Omit<QueuedMail<T>, 'payload'> & { payload: () => MailPayload[T] | Promise<MailPayload[T]> },
+  mail: Omit<QueuedMail<T>, 'payload'> & {
+    payload: () => MailPayload[T] | Promise<MailPayload[T]>;
+    /** Seals the payload's link (sealLink); every mail the flows queue has one. */
+    vault?: Vault;
+  },
 ): Promise<Enqueued> {
   const key = recipientKey(mail.recipient);
   const limit =
@@ -69,8 +74,28 @@ export async function enqueueMail<T extends MailTemplate>(
   }
   await tx.insert(mailSends).values({ recipientKey: key });
   const payload = await mail.payload();
-  await tx.insert(mailOutbox).values({ ...mail, payload });
+  const { vault, ...row } = mail;
+  await tx.insert(mailOutbox).values({ ...row, payload: vault ? sealLink(vault, mail.recipient, payload) : payload });
   return { queued: true };
+}
+
+/**
+ * A payload as the outbox keeps it: a working link (reset, verification, change of address) is
+ * sealed under SECRET_KEY, bound to the recipient, so neither the table nor a backup of it holds
+ * a usable link; the sender opens it just before delivery, and the payload is cleared once sent.
+ */
+export function sealLink<P extends object>(vault: Vault, recipient: string, payload: P): object {
+  if (!('link' in payload) || typeof payload.link !== 'string') return payload;
+  const { link, ...rest } = payload;
+  return { ...rest, sealedLink: vault.seal(link, `mail-link\n${recipient}`) };
+}
+
+/** The payload the templates read: its sealed link opened (throws when no kept key opens it). */
+export function openLink(vault: Vault, recipient: string, payload: unknown): unknown {
+  if (!payload || typeof payload !== 'object' || !('sealedLink' in payload) || typeof payload.sealedLink !== 'string')
+    return payload;
+  const { sealedLink, ...rest } = payload;
+  return { ...rest, link: vault.open(sealedLink, `mail-link\n${recipient}`) };
 }
 
 export type OutboxRow = typeof mailOutbox.$inferSelect;

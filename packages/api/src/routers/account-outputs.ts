@@ -11,6 +11,8 @@ export const userResult = z.object({
   user: publicUserSchema,
   session: deliveredSession,
   knownDevice: z.string().optional(),
+  /** Registration in a realm that requires a confirmed address: no session until the mailed link is followed. */
+  emailVerificationRequired: z.literal(true).optional(),
 });
 export const twoStepStatusSchema = z.object({
   enabled: z.boolean(),

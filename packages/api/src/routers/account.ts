@@ -59,16 +59,21 @@ export function createAccountRouter(
         if (await findUserByEmail(ctx.db, ctx.realm.id, data.email))
           throw fieldProblem('email', 'email_taken', 'email_taken');
         const passwordHash = await hashing;
+        // A realm that requires a confirmed address starts no session before the address is
+        // confirmed (sign-in would refuse it): the answer says to confirm it.
+        const confirmFirst = await realmRequiresVerifiedEmail(ctx.db, ctx.realm.id);
         const created = await ctx.db
           .transaction(async (tx) => {
             const [user] = await tx
               .insert(users)
               .values({ realmId: ctx.realm.id, name: data.name, email: data.email, passwordHash, locale: ctx.locale })
               .returning();
-            const started = await startSession(tx, ctx, user!.id, {
-              tokens: parseDeviceCredential(ctx.deviceCredential),
-              known: null,
-            });
+            const started = confirmFirst
+              ? null
+              : await startSession(tx, ctx, user!.id, {
+                  tokens: parseDeviceCredential(ctx.deviceCredential),
+                  known: null,
+                });
             await recordEvent(tx, eventSource(ctx), 'registered', user!.id);
             await queueVerification(tx, ctx, user!);
             return { user: user!, started };
@@ -78,6 +83,7 @@ export function createAccountRouter(
             if (isUniqueViolation(err)) throw fieldProblem('email', 'email_taken', 'email_taken');
             throw err;
           });
+        if (!created.started) return { user: publicUser(created.user, ctx.realm), emailVerificationRequired: true };
         return { user: publicUser(created.user, ctx.realm), ...handOver(ctx, created.started) };
       }),
 

@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, ne } from 'drizzle-orm';
+import { and, desc, eq, lt } from 'drizzle-orm';
 import { accountEvents, mailOutbox, sessions, users } from '@accounts/db';
 import {
   activitySchema,
@@ -9,7 +9,7 @@ import {
 } from '@accounts/validators';
 import { describeDevice, displayAddress } from '../device.js';
 import { fieldProblem, ProblemError } from '../errors.js';
-import { eventSource, recordEvent } from '../events.js';
+import { detachEvents, eventSource, recordEvent } from '../events.js';
 import { confirmOwner, verifyCurrentPassword } from '../current-password.js';
 import { rowId } from '../ids.js';
 import {
@@ -168,7 +168,8 @@ export function createSecurityRouter({ authedProcedure, authedLimitedProcedure, 
             type: r.type,
             device: describeDevice(r.userAgent),
             address: displayAddress(r.clientIp),
-            failed: r.type.endsWith('_failed'),
+            // Blocked attempts (the lockout's refusals) and other refusals are failed attempts too.
+            failed: /_(failed|blocked|refused|invalid)$|^rate_limited$/.test(r.type),
           })),
           nextCursor: rows.length > ACTIVITY_PAGE_SIZE ? encodeCursor(page.at(-1)!.publicId) : null,
         };
@@ -190,8 +191,10 @@ export function createSecurityRouter({ authedProcedure, authedLimitedProcedure, 
 
     /**
      * Closes the account after a password check under the same limits as a password change.
-     * The account, its sessions, known devices, mail and its events go; one 'account_deleted'
-     * event stays, with no user, address or device. The email may then be registered again.
+     * The account, its sessions, known devices and mail go; its security events stay for the
+     * retention window (whoever took an account over cannot erase their traces by deleting it),
+     * detached from it and found only by a keyed digest of its email (events.ts). The email may
+     * then be registered again.
      */
     deleteAccount: authedLimitedProcedure('changePassword')
       .input(deleteAccountSchema)
@@ -204,12 +207,7 @@ export function createSecurityRouter({ authedProcedure, authedLimitedProcedure, 
           // A password change that committed first makes the verified password stale.
           if (!(await lockIfHashUnchanged(tx, user.id, user.passwordHash))) return false;
           await check.passed(tx, 'account_deleted');
-          const mine = eq(accountEvents.userId, user.id);
-          await tx.delete(accountEvents).where(and(mine, ne(accountEvents.type, 'account_deleted')));
-          await tx
-            .update(accountEvents)
-            .set({ userId: null, lockoutKey: null, clientKey: null, clientIp: null, userAgent: null })
-            .where(and(mine, eq(accountEvents.type, 'account_deleted')));
+          await detachEvents(tx, ctx.vault, user);
           await tx.delete(mailOutbox).where(eq(mailOutbox.userId, user.id));
           // Sessions, known devices and mail tokens go with the row.
           await tx.delete(users).where(eq(users.id, user.id));

@@ -1,0 +1,155 @@
+import { randomBytes } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountEvents, openDatabase, realms, type DatabaseHandle } from '../src/index.js';
+import {
+  createTempDatabase,
+  createTestDatabase,
+  testDrivers,
+  type TempDatabase,
+  type TestDatabase,
+} from '../src/testing.js';
+
+// Account events are an audit trail (migration 0009): a settled event is never changed or
+// deleted, except by the retention purge's function; a pending password-check claim may settle
+// once or be withdrawn; a deleted account's events may be detached from it.
+
+const refusedBy = async (p: Promise<unknown>) => {
+  const err = (await p.then(
+    () => null,
+    (e: unknown) => e,
+  )) as { cause?: { code?: string; message?: string }; code?: string; message?: string } | null;
+  expect(err, 'expected the statement to be refused').not.toBeNull();
+  return `${err!.cause?.code ?? err!.code ?? ''} ${err!.cause?.message ?? err!.message ?? ''}`;
+};
+
+describe.each(testDrivers())('the events table on %s', (driver) => {
+  let h: TestDatabase;
+  let realmId: string;
+  beforeAll(async () => {
+    h = await createTestDatabase(driver);
+    realmId = (await h.db.select().from(realms).where(eq(realms.slug, 'default')))[0]!.id;
+  });
+  afterAll(() => h.close());
+
+  const insert = async (values: Partial<typeof accountEvents.$inferInsert> = {}) =>
+    (
+      await h.db
+        .insert(accountEvents)
+        .values({ realmId, type: 'sign_in_failed', ...values })
+        .returning()
+    )[0]!;
+
+  it('refuses to change or delete a settled event, even for the table owner, outside the purge', async () => {
+    const e = await insert({ clientIp: '203.0.113.1' });
+    expect(
+      await refusedBy(h.db.update(accountEvents).set({ type: 'signed_in' }).where(eq(accountEvents.id, e.id))),
+    ).toMatch(/42501.*append-only/);
+    expect(
+      await refusedBy(h.db.update(accountEvents).set({ clientIp: null }).where(eq(accountEvents.id, e.id))),
+    ).toMatch(/append-only/);
+    expect(await refusedBy(h.db.delete(accountEvents).where(eq(accountEvents.id, e.id)))).toMatch(/append-only/);
+    // (The table's owner could drop the trigger as well; what holds the serving role is below.)
+  });
+
+  it('lets a claim settle or be withdrawn, and a deleted account be detached, nothing more', async () => {
+    const claim = await insert({ pending: true, lockoutKey: 'k', clientKey: 'a:203.0.113.2' });
+    await h.db.update(accountEvents).set({ type: 'signed_in', pending: false }).where(eq(accountEvents.id, claim.id));
+    expect(
+      await refusedBy(h.db.update(accountEvents).set({ pending: true }).where(eq(accountEvents.id, claim.id))),
+    ).toMatch(/append-only/);
+    const withdrawn = await insert({ pending: true });
+    await h.db.delete(accountEvents).where(eq(accountEvents.id, withdrawn.id));
+    expect(await h.db.select().from(accountEvents).where(eq(accountEvents.id, withdrawn.id))).toEqual([]);
+  });
+
+  it('the purge function deletes old events in batches', async () => {
+    await insert({ type: 'signed_out' });
+    const rows = await h.db.execute<{ n: number }>(
+      sql`select accounts_purge_events(now() + interval '1 minute', 1000) as n`,
+    );
+    const list = Array.isArray(rows) ? rows : ((rows as { rows: { n: number }[] }).rows ?? []);
+    expect(Number(list[0]!.n)).toBeGreaterThanOrEqual(1);
+    expect(await h.db.select().from(accountEvents)).toEqual([]);
+  });
+});
+
+// The least-privilege serving role of docs/operations.md ("Database roles"): the schema belongs to
+// a migration role (DATABASE_MIGRATION_URL); the serving role (DATABASE_URL) has data access only.
+describe.runIf(process.env.TEST_DATABASE_URL)('a least-privilege serving role on PostgreSQL', () => {
+  const suffix = randomBytes(4).toString('hex');
+  const owner = `accounts_owner_${suffix}`;
+  const serving = `accounts_app_${suffix}`;
+  let temp: TempDatabase;
+  let admin: ReturnType<typeof postgres>;
+  let server: ReturnType<typeof postgres>;
+  let app: DatabaseHandle;
+  const urlAs = (role: string) => {
+    const url = new URL(temp.url);
+    url.username = role;
+    url.password = 'test-only-password';
+    return url.toString();
+  };
+
+  beforeAll(async () => {
+    temp = await createTempDatabase();
+    admin = postgres(temp.url, { max: 1, onnotice: () => {} });
+    server = postgres(process.env.TEST_DATABASE_URL!, { max: 1, onnotice: () => {} });
+    const database = new URL(temp.url).pathname.slice(1);
+    await server.unsafe(`create role ${owner} login password 'test-only-password'`);
+    await server.unsafe(`create role ${serving} login password 'test-only-password'`);
+    await admin.unsafe(`grant connect, create, temporary on database "${database}" to ${owner}`);
+    await admin.unsafe(`alter schema public owner to ${owner}`);
+    // Migrations as the owner (what DATABASE_MIGRATION_URL names).
+    const migrating = await openDatabase({ url: urlAs(owner), poolSize: 1, hearChanges: false });
+    await migrating.migrate();
+    await migrating.close();
+    // The serving role's grants, as docs/operations.md lists them.
+    for (const grant of [
+      `grant connect on database "${database}" to ${serving}`,
+      `grant usage on schema public to ${serving}`,
+      `grant select, insert, update, delete on all tables in schema public to ${serving}`,
+      `grant usage, select on all sequences in schema public to ${serving}`,
+      `grant execute on function accounts_purge_events(timestamptz, integer) to ${serving}`,
+    ])
+      await admin.unsafe(grant);
+    app = await openDatabase({ url: urlAs(serving), poolSize: 2, hearChanges: false });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await admin?.end();
+    await temp?.drop();
+    await server.unsafe(`drop role if exists ${serving}`);
+    await server.unsafe(`drop role if exists ${owner}`);
+    await server.end();
+  });
+
+  it('cannot change or delete events, even with the purge flag set by hand, nor change the schema; the purge function still works', async () => {
+    const [realm] = await app.db.select().from(realms).where(eq(realms.slug, 'default'));
+    const [e] = await app.db
+      .insert(accountEvents)
+      .values({ realmId: realm!.id, type: 'sign_in_failed', clientIp: '203.0.113.9' })
+      .returning();
+    expect(
+      await refusedBy(app.db.update(accountEvents).set({ clientIp: null }).where(eq(accountEvents.id, e!.id))),
+    ).toMatch(/append-only/);
+    expect(await refusedBy(app.db.delete(accountEvents).where(eq(accountEvents.id, e!.id)))).toMatch(/append-only/);
+    expect(
+      await refusedBy(
+        app.db.transaction(async (tx) => {
+          await tx.execute(sql`select set_config('accounts.event_purge', 'on', true)`);
+          await tx.delete(accountEvents).where(eq(accountEvents.id, e!.id));
+        }),
+      ),
+    ).toMatch(/append-only/);
+    expect(
+      await refusedBy(app.db.execute(sql`alter table account_events disable trigger account_events_append_only`)),
+    ).toMatch(/42501|must be owner/);
+    expect(await refusedBy(app.db.execute(sql`drop table account_events`))).toMatch(/42501|must be owner/);
+    expect(await refusedBy(app.db.execute(sql`create table scratch (id int)`))).toMatch(/42501|permission denied/);
+    // The retention purge, through its function, still deletes what is old enough.
+    await app.db.execute(sql`select accounts_purge_events(now() + interval '1 minute', 100)`);
+    expect(await app.db.select().from(accountEvents).where(eq(accountEvents.id, e!.id))).toEqual([]);
+  });
+});
