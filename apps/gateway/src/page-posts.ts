@@ -51,7 +51,12 @@ export async function answerPagePost(req: FastifyRequest, reply: FastifyReply, s
   const values = keptValues(body);
   let result: unknown;
   try {
-    result = await callProcedure(services, path, { ...ctx, cookies: sink }, pickFields(body, fieldsOf(services.router, path)));
+    result = await callProcedure(
+      services,
+      path,
+      { ...ctx, cookies: sink },
+      pickFields(body, fieldsOf(services.router, path)),
+    );
   } catch (err) {
     const problem = problemOf(req, err);
     if (problem.retryAfter !== undefined) reply.header('retry-after', String(problem.retryAfter));

@@ -201,7 +201,8 @@ describe.skipIf(port === null)('accounts web app in Chromium', () => {
     expect(await noSideScroll(page)).toBe(true);
     await submitSignIn(page, who.email, who.password);
     await page.waitForURL(`${DEFAULT_REALM}/settings`);
-    expect(await heading(page).textContent()).toBe('Change password');
+    // The sign-in page stays in the document, hidden, until the settings page's code has loaded.
+    await page.getByRole('heading', { level: 1, name: 'Change password' }).waitFor();
     await field(page, 'Current password').waitFor();
   });
 

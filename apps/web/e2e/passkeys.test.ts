@@ -114,7 +114,7 @@ describe.skipIf(port === null)('passkeys in Chromium', () => {
     expect(held[0]).toMatchObject({ rpId: 'localhost', isResidentCredential: true });
     await auditBothSizes(page, 'passkeys-codes', DESKTOP);
 
-    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('link', { name: 'Done' }).click();
     await page.getByText('Your passkey Test laptop was added.').waitFor();
     const item = page.locator('.passkey');
     expect(await item.locator('h2').textContent()).toBe('Test laptop');
@@ -126,7 +126,7 @@ describe.skipIf(port === null)('passkeys in Chromium', () => {
     await item.waitFor();
     expect(await page.content()).not.toContain(codes[0]);
 
-    await page.getByRole('button', { name: 'Rename Test laptop' }).click();
+    await page.getByRole('link', { name: 'Rename Test laptop' }).click();
     const name = field(page, 'Name of the passkey');
     expect(await name.inputValue()).toBe('Test laptop');
     await name.fill('');
@@ -164,7 +164,7 @@ describe.skipIf(port === null)('passkeys in Chromium', () => {
     const calls = passkeyCalls(page);
     await register(page, BASE, bea);
     await addPasskey(page, 'Phone');
-    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('link', { name: 'Done' }).click();
     // Nobody picks a passkey in the address field's suggestions yet: the autofill's request waits.
     await authenticator.presence(false);
     await signOut(page);
@@ -232,9 +232,9 @@ describe.skipIf(port === null)('passkeys in Chromium', () => {
     await virtualAuthenticator(page);
     await register(page, BASE, cy);
     await addPasskey(page, 'Laptop');
-    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('link', { name: 'Done' }).click();
 
-    await page.getByRole('button', { name: 'Remove Laptop' }).click();
+    await page.getByRole('link', { name: 'Remove Laptop' }).click();
     const password = field(page, 'Current password');
     await password.waitFor();
     await page
@@ -273,7 +273,7 @@ describe.skipIf(port === null)('passkeys in Chromium', () => {
     const authenticator = await virtualAuthenticator(page);
     await register(page, BASE, dee);
     await addPasskey(page, 'Laptop');
-    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('link', { name: 'Done' }).click();
     // The same address has an account in the realm "acme" too.
     await authenticator.presence(false);
     await signOut(page);

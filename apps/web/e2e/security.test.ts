@@ -39,7 +39,7 @@ describe.skipIf(port === null)('the security pages in Chromium', () => {
     await screenshot(phone, 'sessions-phone');
 
     // Ending another device asks for the password first.
-    await laptop.getByRole('button', { name: 'Sign out Mobile Safari 17 on iOS 17.5' }).click();
+    await laptop.getByRole('link', { name: 'Sign out Mobile Safari 17 on iOS 17.5' }).click();
     await laptop.getByText('Enter your current password to sign out Mobile Safari 17 on iOS 17.5.').waitFor();
     await field(laptop, 'Current password').fill('not the password at all');
     await laptop.getByRole('button', { name: 'Sign out Mobile Safari 17 on iOS 17.5' }).click();
@@ -52,7 +52,7 @@ describe.skipIf(port === null)('the security pages in Chromium', () => {
     expect(await laptop.locator('.session').count()).toBe(1);
 
     // The phone still shows the old list; its next request finds its session gone.
-    await phone.getByRole('button', { name: 'Sign out everywhere else' }).click();
+    await phone.getByRole('link', { name: 'Sign out everywhere else' }).click();
     await field(phone, 'Current password').fill(ada.password);
     await phone.getByRole('button', { name: 'Sign out everywhere else' }).click();
     await phone.waitForURL(/\/login\?next=%2Fsettings%2Fsessions&expired=1$/);

@@ -97,7 +97,7 @@ describe.skipIf(port === null)('two-step sign-in in Chromium', () => {
     expect(file.trim().split('\n').slice(-10)).toEqual(codes);
     await auditBothSizes(page, 'two-step-codes', DESKTOP);
 
-    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('link', { name: 'Done' }).click();
     await page.getByText('Two-step sign-in is on.').waitFor();
     expect(await page.locator('#two-step-state').textContent()).toContain('Unused recovery codes: 10');
     expect(await page.locator('.codes').count()).toBe(0);
@@ -181,7 +181,7 @@ describe.skipIf(port === null)('two-step sign-in in Chromium', () => {
     await page.goto(`${BASE}/settings/two-step`);
     await page.getByText('Two-step sign-in is on.').waitFor();
     expect(await page.locator('#two-step-state').textContent()).toContain('Unused recovery codes: 8');
-    await page.getByRole('button', { name: 'Turn off' }).click();
+    await page.getByRole('link', { name: 'Turn off' }).click();
     await field(page, 'Current password').fill(ada.password);
     await field(page, 'Code from your app, or a recovery code').fill(codes[2]!);
     await auditBothSizes(page, 'two-step-turn-off', DESKTOP);
@@ -199,16 +199,16 @@ describe.skipIf(port === null)('two-step sign-in in Chromium', () => {
     const page = await (await newContext(context)).newPage();
     await register(page, BASE, bea);
     const { codes: old } = await turnOn(page, bea);
-    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('link', { name: 'Done' }).click();
 
-    await page.getByRole('button', { name: 'Make new codes' }).click();
+    await page.getByRole('link', { name: 'Make new codes' }).click();
     await field(page, 'Current password').fill(bea.password);
     await page.getByRole('button', { name: 'Make new codes' }).click();
     await page.getByText('Here are your new recovery codes. The old ones no longer work.').waitFor();
     const fresh = await page.locator('.codes code').allTextContents();
     expect(fresh).toHaveLength(10);
     expect(fresh.filter((code) => old.includes(code))).toEqual([]);
-    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('link', { name: 'Done' }).click();
 
     await signOut(page);
     await submitSignIn(page, bea.email, bea.password);
@@ -227,7 +227,7 @@ describe.skipIf(port === null)('two-step sign-in in Chromium', () => {
     const page = await (await newContext(context)).newPage();
     await register(page, BASE, cy);
     const { secret } = await turnOn(page, cy);
-    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('link', { name: 'Done' }).click();
     await signOut(page);
 
     await page.goto(`${BASE}/login?next=%2Fsettings%2Ftwo-step`);

@@ -55,7 +55,7 @@ export async function audit(page: Page, name: string) {
 
 /** audit() at the desktop and the phone width, back at the width it had. */
 export async function auditBothSizes(page: Page, name: string, desktop: { width: number; height: number }) {
-  // The page as the app runs it (the server's HTML before that differs only in disabled controls).
+  // The page as the app runs it (the server's HTML before that lacks what only scripts can work: toggles, passkeys).
   await appRunning(page);
   const before = page.viewportSize() ?? desktop;
   await page.setViewportSize(desktop);

@@ -69,4 +69,5 @@ export async function errorNextTo(page: Page, inputId: string): Promise<string> 
   }, inputId);
 }
 
-export const heading = (page: Page) => page.locator('h1');
+/** The page's heading: the one shown (the page before stays in the document, hidden, while the next one's code loads). */
+export const heading = (page: Page) => page.locator('h1').filter({ visible: true });

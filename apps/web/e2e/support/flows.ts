@@ -18,11 +18,17 @@ export const person = (tag: string, name = 'Ada Lovelace'): Person => ({
 });
 
 /**
- * Waits until the app runs the page the server sent: until then its inputs are read-only and its
- * buttons disabled (see src/hydrated.ts), so keys pressed earlier would go nowhere.
+ * Waits until the app runs the page the server sent: every control of it is React's (hydrated).
+ * Before that the page works as it does without scripts (its forms post to the server), so a test
+ * of what the app does (focus, checks as one types, no reload) waits for this first.
  */
 export const appRunning = (page: Page) =>
-  page.waitForFunction(() => !document.querySelector('input[readonly]:not([hidden]), .toggle[disabled]'));
+  page.waitForFunction(() => {
+    const root = document.getElementById('root');
+    const isReacts = (el: Element) => Object.keys(el).some((key) => key.startsWith('__reactProps$'));
+    const controls = [...(root?.querySelectorAll('a, button, input, select, textarea, form') ?? [])];
+    return root !== null && controls.length > 0 && controls.every(isReacts);
+  });
 
 /** An input by its visible label (exact, so the "Show …" toggles do not match). */
 export const field = (page: Page, label: string) => page.getByLabel(label, { exact: true });
