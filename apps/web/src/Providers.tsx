@@ -1,5 +1,5 @@
 import type { Locale } from '@accounts/validators';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { getQueryKey } from '@trpc/react-query';
 import { useState, type ReactNode } from 'react';
 import { ServerTitleContext } from './components/PageHeading';
@@ -7,11 +7,18 @@ import { LocaleProvider } from './i18n';
 import type { PageData } from './page-data';
 import { RenderedStateContext, ServerHrefContext, ServerRedirectContext } from './router';
 import { FormOutcomeContext } from './forms/form-outcome';
-import { knownMe, NOBODY } from './session';
+import { isUnauthenticated } from './failure';
+import { forgetPersonalData, knownMe, NOBODY } from './session';
 import { createApiClient, problemOf, trpc } from './trpc';
 
 function createQueryClient(data?: PageData) {
-  const queryClient = new QueryClient({
+  const queryClient: QueryClient = new QueryClient({
+    // A session that ended (any 401): nothing of its person is kept but what said so.
+    queryCache: new QueryCache({
+      onError: (error, query) => {
+        if (isUnauthenticated(error)) forgetPersonalData(queryClient, query);
+      },
+    }),
     defaultOptions: {
       queries: {
         // A refusal (401, 429, ...) will not change by asking again; a dropped connection might.

@@ -1,3 +1,5 @@
+import { partialMatchKey, useQueryClient, type Query, type QueryClient } from '@tanstack/react-query';
+import { getQueryKey } from '@trpc/react-query';
 import { useEffect } from 'react';
 import { isUnauthenticated } from './failure';
 import { useI18n } from './i18n';
@@ -37,10 +39,28 @@ export function useSession(): Session {
   return { status: 'loading' };
 }
 
-/** Records a fresh sign-in without asking the server again. */
+/**
+ * Drops everything the app holds about whoever was signed in (every answer but the realm's
+ * settings), so the next person in this tab never sees it: on signing out, on a session found
+ * ended, and before a new sign-in. `keep` is a query left alone (one whose own refusal said so).
+ */
+export function forgetPersonalData(queryClient: QueryClient, keep?: Pick<Query, 'queryHash'>) {
+  const settings = getQueryKey(trpc.account.settings, undefined, 'query');
+  const me = getQueryKey(trpc.account.me, undefined, 'query');
+  const kept = (q: Query) => q.queryHash === keep?.queryHash || partialMatchKey(q.queryKey, settings);
+  queryClient.removeQueries({ predicate: (q) => !kept(q) && !partialMatchKey(q.queryKey, me) });
+  // Who is signed in is asked again at once by everything showing it (the header among them).
+  void queryClient.resetQueries({ queryKey: me, predicate: (q) => !kept(q) });
+}
+
+/** Records a fresh sign-in without asking the server again (nothing of anyone before it stays). */
 export function useSetSignedIn() {
   const utils = trpc.useUtils();
-  return (user: SignedInUser) => utils.account.me.setData(undefined, knownMe(user));
+  const queryClient = useQueryClient();
+  return (user: SignedInUser) => {
+    forgetPersonalData(queryClient);
+    utils.account.me.setData(undefined, knownMe(user));
+  };
 }
 
 /**
@@ -59,10 +79,10 @@ export function useTwoStep(): { twoStep?: TwoStepStatus; error: unknown; retry: 
   return { twoStep, error: twoStep ? null : me.error, retry: () => void me.refetch() };
 }
 
-/** Forgets the signed-in user, e.g. after signing out or when the session turned out to be gone. */
+/** Forgets the signed-in user and all of their data, e.g. after signing out or when the session turned out to be gone. */
 export function useForgetSession() {
-  const utils = trpc.useUtils();
-  return () => utils.account.me.reset();
+  const queryClient = useQueryClient();
+  return () => forgetPersonalData(queryClient);
 }
 
 /**

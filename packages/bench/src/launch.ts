@@ -63,7 +63,7 @@ export async function startGateway(s: Settings, db: FreshDatabase, nodeArgs: str
       RATE_LIMIT_FORGOT_PASSWORD: '0',
       RATE_LIMIT_MAIL_PER_EMAIL: '0',
       MAIL_RECIPIENT_CAP: '0',
-      PASSWORD_PEPPER: 'benchmark-pepper-for-a-throwaway-database',
+      PASSWORD_PEPPER: 'benchmark-pepper-for-a-throwaway-database-0123456789',
     }),
   });
 }

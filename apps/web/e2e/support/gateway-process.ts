@@ -37,7 +37,7 @@ export async function startBuiltGateway({
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     BCRYPT_COST: '4',
-    PASSWORD_PEPPER: 'e2e-only-pepper-not-a-secret',
+    PASSWORD_PEPPER: 'e2e-only-pepper-not-a-secret-0123456789',
     ...extra,
   };
   await run(process.execPath, [GATEWAY_CLI, ...prepare], { env });
