@@ -26,7 +26,8 @@ describe.each(testDrivers())('register on %s', (driver) => {
     expect(JSON.stringify(res)).not.toMatch(/bcrypt|\$2b\$/);
     expect(c.issued).toHaveLength(1);
     const [row] = await h.db.db.select().from(users).where(eq(users.id, res.user.id));
-    expect(row!.passwordHash).toMatch(/^bcrypt-hmac-sha384\$2b\$04\$/);
+    // The scheme, the id of the pepper that made it (8 hex), then bcrypt at the configured cost.
+    expect(row!.passwordHash).toMatch(/^bcrypt-hmac-sha384:[0-9a-f]{8}\$2b\$04\$/);
     const events = await h.db.db.select().from(accountEvents).where(eq(accountEvents.userId, res.user.id));
     expect(events.map((e) => [e.type, e.clientIp])).toEqual([['registered', '203.0.113.7']]);
     const me = await h.caller({ token: c.issued[0]!.token }).account.me();
