@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { users } from '@accounts/db';
+import { realms, users } from '@accounts/db';
 import { parseOtpauth } from '@accounts/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGE_FORMS } from '../../web/src/page-forms.js';
@@ -82,6 +82,27 @@ describe('page forms posted without scripts', () => {
     // `next` is where the app would go after registering.
     const other = await register(browser(gw), uniqueEmail('page-next'), '/register?next=%2Fsettings%2Fname');
     expect(other.res.location).toBe('/settings/name');
+  });
+
+  it('in a realm that signs in only confirmed addresses, registers without a session and says to confirm (200)', async () => {
+    await gw.db.db.update(realms).set({ requireVerifiedEmail: true }).where(eq(realms.slug, 'acme'));
+    try {
+      const b = browser(gw, 'acme.localhost');
+      const email = uniqueEmail('page-confirm');
+      const res = await b.post('/register', {
+        _form: 'register',
+        name: 'Ada',
+        email,
+        password: STRONG,
+        password2: STRONG,
+      });
+      expect(res.status).toBe(200);
+      expect(res.text).toContain(`We have sent a link to ${email}`);
+      expect(b.jar.has('session')).toBe(false);
+      expect(await gw.db.db.select().from(users).where(eq(users.email, email))).toHaveLength(1);
+    } finally {
+      await gw.db.db.update(realms).set({ requireVerifiedEmail: false }).where(eq(realms.slug, 'acme'));
+    }
   });
 
   it('renders the page again with 422, the summary and field messages, the name and email kept, no password', async () => {

@@ -34,7 +34,12 @@ const toNext = (_result: unknown, next: string): FormDone => ({ to: next });
 const toSignIn = (): FormDone => ({ to: '/login' });
 
 export const PAGE_FORMS = {
-  register: pageForm({ procedure: 'account.register', pages: ['/register'], done: toNext }),
+  register: pageForm({
+    procedure: 'account.register',
+    pages: ['/register'],
+    // In a realm that signs in only confirmed addresses no session starts: the page says to confirm.
+    done: (result, next) => (result.emailVerificationRequired ? null : { to: next }),
+  }),
   signIn: pageForm({
     procedure: 'account.signIn',
     pages: ['/login'],

@@ -7,6 +7,8 @@ const PASSWORD_PAGE_EN = {
   fieldNewPassword: 'New password',
   fieldNewPasswordConfirm: 'Confirm new password',
   registerIntro: 'Create an account in {realm}.',
+  registerConfirmFirst:
+    'Your account is created. We have sent a link to {email}: open it to confirm your address, then sign in.',
   registerSubmit: 'Create account',
   registerBusy: 'Creating account…',
   haveAccount: 'Already have an account?',
@@ -35,6 +37,8 @@ const PASSWORD_PAGE_DE: Record<PasswordPageKey, string> = {
   fieldNewPassword: 'Neues Passwort',
   fieldNewPasswordConfirm: 'Neues Passwort bestätigen',
   registerIntro: 'Erstellen Sie ein Konto in {realm}.',
+  registerConfirmFirst:
+    'Ihr Konto ist erstellt. Wir haben einen Link an {email} gesendet: Öffnen Sie ihn, um Ihre Adresse zu bestätigen, und melden Sie sich dann an.',
   registerSubmit: 'Konto erstellen',
   registerBusy: 'Konto wird erstellt…',
   haveAccount: 'Sie haben bereits ein Konto?',
@@ -61,6 +65,8 @@ const PASSWORD_PAGE_FR: Record<PasswordPageKey, string> = {
   fieldNewPassword: 'Nouveau mot de passe',
   fieldNewPasswordConfirm: 'Confirmer le nouveau mot de passe',
   registerIntro: 'Créez un compte dans {realm}.',
+  registerConfirmFirst:
+    'Votre compte est créé. Nous avons envoyé un lien à {email}\u00a0: ouvrez-le pour confirmer votre adresse, puis connectez-vous.',
   registerSubmit: 'Créer le compte',
   registerBusy: 'Création du compte…',
   haveAccount: 'Vous avez déjà un compte ?',

@@ -159,6 +159,23 @@ describe('registration page', () => {
     expect(screen.getByRole('button', { name: 'Sign out' })).toBeTruthy();
   });
 
+  it('in a realm that signs in only confirmed addresses, says to confirm first and signs nobody in', async () => {
+    const { user, api } = await openRegister({
+      'account.register': () => ({ data: { user: ADA, emailVerificationRequired: true } }),
+    });
+    await fillValid(user);
+    await user.click(screen.getByRole('button', { name: 'Create account' }));
+    await screen.findByText(
+      `Your account is created. We have sent a link to ${ADA.email}: open it to confirm your address, then sign in.`,
+    );
+    expect(currentPath()).toBe('/register');
+    const main = within(screen.getByRole('main'));
+    expect(main.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/login?next=%2Faccount');
+    // Nobody is taken for signed in: the header still offers to sign in, and no account is shown.
+    expect(screen.queryByRole('button', { name: 'Sign out' })).toBeNull();
+    expect(api.callsTo('account.register')).toHaveLength(1);
+  });
+
   it('puts a server field error next to its field, worded by code in the page language', async () => {
     const { user } = await openRegister({
       'account.register': () =>

@@ -1,5 +1,5 @@
 import { registerSchema } from '@accounts/validators';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { EmailField } from '../components/EmailField';
 import { ErrorSummary } from '../components/ErrorSummary';
 import { Field } from '../components/Field';
@@ -7,6 +7,7 @@ import { NewPasswordFields } from '../components/NewPasswordFields';
 import { PageHeading } from '../components/PageHeading';
 import { postFormOf, PostForm } from '../components/PostForm';
 import { SubmitButton } from '../components/SubmitButton';
+import { useFormResult } from '../forms/form-outcome';
 import { useForm } from '../forms/useForm';
 import { useNewPassword } from '../forms/useNewPassword';
 import { useI18n } from '../i18n';
@@ -15,7 +16,9 @@ import { formDone } from '../page-forms';
 import { Link, loginPathFor, navigate, Redirect, useHref, useLocation } from '../router';
 import { safeNext } from '../safe-next';
 import { useRealmSettings, useSession, useSetSignedIn } from '../session';
-import { trpc } from '../trpc';
+import { trpc, type RouterOutputs } from '../trpc';
+
+type RegisterResult = RouterOutputs['account']['register'];
 
 export function RegisterPage() {
   const { t } = useI18n();
@@ -26,6 +29,9 @@ export function RegisterPage() {
   const setSignedIn = useSetSignedIn();
   const register = trpc.account.register.useMutation();
   const href = useHref();
+  // Created in a realm that signs in only confirmed addresses: to the mail first.
+  const posted = useFormResult<RegisterResult>('register');
+  const [confirmFirst, setConfirmFirst] = useState(posted?.emailVerificationRequired ? posted.user.email : null);
 
   const rule = useNewPassword();
   const schema = useMemo(
@@ -45,6 +51,7 @@ export function RegisterPage() {
     keep: ['name', 'email'],
     submit: async (values) => {
       const result = await register.mutateAsync(values);
+      if (result.emailVerificationRequired) return setConfirmFirst(result.user.email);
       setSignedIn(result.user);
       // Replaced: Back from the account must not reopen a form for an account that now exists.
       navigate(formDone('register', result, href)!.to, { replace: true });
@@ -52,6 +59,18 @@ export function RegisterPage() {
   });
 
   if (session.status === 'signed-in') return <Redirect to={next} />;
+  if (confirmFirst !== null)
+    return (
+      <>
+        <PageHeading>{t('registerTitle')}</PageHeading>
+        <div className="success" role="status">
+          <p>{p('registerConfirmFirst', { email: confirmFirst })}</p>
+        </div>
+        <p className="switch">
+          <Link to={loginPathFor(next)}>{t('navSignIn')}</Link>
+        </p>
+      </>
+    );
 
   const labels = {
     name: t('fieldName'),
