@@ -91,6 +91,8 @@ export const envSchema = z
   .object({
     PORT: int(0, 65535).default(3000),
     HOST: z.string().min(1).default('127.0.0.1'),
+    // GET /metrics (Prometheus) on a listener of its own, on HOST; unset: no metrics at all.
+    METRICS_PORT: int(0, 65535).optional(),
     DATABASE_URL: pgUrl.optional(),
     DATA_DIR: z.string().min(1).default('./.data'),
     // How long to wait for DATA_DIR's lock (a killed predecessor's goes stale within seconds); unset:

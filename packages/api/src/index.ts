@@ -31,7 +31,16 @@ export {
   type Problem,
   type ProblemCode,
 } from './errors.js';
-export { costOf, createHasher, defaultWorkers, type Hasher, type HasherOptions } from './password-hashing.js';
+export {
+  costOf,
+  createHasher,
+  defaultWorkers,
+  type Hasher,
+  type HasherOptions,
+  type HasherStats,
+} from './password-hashing.js';
+export type { HashingObserver, HashingPool, Outcome, ProcedureObserver } from './observers.js';
+export { sessionCacheOf } from './session-cache.js';
 export { databaseAnswers } from './readiness.js';
 export { purgeExpired, type Purged, type RetentionOptions } from './retention.js';
 export { createRealm, DEFAULT_REALM_SLUG, findRealm, listRealms, RealmError } from './realms.js';
@@ -53,6 +62,7 @@ export {
   enqueueMail,
   markFailed,
   markSent,
+  outboxBacklog,
   recipientKey,
   type OutboxPolicy,
   type OutboxRow,

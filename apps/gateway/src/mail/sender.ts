@@ -12,6 +12,7 @@ import type { Locale } from '@accounts/validators';
 import type { FastifyInstance } from 'fastify';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../config.js';
+import type { Metrics } from '../metrics.js';
 
 /** Mails claimed per round; a full round is followed at once by the next. */
 const BATCH = 20;
@@ -73,7 +74,12 @@ function deliveryFor(app: FastifyInstance, config: Config): { deliver: Deliver; 
  * is given up (logged at error). Runs from ready to close, never inside a request; a stop waits
  * for the round in flight. MAIL_POLL_MS=0 turns it off (another instance sends).
  */
-export function startMailSender(app: FastifyInstance & { draining: boolean }, db: Database, config: Config) {
+export function startMailSender(
+  app: FastifyInstance & { draining: boolean },
+  db: Database,
+  config: Config,
+  metrics?: Metrics,
+) {
   if (config.MAIL_POLL_MS === 0) return;
   const policy = outboxPolicy(config);
   const delivery = deliveryFor(app, config);
@@ -87,11 +93,13 @@ export function startMailSender(app: FastifyInstance & { draining: boolean }, db
       try {
         await delivery.deliver(row);
         await markSent(db, row.id);
+        metrics?.mailSent();
         if (delivery.kind === 'smtp')
           app.log.info({ mail: { id: row.id, template: row.template, attempt: row.attempts } }, 'mail sent');
       } catch (err) {
         const error = err instanceof Error ? err.message : String(err);
         const gaveUp = await markFailed(db, row, error, policy);
+        metrics?.mailFailed(gaveUp);
         if (gaveUp)
           app.log.error(
             { mail: { id: row.id, template: row.template, attempts: row.attempts }, err: error },
