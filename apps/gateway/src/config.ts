@@ -93,6 +93,9 @@ export const envSchema = z
     HOST: z.string().min(1).default('127.0.0.1'),
     // GET /metrics (Prometheus) on a listener of its own, on HOST; unset: no metrics at all.
     METRICS_PORT: int(0, 65535).optional(),
+    // Traces (OpenTelemetry, OTLP over HTTP) go to this collector; unset: the SDK is not even loaded.
+    OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/, message: 'must be an http(s):// URL' }).optional(),
+    OTEL_SERVICE_NAME: z.string().trim().min(1).max(200).default('accounts-gateway'),
     DATABASE_URL: pgUrl.optional(),
     DATA_DIR: z.string().min(1).default('./.data'),
     // How long to wait for DATA_DIR's lock (a killed predecessor's goes stale within seconds); unset:

@@ -1,6 +1,15 @@
-// Traces only when asked for: without OTEL_EXPORTER_OTLP_ENDPOINT the OpenTelemetry SDK is never
-// loaded. With it, it starts before the server's modules load, so its instrumentations see them.
-const tracing = process.env.OTEL_EXPORTER_OTLP_ENDPOINT ? (await import('./tracing.js')).startTracing() : undefined;
-await (await import('./serve.js')).serve(tracing);
+import { ConfigError, loadConfig, type Config } from './config.js';
 
-export {};
+let config: Config;
+try {
+  config = loadConfig();
+} catch (err) {
+  console.error(err instanceof ConfigError ? err.message : err);
+  process.exit(1);
+}
+
+// Traces only when asked for: without OTEL_EXPORTER_OTLP_ENDPOINT the OpenTelemetry SDK is never
+// loaded. With it, it starts before the server's modules (fastify, http) load, so its
+// instrumentations see them.
+const tracing = config.OTEL_EXPORTER_OTLP_ENDPOINT ? (await import('./tracing.js')).startTracing(config) : undefined;
+await (await import('./serve.js')).serve(config, tracing);

@@ -37,7 +37,7 @@ export interface Metrics {
   statements: QueryObserver;
   /** One answered request; `route` is a template or a fixed name (never a raw path). */
   request(route: string, method: string, status: number, seconds: number): void;
-  rateLimited(action: string): void;
+  rateLimited: (action: string) => void;
   mailSent(): void;
   mailFailed(gaveUp: boolean): void;
   /** Reads, at each scrape, what these hold now: queues, the outbox, the session cache, the pool. */

@@ -1,5 +1,5 @@
 import { DataDirBusyError } from '@accounts/db';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, type Config } from './config.js';
 import { createServer, type Server } from './server.js';
 import type { Tracing } from './tracing.js';
 
@@ -21,9 +21,9 @@ function stopOnSignals(server: Server, tracing?: Tracing) {
 }
 
 /** What `node dist/main.js` runs once traces, if any, have started. */
-export async function serve(tracing?: Tracing) {
+export async function serve(config: Config, tracing?: Tracing) {
   try {
-    const server = await createServer(loadConfig(), { tracing });
+    const server = await createServer(config, { tracing });
     stopOnSignals(server, tracing);
     await server.start();
   } catch (err) {

@@ -4,6 +4,7 @@ import { context, SpanKind, SpanStatusCode, trace, type Span } from '@openteleme
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { NodeSDK } from '@opentelemetry/sdk-node';
+import type { Config } from './config.js';
 import type { Observers } from './observers.js';
 
 // Traces (OpenTelemetry), loaded by main.ts only when OTEL_EXPORTER_OTLP_ENDPOINT is set, and
@@ -16,7 +17,7 @@ import type { Observers } from './observers.js';
 
 export interface Tracing extends Observers {
   /** The active trace and span ids, added to every log line. */
-  logFields(): Record<string, unknown>;
+  logFields: () => Record<string, unknown>;
   /** Sends the spans still buffered; called once the server has stopped. */
   shutdown(): Promise<void>;
 }
@@ -24,10 +25,11 @@ export interface Tracing extends Observers {
 /** A URL or path without its query string, where tokens travel (links in mails). */
 const withoutQuery = (url: string) => url.split('?')[0] ?? '';
 
-export function startTracing(): Tracing {
+export function startTracing(config: Config): Tracing {
   const sdk = new NodeSDK({
-    serviceName: process.env.OTEL_SERVICE_NAME ?? 'accounts-gateway',
-    // OTLP over HTTP (JSON) to OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT).
+    serviceName: config.OTEL_SERVICE_NAME,
+    // OTLP over HTTP (JSON) to OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces; the exporter reads the
+    // other standard OTEL_EXPORTER_OTLP_* variables (headers, timeout) itself.
     traceExporter: new OTLPTraceExporter(),
     instrumentations: [
       new HttpInstrumentation({

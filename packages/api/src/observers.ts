@@ -1,8 +1,8 @@
 // What the account logic tells whoever watches it (the gateway's metrics and traces), without
 // knowing who that is: small interfaces, each optional, so nothing is reported when nobody asks.
 
-/** The outcome of a procedure call: 'success', or the problem code it was refused with. */
-export type Outcome = 'success' | string;
+/** The outcome of a procedure call: "success", or the problem code it was refused with. */
+export type Outcome = string;
 
 /** Watches procedure calls (account.signIn, account.register…). */
 export interface ProcedureObserver {
