@@ -26,11 +26,16 @@ await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
 const collector = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`;
 
 const setups: { name: string; entry: string; env: () => Promise<Record<string, string>> }[] = [
-  { name: process.env.BENCH_GATEWAY_MAIN ? 'before (the given build)' : 'off', entry: main, env: async () => ({}) },
+  {
+    name: process.env.BENCH_GATEWAY_MAIN ? 'before (the given build)' : 'off',
+    entry: main,
+    env: () => Promise.resolve({}),
+  },
   { name: 'metrics on', entry: current, env: async () => ({ METRICS_PORT: String(await freePort()) }) },
-  { name: 'traces on', entry: current, env: async () => ({ OTEL_EXPORTER_OTLP_ENDPOINT: collector }) },
+  { name: 'traces on', entry: current, env: () => Promise.resolve({ OTEL_EXPORTER_OTLP_ENDPOINT: collector }) },
 ];
-if (process.env.BENCH_GATEWAY_MAIN) setups.splice(1, 0, { name: 'off', entry: current, env: async () => ({}) });
+if (process.env.BENCH_GATEWAY_MAIN)
+  setups.splice(1, 0, { name: 'off', entry: current, env: () => Promise.resolve({}) });
 
 buildGateway(log);
 const results = new Map<string, number[]>();
