@@ -6,10 +6,12 @@ import {
   type AccountConfig,
   type Database,
   type Hasher,
+  type ProcedureObserver,
   type Vault,
 } from '@accounts/api';
 import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { alwaysSecure, type Config } from './config.js';
+import type { Metrics } from './metrics.js';
 import { registerFormRoutes } from './form-adapter.js';
 import { registerHealth } from './health.js';
 import { realmOrigin } from './mail/origin.js';
@@ -39,6 +41,12 @@ export interface AppDeps {
   vault: Vault;
   /** A pino destination, for tests that read the log. */
   logStream?: NodeJS.WritableStream;
+  /** METRICS_PORT's counters (server.ts serves them); none: nothing is counted. */
+  metrics?: Metrics;
+  /** Told of each procedure call (metrics, traces). */
+  observer?: ProcedureObserver;
+  /** Fields added to every log line (the trace and span ids, when traces are on). */
+  logMixin?: () => Record<string, unknown>;
 }
 
 export function accountConfigFrom(config: Config): AccountConfig {
@@ -74,7 +82,11 @@ function trustProxyOption(setting: false | number | string[]) {
   return typeof setting === 'number' ? (_address: string, hop: number) => hop < setting : setting;
 }
 
-function createFastify(config: Config, logStream?: NodeJS.WritableStream): FastifyInstance {
+function createFastify(
+  config: Config,
+  logStream?: NodeJS.WritableStream,
+  logMixin?: () => Record<string, unknown>,
+): FastifyInstance {
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
     trustProxy: trustProxyOption(config.TRUST_PROXY),
@@ -83,6 +95,7 @@ function createFastify(config: Config, logStream?: NodeJS.WritableStream): Fasti
     logger: {
       level: config.LOG_LEVEL,
       ...(logStream ? { stream: logStream } : {}),
+      ...(logMixin ? { mixin: logMixin } : {}),
       redact: { paths: ['req.headers', 'headers', 'body', 'password', '*.password'], remove: true },
     },
     // Requests that arrive while stopping are refused by the lifecycle plugin, as problem+json.
@@ -119,8 +132,22 @@ function createFastify(config: Config, logStream?: NodeJS.WritableStream): Fasti
  * in server.ts starts and stops it). The plugins' onRequest hooks run in the order registered:
  * security headers, framing, draining, then the Host and its realm.
  */
-export async function buildApp({ config, db, hasher, vault, logStream }: AppDeps): Promise<FastifyInstance> {
-  const app = createFastify(config, logStream);
+export async function buildApp({
+  config,
+  db,
+  hasher,
+  vault,
+  logStream,
+  metrics,
+  observer,
+  logMixin,
+}: AppDeps): Promise<FastifyInstance> {
+  const app = createFastify(config, logStream, logMixin);
+  if (metrics)
+    app.addHook('onResponse', async (req, reply) => {
+      // A route's template; pages and unknown paths (the not-found handler) share one name.
+      metrics.request(req.routeOptions.url ?? '(unmatched)', req.method, reply.statusCode, reply.elapsedTime / 1000);
+    });
   await app.register(headers, { hstsMaxAgeSeconds: config.HSTS_MAX_AGE_SECONDS, alwaysSecure: alwaysSecure(config) });
   await app.register(cookie);
   await app.register(formParser);
@@ -139,7 +166,7 @@ export async function buildApp({ config, db, hasher, vault, logStream }: AppDeps
     return sendProblem(req, reply, new ProblemError(allow.length ? 'method_not_allowed' : 'not_found'));
   });
 
-  const limits = createRateLimits(app, config);
+  const limits = createRateLimits(app, config, metrics?.rateLimited);
   app.addHook('onClose', () => limits.close());
   const accounts = accountConfigFrom(config);
   const router = createAppRouter(accounts);
@@ -151,9 +178,10 @@ export async function buildApp({ config, db, hasher, vault, logStream }: AppDeps
     createCaller: callerFor(router),
     limit: limits.limit,
     originOf: (req: FastifyRequest) => realmOrigin(req.realm?.slug, config),
+    observer,
   };
   schedulePurge(app, db, accounts, config);
-  startMailSender(app, db, config, vault);
+  startMailSender(app, db, config, vault, metrics);
 
   registerHealth(app, { db });
   registerOpenApi(app, router);

@@ -128,6 +128,11 @@ export const envSchema = z
   .object({
     PORT: int(0, 65535).default(3000),
     HOST: z.string().min(1).default('127.0.0.1'),
+    // GET /metrics (Prometheus) on a listener of its own, on HOST; unset: no metrics at all.
+    METRICS_PORT: int(0, 65535).optional(),
+    // Traces (OpenTelemetry, OTLP over HTTP) go to this collector; unset: the SDK is not even loaded.
+    OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/, message: 'must be an http(s):// URL' }).optional(),
+    OTEL_SERVICE_NAME: z.string().trim().min(1).max(200).default('accounts-gateway'),
     DATABASE_URL: pgUrl.optional(),
     // The role that may change the schema: migrations run with it at start-up (docs/operations.md, "Roles").
     DATABASE_MIGRATION_URL: pgUrl.optional(),

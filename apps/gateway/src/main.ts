@@ -1,31 +1,15 @@
-import { DataDirBusyError } from '@accounts/db';
-import { ConfigError, loadConfig } from './config.js';
-import { createServer, type Server } from './server.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
 
-/** Stops on SIGTERM or SIGINT; exits 1 when requests outlast SHUTDOWN_TIMEOUT_SECONDS. */
-function stopOnSignals(server: Server) {
-  const stop = (signal: string) => {
-    server.stop(signal).then(
-      () => process.exit(0),
-      (err: unknown) => {
-        server.app.log.error(`${err instanceof Error ? err.message : String(err)}; exiting`);
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
-}
-
+let config: Config;
 try {
-  const server = await createServer(loadConfig());
-  stopOnSignals(server);
-  await server.start();
+  config = loadConfig();
 } catch (err) {
-  if (err instanceof ConfigError || err instanceof DataDirBusyError) {
-    console.error(err.message);
-  } else {
-    console.error('failed to start:', err instanceof Error ? err.message : err);
-  }
+  console.error(err instanceof ConfigError ? err.message : err);
   process.exit(1);
 }
+
+// Traces only when asked for: without OTEL_EXPORTER_OTLP_ENDPOINT the OpenTelemetry SDK is never
+// loaded. With it, it starts before the server's modules (fastify, http) load, so its
+// instrumentations see them.
+const tracing = config.OTEL_EXPORTER_OTLP_ENDPOINT ? (await import('./tracing.js')).startTracing(config) : undefined;
+await (await import('./serve.js')).serve(config, tracing);

@@ -14,7 +14,11 @@ export type Limiter = (req: FastifyRequest, action: RateLimitedAction, key?: str
  * cannot be reached, each instance counts in its own memory instead, so the limits never turn
  * off. The same limiter serves the form routes and /trpc, since both reach the same procedures.
  */
-export function createRateLimits(app: FastifyInstance, config: Config): { limit: Limiter; close(): Promise<void> } {
+export function createRateLimits(
+  app: FastifyInstance,
+  config: Config,
+  refused?: (action: RateLimitedAction) => void,
+): { limit: Limiter; close(): Promise<void> } {
   const redis = config.REDIS_URL
     ? new Redis(config.REDIS_URL, {
         connectTimeout: 1000,
@@ -59,7 +63,10 @@ export function createRateLimits(app: FastifyInstance, config: Config): { limit:
         await limiters[action].consume(key ?? addressGroup(req.ip ?? null));
         return null;
       } catch (res) {
-        if (res instanceof RateLimiterRes) return Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+        if (res instanceof RateLimiterRes) {
+          refused?.(action);
+          return Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+        }
         throw res;
       }
     },

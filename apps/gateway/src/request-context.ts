@@ -1,4 +1,13 @@
-import type { AppRouter, callerFor, Database, Hasher, Realm, RequestContext, Vault } from '@accounts/api';
+import type {
+  AppRouter,
+  callerFor,
+  Database,
+  Hasher,
+  ProcedureObserver,
+  Realm,
+  RequestContext,
+  Vault,
+} from '@accounts/api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { localeOf } from './locale.js';
 import type { Limiter } from './rate-limits.js';
@@ -28,6 +37,8 @@ export interface Services {
   limit: Limiter;
   /** The realm's origin for links in mails (see mail/origin.ts). */
   originOf?: (req: FastifyRequest) => string;
+  /** Told of each procedure call (metrics, traces); none when both are off. */
+  observer?: ProcedureObserver;
 }
 
 /** The tRPC context of one HTTP request, shared by the form routes and /trpc. */
@@ -50,6 +61,7 @@ export function contextFor(req: FastifyRequest, reply: FastifyReply, services: S
     rateLimit: (action, key) => services.limit(req, action, key),
     origin: services.originOf?.(req) ?? null,
     log: req.log,
+    observer: services.observer,
   };
   return { ctx, cookies };
 }

@@ -1,10 +1,14 @@
 import { createHasher, createVault, secretCensus, type Hasher, type Vault } from '@accounts/api';
-import { openDatabase, type DatabaseHandle } from '@accounts/db';
+import { openDatabase, type DatabaseHandle, type QueryObserver } from '@accounts/db';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { databaseOptionsFrom, hasherOptionsFrom } from './config-options.js';
+import { createMetrics } from './metrics.js';
+import { listenForMetrics } from './metrics-listener.js';
+import { joinObservers, type Observers } from './observers.js';
 import { pepperFor, secretKeyFor } from './secret-key.js';
+import type { Tracing } from './tracing.js';
 
 /** A server waits this long for DATA_DIR's lock when none is configured: a killed predecessor's goes stale meanwhile. */
 const SERVER_LOCK_WAIT_MS = 15_000;
@@ -16,12 +20,16 @@ export interface ServerDeps {
   hasher?: Hasher;
   /** A pino destination, for tests that read the log. */
   logStream?: NodeJS.WritableStream;
+  /** Traces, started by main.ts before anything else loads when OTEL_EXPORTER_OTLP_ENDPOINT is set. */
+  tracing?: Tracing;
 }
 
 export interface Server {
   app: FastifyInstance;
-  /** Listens on HOST:PORT; resolves with the address once ready. */
+  /** Listens on HOST:PORT (and METRICS_PORT); resolves with the address once ready. */
   start(): Promise<string>;
+  /** Where GET /metrics answers once started (METRICS_PORT set), else undefined. */
+  metricsAddress(): string | undefined;
   /**
    * Finishes the requests in flight (new ones are refused), then closes what the server opened.
    * Rejects if requests still run after SHUTDOWN_TIMEOUT_SECONDS. Calling it again waits for the same stop.
@@ -40,7 +48,7 @@ export class ShutdownTimeoutError extends Error {
  * The database the configuration names, migrated: by DATABASE_MIGRATION_URL's role when it is set
  * (the serving role then needs no right to change the schema), else by the serving role itself.
  */
-async function openConfiguredDatabase(config: Config): Promise<DatabaseHandle> {
+async function openConfiguredDatabase(config: Config, observer?: QueryObserver): Promise<DatabaseHandle> {
   if (config.DATABASE_URL && config.DATABASE_MIGRATION_URL) {
     const migrating = await openDatabase({
       ...databaseOptionsFrom(config, SERVER_LOCK_WAIT_MS),
@@ -54,7 +62,7 @@ async function openConfiguredDatabase(config: Config): Promise<DatabaseHandle> {
       await migrating.close();
     }
   }
-  const database = await openDatabase(databaseOptionsFrom(config, SERVER_LOCK_WAIT_MS));
+  const database = await openDatabase({ ...databaseOptionsFrom(config, SERVER_LOCK_WAIT_MS), observer });
   try {
     if (!(config.DATABASE_URL && config.DATABASE_MIGRATION_URL)) await database.migrate();
     return database;
@@ -105,8 +113,12 @@ export async function createServer(config: Config, deps: ServerDeps = {}): Promi
   let database: DatabaseHandle;
   let vault: Vault;
   const generated: string[] = [];
+  // Metrics and traces watch only what this server opens itself (a shared pool or database is not its own).
+  const metrics = config.METRICS_PORT === undefined ? undefined : createMetrics();
+  const observers: Observers = joinObservers(metrics, deps.tracing);
+  let metricsListener: Awaited<ReturnType<typeof listenForMetrics>> | undefined;
   try {
-    database = deps.database ?? (await openConfiguredDatabase(config));
+    database = deps.database ?? (await openConfiguredDatabase(config, observers.statements));
     if (!deps.database) owned.push(() => database.close());
     // After the database: its data directory is held, and keeps the generated key and pepper.
     const secret = secretKeyFor(config);
@@ -115,10 +127,20 @@ export async function createServer(config: Config, deps: ServerDeps = {}): Promi
     if (!deps.hasher) {
       const pepper = pepperFor(config);
       if (pepper.generated) generated.push(pepper.generated);
-      hasher = await createHasher(hasherOptionsFrom(config, pepper.pepper));
+      hasher = await createHasher({ ...hasherOptionsFrom(config, pepper.pepper), observer: observers.hashing });
     } else hasher = deps.hasher;
     if (!deps.hasher) owned.push(() => hasher.close());
-    app = await buildApp({ config, db: database.db, hasher, vault, logStream: deps.logStream });
+    app = await buildApp({
+      config,
+      db: database.db,
+      hasher,
+      vault,
+      logStream: deps.logStream,
+      metrics,
+      observer: observers.procedures,
+      logMixin: deps.tracing?.logFields,
+    });
+    metrics?.watch({ db: database.db, hasher, poolSize: database.poolSize, driver: database.driver });
   } catch (err) {
     await closeOwned();
     throw err;
@@ -135,6 +157,8 @@ export async function createServer(config: Config, deps: ServerDeps = {}): Promi
     // A second close() (a test may have begun one) waits for the same close.
     const closing = (async () => {
       await app.close();
+      // Scraped until the requests in flight are done, so the last counts are seen.
+      await metricsListener?.close();
       await closeOwned();
     })();
     // Past the timeout the caller gives up on it (main.ts exits); a late failure is not unhandled.
@@ -154,6 +178,10 @@ export async function createServer(config: Config, deps: ServerDeps = {}): Promi
         app.log.info({ file }, 'secret generated: back this file up with the database, apart from its dumps');
       await reportEarlierSecrets(app, database, vault, hasher);
       const address = await app.listen({ port: config.PORT, host: config.HOST });
+      if (metrics && config.METRICS_PORT !== undefined) {
+        metricsListener = await listenForMetrics(metrics.registry, config.METRICS_PORT, config.HOST);
+        app.log.info({ metrics: `${metricsListener.address}/metrics` }, 'metrics served');
+      }
       const db = database.driver === 'pglite' ? `embedded PGlite in ${config.DATA_DIR}` : 'PostgreSQL';
       app.log.info(
         { db, workers: hasher.stats().workers, cost: config.BCRYPT_COST },
@@ -161,6 +189,7 @@ export async function createServer(config: Config, deps: ServerDeps = {}): Promi
       );
       return address;
     },
+    metricsAddress: () => metricsListener && `${metricsListener.address}/metrics`,
     stop: (signal) => (stopping ??= stop(signal)),
   };
 }

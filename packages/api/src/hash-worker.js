@@ -50,13 +50,27 @@ function passwordJudge() {
   return judging;
 }
 
+/** Milliseconds since the epoch, comparable with the main thread's (for the pool's observer). */
+const now = () => performance.timeOrigin + performance.now();
+
+/**
+ * A task with `timed` set answers `{ value, began, ended }`: when this thread took it up and
+ * finished it, so the pool can tell time spent waiting from time spent hashing.
+ * @param {{ timed?: boolean } & Parameters<typeof work>[0]} task
+ */
+export default function run(task) {
+  if (!task.timed) return work(task);
+  const began = now();
+  return Promise.resolve(work(task)).then((value) => ({ value, began, ended: now() }));
+}
+
 /**
  * @param {{ op: 'hash', password: string, pepper: string, cost: number }
  *   | { op: 'judge', password: string, context: object }
  *   | { op: 'verify', password: string, peppers: string[], hash: string, padToCost?: number }
  *   | { op: 'thread' }} task
  */
-export default function run(task) {
+function work(task) {
   switch (task.op) {
     case 'hash':
       return bcrypt.hashSync(prehash(task.password, task.pepper), task.cost);

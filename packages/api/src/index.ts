@@ -41,6 +41,7 @@ export {
   PUBLIC_DEFAULT_PEPPER,
   type Hasher,
   type HasherOptions,
+  type HasherStats,
 } from './password-hashing.js';
 export {
   createRefusalRecorder,
@@ -50,6 +51,8 @@ export {
   type RefusalType,
 } from './refusal-events.js';
 export { resealTotpSecrets, secretCensus, type SecretCensus } from './secret-rotation.js';
+export type { HashingObserver, HashingPool, Outcome, ProcedureObserver } from './observers.js';
+export { sessionCacheOf } from './session-cache.js';
 export { databaseAnswers } from './readiness.js';
 export { purgeExpired, type Purged, type RetentionOptions } from './retention.js';
 export { createRealm, DEFAULT_REALM_SLUG, findRealm, listRealms, RealmError } from './realms.js';
@@ -72,6 +75,7 @@ export {
   markFailed,
   markSent,
   openLink,
+  outboxBacklog,
   recipientKey,
   sealLink,
   type OutboxPolicy,

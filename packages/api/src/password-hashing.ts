@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import type { PasswordContext, PasswordVerdict } from '@accounts/validators';
 import { ProblemError } from './errors.js';
+import type { HashingObserver, HashingPool } from './observers.js';
 
 // Stored form: "<scheme>:<pepper id>$<bcrypt string>", e.g. "bcrypt-hmac-sha384:1a2b3c4d$2b$11$...".
 // The scheme names the pre-hash, the pepper id which pepper keyed it (so the pepper can be rotated)
@@ -30,6 +31,20 @@ export interface HasherOptions {
   workers?: number;
   /** Hashing tasks (and, separately, estimates) allowed to wait for a thread; past it, callers get server_busy at once. */
   queueMax?: number;
+  /** Told each task's wait and run time (metrics, traces); none: tasks are not timed. */
+  observer?: HashingObserver;
+}
+
+/** What the pools hold now and have refused so far: read, never changed, by whoever reports them. */
+export interface HasherStats {
+  workers: number;
+  /** Hashing tasks (bcrypt) waiting for a thread. */
+  queued: number;
+  queueMax: number;
+  /** Password estimates waiting for the estimating thread. */
+  estimatesQueued: number;
+  /** Requests refused with server_busy since the start, because a queue was full. */
+  refused: number;
 }
 
 export interface Hasher {
@@ -45,7 +60,7 @@ export interface Hasher {
   judge(password: string, context: PasswordContext): Promise<PasswordVerdict>;
   /** Throws server_busy when `slots` hashing tasks (bcrypt runs) would not find room in the queue. */
   assertCapacity(slots?: number): void;
-  stats(): { workers: number; queued: number; queueMax: number };
+  stats(): HasherStats;
   /** The thread a task runs on (never the main thread's 0). */
   workerThreadId(): Promise<number>;
   close(): Promise<void>;
@@ -99,12 +114,22 @@ export async function createHasher(opts: HasherOptions): Promise<Hasher> {
     maxQueue: queueMax,
     idleTimeout: ESTIMATOR_IDLE_MS,
   });
-  const run = async <T>(pool: Piscina, task: object): Promise<T> => {
+  let refused = 0;
+  const busy = () => {
+    refused++;
+    return new ProblemError('server_busy', { retryAfter: 2 });
+  };
+  const pools: Record<HashingPool, Piscina> = { hashing, estimating };
+  const { observer } = opts;
+  const run = async <T>(name: HashingPool, task: object): Promise<T> => {
     try {
-      return (await pool.run(task)) as T;
+      if (!observer) return (await pools[name].run(task)) as T;
+      const queued = performance.timeOrigin + performance.now();
+      const done = (await pools[name].run({ ...task, timed: true })) as { value: T; began: number; ended: number };
+      observer.task(name, { queued, began: done.began, ended: done.ended });
+      return done.value;
     } catch (err) {
-      if (err instanceof Error && /queue is at limit/i.test(err.message))
-        throw new ProblemError('server_busy', { retryAfter: 2 });
+      if (err instanceof Error && /queue is at limit/i.test(err.message)) throw busy();
       throw err;
     }
   };
@@ -112,7 +137,7 @@ export async function createHasher(opts: HasherOptions): Promise<Hasher> {
   const byId = new Map([...(opts.previousPeppers ?? []), opts.pepper].map((p) => [pepperId(p), p]));
   const legacy = legacyPeppers(opts.pepper, opts.previousPeppers);
   const hash = async (password: string) =>
-    `${SCHEME}:${currentId}${await run<string>(hashing, { op: 'hash', password, pepper: opts.pepper, cost: opts.cost })}`;
+    `${SCHEME}:${currentId}${await run<string>('hashing', { op: 'hash', password, pepper: opts.pepper, cost: opts.cost })}`;
   const verify = async (password: string, stored: string) => {
     const m = STORED.exec(stored);
     if (!m) return false;
@@ -120,7 +145,7 @@ export async function createHasher(opts: HasherOptions): Promise<Hasher> {
     // same, so the answer takes as long as any other.
     const peppers = m[1] === undefined ? legacy : [byId.get(m[1]) ?? opts.pepper];
     const known = m[1] === undefined || byId.has(m[1]);
-    const ok = await run<boolean>(hashing, { op: 'verify', password, peppers, hash: m[2], padToCost: opts.cost });
+    const ok = await run<boolean>('hashing', { op: 'verify', password, peppers, hash: m[2], padToCost: opts.cost });
     return ok && known;
   };
   const dummy = await hash(`dummy-${Math.random()}`);
@@ -132,14 +157,13 @@ export async function createHasher(opts: HasherOptions): Promise<Hasher> {
     verifyDummy: async (password) => void (await verify(password, dummy)),
     // An older cost, or another pepper (a previous one, or none recorded): re-hashed at sign-in.
     needsRehash: (stored) => costOf(stored) !== opts.cost || pepperIdOf(stored) !== currentId,
-    judge: (password, context) => run<PasswordVerdict>(estimating, { op: 'judge', password, context }),
+    judge: (password, context) => run<PasswordVerdict>('estimating', { op: 'judge', password, context }),
     assertCapacity(slots = 1) {
       // A request needing more slots than the whole queue still runs when nothing waits.
-      if (hashing.queueSize + slots > Math.max(queueMax, slots) || estimating.queueSize >= queueMax)
-        throw new ProblemError('server_busy', { retryAfter: 2 });
+      if (hashing.queueSize + slots > Math.max(queueMax, slots) || estimating.queueSize >= queueMax) throw busy();
     },
-    stats: () => ({ workers, queued: hashing.queueSize, queueMax }),
-    workerThreadId: () => run<number>(hashing, { op: 'thread' }),
+    stats: () => ({ workers, queued: hashing.queueSize, queueMax, estimatesQueued: estimating.queueSize, refused }),
+    workerThreadId: () => run<number>('hashing', { op: 'thread' }),
     // Lets tasks already running finish (a graceful stop), then ends the threads.
     close: async () => void (await Promise.all([hashing.close(), estimating.close()])),
   };

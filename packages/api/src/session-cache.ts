@@ -33,6 +33,8 @@ export class SessionCache {
   readonly #keysByUser = new Map<string, Set<string>>();
   /** Bumped by every change: a lookup that overlapped one may have read what it replaced. */
   #generation = 0;
+  /** Since the start: lookups answered from here, lookups that went to the database, entries a change dropped. */
+  readonly #counts = { hits: 0, misses: 0, invalidations: 0 };
 
   constructor(private readonly feed: AuthChangeFeed) {
     feed.subscribe((change) => this.#drop(change));
@@ -40,10 +42,18 @@ export class SessionCache {
 
   get(key: string): CachedSession | undefined {
     const entry = this.#entries.get(key);
-    if (!entry) return undefined;
-    if (this.feed.live && performance.now() < entry.until) return entry;
-    this.#forget(key, entry.user.id);
+    if (entry && this.feed.live && performance.now() < entry.until) {
+      this.#counts.hits++;
+      return entry;
+    }
+    this.#counts.misses++;
+    if (entry) this.#forget(key, entry.user.id);
     return undefined;
+  }
+
+  /** What the cache has done so far, for metrics (read only). */
+  counts(): Readonly<{ hits: number; misses: number; invalidations: number; size: number }> {
+    return { ...this.#counts, size: this.#entries.size };
   }
 
   /** Call before asking the database; pass the result to put(). */
@@ -73,12 +83,13 @@ export class SessionCache {
   #drop(change: AuthChange) {
     this.#generation++;
     if ('all' in change) {
+      this.#counts.invalidations += this.#entries.size;
       this.#entries.clear();
       this.#keysByUser.clear();
       return;
     }
     for (const userId of change.userIds) {
-      for (const key of this.#keysByUser.get(userId) ?? []) this.#entries.delete(key);
+      for (const key of this.#keysByUser.get(userId) ?? []) if (this.#entries.delete(key)) this.#counts.invalidations++;
       this.#keysByUser.delete(userId);
     }
   }

@@ -4,6 +4,7 @@ import type { Database, Realm, Session, User } from '@accounts/db';
 import type { Locale } from '@accounts/validators';
 import type { AccountConfig } from './config.js';
 import { outageProblem, ProblemError, rateLimited, toProblem, trpcCodeOf } from './errors.js';
+import type { ProcedureObserver } from './observers.js';
 import type { Hasher } from './password-hashing.js';
 import type { Vault } from './vault.js';
 import { findSession, type IssuedSession } from './sessions.js';
@@ -56,6 +57,8 @@ export interface RequestContext {
   origin?: string | null;
   /** The request's logger, for what the answer does not say (a mail the cap held back). */
   log?: { warn(fields: Record<string, unknown>, message: string): void };
+  /** Told of every procedure call and how it ended (the gateway's metrics and traces). */
+  observer?: ProcedureObserver;
 }
 
 /** What a procedure sees: the request, plus the configuration its router was built with. */
@@ -132,6 +135,20 @@ async function settled<R extends { ok: boolean; error?: unknown }>(run: () => Pr
   return result;
 }
 
+/**
+ * The first middleware of every procedure: hands the call to the observer, if any, with its
+ * outcome ('success' or the problem code), decided after every other middleware has settled.
+ */
+const observed = t.middleware(({ ctx, path, next }) => {
+  const { observer } = ctx;
+  if (!observer) return next();
+  return observer.procedure(path, async () => {
+    const result = await next();
+    observer.outcome(path, result.ok ? 'success' : toProblem(result.error, 'en').code);
+    return result;
+  });
+});
+
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
@@ -160,8 +177,9 @@ async function requireSession(ctx: Context): Promise<{ session: Session; user: U
 export function proceduresFor(config: AccountConfig) {
   // One middleware before every resolver gives it its configuration (and, for authed procedures,
   // the signed-in caller): tRPC copies the context at each step, and `me` is the hottest call.
-  const publicProcedure = t.procedure.use(({ next }) => settled(() => next({ ctx: { config } })));
+  const publicProcedure = t.procedure.use(observed).use(({ next }) => settled(() => next({ ctx: { config } })));
   const authedProcedure = t.procedure
+    .use(observed)
     .meta({ authenticated: true })
     .use(({ ctx, next }) =>
       settled(async () => next({ ctx: { config, auth: await requireSession({ ...ctx, config }) } })),

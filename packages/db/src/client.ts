@@ -10,6 +10,7 @@ import postgres from 'postgres';
 import { pgliteAuthChanges, postgresAuthChanges, unheardChanges, type AuthChangeFeed } from './auth-changes.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { initialiseDataDir, PGLITE_START_PARAMS } from './pglite-setup.js';
+import { observeStatements, PGLITE_METHODS, POSTGRES_METHODS, type QueryObserver } from './query-observer.js';
 import * as schema from './schema.js';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -18,6 +19,8 @@ export type Driver = 'pglite' | 'postgres';
 export interface DatabaseHandle {
   db: Database;
   driver: Driver;
+  /** Connections this process may open to PostgreSQL (PGlite: its one in-process connection). */
+  poolSize: number;
   /** Applies the committed migrations (idempotent). */
   migrate(): Promise<void>;
   /** Resolves when the database answers a trivial query. */
@@ -44,6 +47,8 @@ export interface OpenOptions {
   migrationsDir?: string;
   /** How long to wait for a PGlite data directory another process holds (default 0: refuse at once). */
   lockWaitMs?: number;
+  /** Told of every statement the service sends (metrics, traces); none: nothing is wrapped. */
+  observer?: QueryObserver;
 }
 
 // A bundle carries the migrations beside itself; the source tree keeps them beside src/.
@@ -56,8 +61,8 @@ export async function openDatabase(opts: OpenOptions): Promise<DatabaseHandle> {
   const hear = opts.hearChanges ?? true;
   const migrations = opts.migrationsDir ?? MIGRATIONS_DIR;
   const handle = await (opts.url
-    ? openPostgres(opts.url, opts.poolSize ?? 10, hear, migrations)
-    : openPglite(opts.dataDir ?? './.data', hear, migrations, opts.lockWaitMs ?? 0));
+    ? openPostgres(opts.url, opts.poolSize ?? 10, hear, migrations, opts.observer)
+    : openPglite(opts.dataDir ?? './.data', hear, migrations, opts.lockWaitMs ?? 0, opts.observer));
   if (hear) feeds.set(handle.db, handle.authChanges);
   return handle;
 }
@@ -112,7 +117,13 @@ function reportingOwnWrites(client: Client, committed: () => void): Client {
 /** Any fixed number: "acct" in ASCII. */
 const MIGRATION_LOCK_ID = 0x61636374;
 
-function openPostgres(url: string, max: number, hear: boolean, migrationsFolder: string): DatabaseHandle {
+function openPostgres(
+  url: string,
+  max: number,
+  hear: boolean,
+  migrationsFolder: string,
+  observer?: QueryObserver,
+): DatabaseHandle {
   // onnotice silences "relation already exists, skipping" chatter from idempotent migrations.
   // While the server is down, a query waits for the next reconnect attempt. The driver's default
   // backoff grows to 20 s; capped at 1 s, requests fail fast (503) and recover within a second.
@@ -125,11 +136,13 @@ function openPostgres(url: string, max: number, hear: boolean, migrationsFolder:
   });
   const heard = hear ? postgresAuthChanges(url) : null;
   const authChanges = heard ?? unheardChanges();
-  const client = heard ? reportingOwnWrites(sql, heard.ownWrite) : sql;
+  const reporting = heard ? reportingOwnWrites(sql, heard.ownWrite) : sql;
+  const client = observer ? observeStatements(reporting, observer, POSTGRES_METHODS) : reporting;
   const db = drizzlePostgres({ client, schema }) as unknown as Database;
   return {
     db,
     driver: 'postgres',
+    poolSize: max,
     authChanges,
     migrate: async () => {
       // Instances starting together on a new database take turns, or all but one would fail on
@@ -155,6 +168,7 @@ async function openPglite(
   hear: boolean,
   migrationsFolder: string,
   lockWaitMs: number,
+  observer?: QueryObserver,
 ): Promise<DatabaseHandle> {
   const inMemory = dataDir.startsWith('memory://');
   let release = async () => {};
@@ -166,11 +180,13 @@ async function openPglite(
     if (!inMemory) await initialiseDataDir(dataDir, migrationsFolder);
     const client = new PGlite(inMemory ? undefined : dataDir, { startParams: PGLITE_START_PARAMS });
     await client.waitReady;
-    const db = drizzlePglite({ client, schema }) as unknown as Database;
+    const observed = observer ? observeStatements(client, observer, PGLITE_METHODS) : client;
+    const db = drizzlePglite({ client: observed, schema }) as unknown as Database;
     const authChanges = hear ? await pgliteAuthChanges(client) : unheardChanges();
     return {
       db,
       driver: 'pglite',
+      poolSize: 1,
       authChanges,
       migrate: () => migratePglite(db as never, { migrationsFolder }),
       ping: async () => void (await client.query('select 1')),

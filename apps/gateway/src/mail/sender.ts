@@ -14,6 +14,7 @@ import type { Locale } from '@accounts/validators';
 import type { FastifyInstance } from 'fastify';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { logsWholeLinks, type Config } from '../config.js';
+import type { Metrics } from '../metrics.js';
 
 /** Mails claimed per round; a full round is followed at once by the next. */
 const BATCH = 20;
@@ -98,6 +99,7 @@ export function startMailSender(
   db: Database,
   config: Config,
   vault: Vault,
+  metrics?: Metrics,
 ) {
   if (config.MAIL_POLL_MS === 0) return;
   const policy = outboxPolicy(config);
@@ -112,11 +114,13 @@ export function startMailSender(
       try {
         await delivery.deliver(row);
         await markSent(db, row.id);
+        metrics?.mailSent();
         if (delivery.kind === 'smtp')
           app.log.info({ mail: { id: row.id, template: row.template, attempt: row.attempts } }, 'mail sent');
       } catch (err) {
         const error = err instanceof Error ? err.message : String(err);
         const gaveUp = await markFailed(db, row, error, policy);
+        metrics?.mailFailed(gaveUp);
         if (gaveUp)
           app.log.error(
             { mail: { id: row.id, template: row.template, attempts: row.attempts }, err: error },

@@ -35,16 +35,22 @@ const BASE_ENV = {
 };
 
 /**
- * Starts `node src/main.ts` and resolves once it listens (rejects if it exits or hangs first).
+ * Starts `node src/main.ts` (or, `built`, `node dist/main.js`) and resolves once it listens (rejects if it exits or hangs first).
  * Start-up (tsx, an embedded PGlite's first open) takes about 8 s on a quiet 2-core machine and
  * over 45 s under the load of a benchmark running beside the suite: 90 s still catches a hang.
  */
-export function spawnGateway(env: Record<string, string>, readyMs = 90_000): Promise<GatewayProcess> {
+export function spawnGateway(
+  env: Record<string, string>,
+  readyMs = 90_000,
+  { built = false }: { built?: boolean } = {},
+): Promise<GatewayProcess> {
   // Only what the process needs from ours: no DATABASE_URL or REDIS_URL leaks in by accident.
   const inherited = Object.fromEntries(
     ['PATH', 'HOME', 'TMPDIR', 'LANG'].filter((k) => process.env[k]).map((k) => [k, process.env[k]!]),
   );
-  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', 'src/main.ts'], {
+  // `built`: the build an operator runs (`node dist/main.js`), which `npm test` builds first.
+  const args = built ? ['dist/main.js'] : ['--import', 'tsx', '--conditions=source', 'src/main.ts'];
+  const child = spawn(process.execPath, args, {
     cwd: GATEWAY_DIR,
     env: { ...inherited, ...BASE_ENV, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -165,3 +165,18 @@ export async function markFailed(db: Database, row: OutboxRow, error: string, po
     .where(eq(mailOutbox.id, row.id));
   return giveUp;
 }
+
+/**
+ * The mails not yet sent nor given up, and how long the oldest has waited (seconds, by the
+ * database's clock; 0 when none): what an operator watches to see that mail goes out.
+ */
+export async function outboxBacklog(db: Database): Promise<{ pending: number; oldestSeconds: number }> {
+  const [row] = await db
+    .select({
+      pending: sql<number>`count(*)`.mapWith(Number),
+      oldestSeconds: sql<number>`coalesce(extract(epoch from now() - min(${mailOutbox.createdAt})), 0)`.mapWith(Number),
+    })
+    .from(mailOutbox)
+    .where(and(isNull(mailOutbox.sentAt), isNull(mailOutbox.failedAt)));
+  return row ?? { pending: 0, oldestSeconds: 0 };
+}
