@@ -25,6 +25,8 @@ const trpcPath = (req: FastifyRequest) => /^\/trpc\/([^/]+)/.exec(pathOf(req))?.
 export function problemOf(req: FastifyRequest, err: unknown): Problem {
   const problem = toProblem(asProblemError(err), localeOf(req));
   if (problem.status >= 500 && problem.code === 'internal') req.log.error({ err }, 'request failed');
+  // For the refusal events and the access log (plugins/refusals.ts), whatever answers it.
+  req.problemCode = problem.code;
   return problem;
 }
 
@@ -42,7 +44,7 @@ export function sendProblem(req: FastifyRequest, reply: FastifyReply, err: unkno
     ? trpcErrorBody(error instanceof TRPCError ? error : new ProblemError('internal'), locale, trpcPath(req))
     : null;
   const problem: Problem = trpcBody ? trpcBody.error.data.problem : problemOf(req, err);
-  req.problemCode = problem.code;
+  if (trpcBody) req.problemCode = problem.code;
   if (trpcBody && problem.status >= 500 && problem.code === 'internal') req.log.error({ err }, 'request failed');
   reply.code(problem.status).header('content-language', locale);
   if (problem.retryAfter !== undefined) reply.header('retry-after', String(problem.retryAfter));
