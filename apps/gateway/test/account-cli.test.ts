@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSession, DEFAULT_ACCOUNT_CONFIG, findRealm } from '@accounts/api';
+import { createRealm, createSession, createVault, DEFAULT_ACCOUNT_CONFIG, findRealm } from '@accounts/api';
 import {
   accountEvents,
   openDatabase,
@@ -258,3 +258,60 @@ if (process.env.TEST_DATABASE_URL) {
     );
   });
 }
+
+describe('the realm-wide and secret commands on the embedded database', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'accounts-secret-cli-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const OLD_KEY = 'a1'.repeat(32);
+  const NEW_KEY = 'b2'.repeat(32);
+
+  it(
+    "ends every session of one realm only, and seals the apps' secrets again under a rotated SECRET_KEY",
+    { timeout: 240_000 },
+    async () => {
+      const setup = await openDatabase({ dataDir: dir });
+      let userId: string;
+      try {
+        await setup.migrate();
+        await createRealm(setup.db, 'acme', 'Acme Inc');
+        const ids: string[] = [];
+        for (const slug of ['default', 'default', 'acme']) {
+          const realm = (await findRealm(setup.db, slug))!;
+          const [user] = await setup.db
+            .insert(users)
+            .values({ realmId: realm.id, name: 'Op', email: uniqueEmail('realm-cli'), passwordHash: 'not a real hash' })
+            .returning();
+          await createSession(setup.db, user!.id, DEFAULT_ACCOUNT_CONFIG);
+          ids.push(user!.id);
+        }
+        userId = ids[0]!;
+        // An authenticator app's secret sealed under the key about to be replaced.
+        const sealed = createVault(Buffer.from(OLD_KEY, 'hex')).seal('JBSWY3DPEHPK3PXP', userId);
+        await setup.db.insert(totpCredentials).values({ userId, secret: sealed });
+      } finally {
+        await setup.close();
+      }
+
+      const ended = await runCli(['account', 'revoke-realm-sessions', 'default'], { DATA_DIR: dir });
+      expect(ended.code).toBe(0);
+      expect(ended.out).toContain('realm "default": 2 sessions ended');
+      expect((await runCli(['account', 'list', 'acme'], { DATA_DIR: dir })).out).toMatch(/\t1 session$/m);
+
+      const env = { DATA_DIR: dir, SECRET_KEY: NEW_KEY, SECRET_KEY_PREVIOUS: OLD_KEY };
+      const rotated = await runCli(['account', 'rotate-secrets'], env);
+      expect(rotated.code).toBe(0);
+      expect(rotated.out).toContain('authenticator-app secrets sealed again under the current SECRET_KEY: 1');
+      expect((await runCli(['account', 'rotate-secrets'], env)).out).toContain(
+        'authenticator-app secrets sealed again under the current SECRET_KEY: 0',
+      );
+      const check = await openDatabase({ dataDir: dir });
+      try {
+        const [row] = await check.db.select().from(totpCredentials).where(eq(totpCredentials.userId, userId!));
+        // The new key alone opens it now.
+        expect(createVault(Buffer.from(NEW_KEY, 'hex')).open(row!.secret!, userId!)).toBe('JBSWY3DPEHPK3PXP');
+      } finally {
+        await check.close();
+      }
+    },
+  );
+});
