@@ -30,7 +30,8 @@ export function buildGateway(log: (line: string) => void) {
 
 /** The servers' environment: the caller's, less anything that would point them elsewhere. */
 function serverEnv(vars: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production' };
+  // No mail server in a benchmark: mails are logged (links masked), as a production server is told to.
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', MAIL_TRANSPORT: 'log' };
   for (const key of ['DATABASE_URL', 'DATA_DIR', 'REDIS_URL', 'NODE_OPTIONS', 'PORT']) delete env[key];
   return { ...env, ...vars };
 }

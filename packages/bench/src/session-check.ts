@@ -55,6 +55,7 @@ for (let round = 0; round < rounds; round++) {
         HOST: '127.0.0.1',
         LOG_LEVEL: 'warn',
         NODE_ENV: 'production',
+        MAIL_TRANSPORT: 'log',
         BCRYPT_COST: '4',
         HASH_WORKERS: '1',
         // All load comes from one address.
