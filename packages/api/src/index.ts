@@ -57,7 +57,7 @@ export { databaseAnswers } from './readiness.js';
 export { purgeExpired, type Purged, type RetentionOptions } from './retention.js';
 export { createRealm, DEFAULT_REALM_SLUG, findRealm, listRealms, RealmError } from './realms.js';
 export { callerFor, createAppRouter, type AppRouter } from './router.js';
-export { createSession, isSessionTokenShape, type IssuedSession } from './sessions.js';
+export { createSession, isSessionTokenShape, MAX_SESSIONS_PER_ACCOUNT, type IssuedSession } from './sessions.js';
 export {
   trpcErrorBody,
   type Context,

@@ -1,7 +1,7 @@
 import { testDrivers } from '@accounts/testing';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mintSession, startFuzzTarget } from '../support/accounts.js';
+import { keepUnderSessionCap, mintSession, startFuzzTarget } from '../support/accounts.js';
 import { FORM, contentType, formBody, hostileText, jsonBody, nearlyValid, type Pair } from '../support/arbitraries.js';
 import { assertProperty, countRows, expectCleanFormAnswer, type RowCounts } from '../support/checks.js';
 import { registration, STRONG, STRONG2, uniqueEmail, type Gateway, type Response } from '../support/gateway.js';
@@ -92,6 +92,7 @@ describe.each(testDrivers())('hostile form requests on %s', (driver) => {
   ): Promise<Record<string, string>> {
     const headers: Record<string, string> = { accept: '*/*' };
     if (type !== undefined) headers['content-type'] = type;
+    await keepUnderSessionCap(gw.db.db, ownerId);
     const token = ['cookie', 'bearer', 'cookie-and-bearer', 'many-cookies', 'duplicate-cookies'].includes(kind)
       ? await mintSession(gw.db.db, ownerId)
       : '';

@@ -1,4 +1,4 @@
-import { createSession, DEFAULT_ACCOUNT_CONFIG } from '@accounts/api';
+import { createSession, DEFAULT_ACCOUNT_CONFIG, MAX_SESSIONS_PER_ACCOUNT } from '@accounts/api';
 import { sessions, users, type Database } from '@accounts/db';
 import type { Driver } from '@accounts/db';
 import { eq, sql } from 'drizzle-orm';
@@ -8,6 +8,15 @@ import { registration, startGateway, uniqueEmail, type Gateway } from './gateway
 /** A live session for a user, made by the service's own session code, so a fuzz run can hold one without a sign-in. */
 export async function mintSession(db: Database, userId: string): Promise<string> {
   return (await createSession(db, userId, DEFAULT_ACCOUNT_CONFIG)).token;
+}
+
+/**
+ * Ends every session of the account once it nears the cap of sessions per account, so that a
+ * test counting the sessions a request adds sees one (at the cap, a new one ends the oldest).
+ */
+export async function keepUnderSessionCap(db: Database, userId: string) {
+  if ((await sessionCount(db, userId)) >= MAX_SESSIONS_PER_ACCOUNT - 5)
+    await db.delete(sessions).where(eq(sessions.userId, userId));
 }
 
 export async function userByEmail(db: Database, email: string) {
