@@ -11,12 +11,15 @@ interface ProfileNode {
 }
 interface Profile {
   nodes: ProfileNode[];
+  startTime: number;
   samples: number[];
   timeDeltas: number[];
 }
 
 const GROUPS: [RegExp, string][] = [
   [/^\(idle\)$/, 'idle'],
+  [/bcryptjs/, 'bcrypt (bcryptjs)'],
+  [/zxcvbn|password-estimator/, 'password estimate (zxcvbn-ts)'],
   [/^\(garbage collector\)$/, 'garbage collection'],
   [/^(writev|writeBuffer|writeUtf8String|read|close|shutdown)$/, 'system calls (socket reads and writes)'],
   [/@trpc\//, 'tRPC (caller, middleware chain, context merging)'],
@@ -37,19 +40,45 @@ function groupOf(node: ProfileNode): string {
   return url ? 'other JavaScript' : 'other native (V8, libuv)';
 }
 
-/** Busy time by group, in microseconds, and the idle time. */
-export function summariseProfile(file: string): { busy: number; idle: number; groups: [string, number][] } {
+/** A profile as written by `node --cpu-prof`; `main` when it is the main thread's (thread 0 in its name). */
+export function readProfile(file: string): Profile & { main: boolean } {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
+  return { ...profile, main: /\.\d+\.0\.\d+\.cpuprofile$/.test(file) };
+}
+
+const byTime = (a: [string, number], b: [string, number]) => b[1] - a[1];
+
+/**
+ * Busy time by group and by function of the service's own code, in microseconds, and the idle
+ * time, of the samples taken between `from` and `to` (the system's monotonic clock, in µs, as
+ * the profile's own timestamps); all of them by default.
+ */
+export function summariseSamples(profile: Profile, from = -Infinity, to = Infinity) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const micros = new Map<string, number>();
+  const functions = new Map<string, number>();
+  let at = profile.startTime;
   profile.samples.forEach((id, i) => {
-    const group = groupOf(byId.get(id)!);
-    micros.set(group, (micros.get(group) ?? 0) + (profile.timeDeltas[i] ?? 0));
+    const delta = profile.timeDeltas[i] ?? 0;
+    at += delta;
+    if (at < from || at > to) return;
+    const node = byId.get(id)!;
+    const group = groupOf(node);
+    micros.set(group, (micros.get(group) ?? 0) + delta);
+    if (group.startsWith('the service code')) {
+      const fn = `${node.callFrame.functionName || '(anonymous)'} (${node.callFrame.url.split('/').pop()})`;
+      functions.set(fn, (functions.get(fn) ?? 0) + delta);
+    }
   });
   const idle = micros.get('idle') ?? 0;
   micros.delete('idle');
   const busy = [...micros.values()].reduce((a, b) => a + b, 0);
-  return { busy, idle, groups: [...micros].sort((a, b) => b[1] - a[1]) };
+  return { busy, idle, groups: [...micros].sort(byTime), functions: [...functions].sort(byTime) };
+}
+
+/** Busy time by group, in microseconds, and the idle time. */
+export function summariseProfile(file: string): { busy: number; idle: number; groups: [string, number][] } {
+  return summariseSamples(readProfile(file));
 }
 
 export function formatProfile(file: string, requests = 0): string {
