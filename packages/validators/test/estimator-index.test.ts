@@ -9,8 +9,8 @@ import { passwordEstimator } from '../src/password-estimator.js';
 // slowMatch; these tests hold the two to the same answers, in both of the package's builds.
 const require = createRequire(import.meta.url);
 const cjs = require('@zxcvbn-ts/core/dist/matcher/dictionary/matching.cjs') as Matcher;
-const esm = ((await import('@zxcvbn-ts/core/dist/matcher/dictionary/matching.mjs' as string)) as { default: Matcher })
-  .default;
+const esmBuild: string = '@zxcvbn-ts/core/dist/matcher/dictionary/matching.mjs';
+const esm = ((await import(esmBuild)) as { default: Matcher }).default;
 type MatchFn = (options: unknown) => unknown[];
 interface Matcher {
   prototype: { match: MatchFn; slowMatch?: MatchFn };
