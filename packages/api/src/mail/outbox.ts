@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { and, asc, desc, eq, gt, isNull, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
 import { mailOutbox, mailSends, type Database } from '@accounts/db';
 import { normalizeEmail, type Locale } from '@accounts/validators';
 import type { MailCap } from '../config.js';
@@ -118,30 +118,22 @@ export const backoffMs = (attempts: number, policy: OutboxPolicy) =>
 /**
  * Claims up to `limit` due mails for this sender: locked with SKIP LOCKED (so concurrent senders
  * take different rows), counted as an attempt, and leased (their next attempt moved past the
- * lease), all in one transaction. A sender that dies while sending leaves the rows to be
- * retried when the lease ends.
+ * lease), in one statement (a poll that finds nothing costs one round trip). A sender that dies
+ * while sending leaves the rows to be retried when the lease ends.
  */
 export async function claimDueMails(db: Database, limit: number, policy: OutboxPolicy): Promise<OutboxRow[]> {
-  return db.transaction(async (tx) => {
-    const due = await tx
-      .select({ id: mailOutbox.id })
-      .from(mailOutbox)
-      .where(and(isNull(mailOutbox.sentAt), isNull(mailOutbox.failedAt), lte(mailOutbox.nextAttemptAt, sql`now()`)))
-      .orderBy(asc(mailOutbox.nextAttemptAt), asc(mailOutbox.id))
-      .limit(limit)
-      .for('update', { skipLocked: true });
-    if (due.length === 0) return [];
-    return tx
-      .update(mailOutbox)
-      .set({ attempts: sql`${mailOutbox.attempts} + 1`, nextAttemptAt: fromNow(policy.leaseMs) })
-      .where(
-        sql`${mailOutbox.id} in (${sql.join(
-          due.map((d) => sql`${d.id}`),
-          sql`, `,
-        )})`,
-      )
-      .returning();
-  });
+  const due = db
+    .select({ id: mailOutbox.id })
+    .from(mailOutbox)
+    .where(and(isNull(mailOutbox.sentAt), isNull(mailOutbox.failedAt), lte(mailOutbox.nextAttemptAt, sql`now()`)))
+    .orderBy(asc(mailOutbox.nextAttemptAt), asc(mailOutbox.id))
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  return db
+    .update(mailOutbox)
+    .set({ attempts: sql`${mailOutbox.attempts} + 1`, nextAttemptAt: fromNow(policy.leaseMs) })
+    .where(inArray(mailOutbox.id, due))
+    .returning();
 }
 
 /** Delivered: the payload (links, addresses) is cleared, only the record that it was sent remains. */
