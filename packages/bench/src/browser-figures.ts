@@ -1,0 +1,51 @@
+// What the web app's end-to-end suite last measured in Chromium, for the benchmark's report: the
+// Lighthouse scores of every page (e2e/lighthouse.test.ts) and the sign-in page's weight and
+// largest paint on the slow profile (e2e/weight.test.ts). The browser runs belong to that suite
+// (`npm test`, or `cd apps/web && npx vitest run -c vitest.e2e.config.ts e2e/lighthouse.test.ts
+// e2e/weight.test.ts`); the report says when they ran, or that they have not.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Target } from './report.js';
+
+const results = join(import.meta.dirname, '..', '..', '..', 'apps', 'web', 'test-results');
+
+interface LighthouseFile {
+  minScore: number;
+  runs: { page: string; signedIn: boolean; scores: Record<string, number | null> }[];
+}
+interface WeightFile {
+  loads: { page: string; jsGzipBytes: number; largestContentfulPaintMs: number }[];
+}
+
+function read<T>(name: string): { data: T; at: string } | null {
+  const file = join(results, name);
+  if (!existsSync(file)) return null;
+  return { data: JSON.parse(readFileSync(file, 'utf8')) as T, at: statSync(file).mtime.toISOString().slice(0, 16) };
+}
+
+/** The browser targets, as the last end-to-end run left them; none when it has not run here. */
+export function browserTargets(): Target[] {
+  const targets: Target[] = [];
+  const lighthouse = read<LighthouseFile>('lighthouse.json');
+  if (lighthouse) {
+    const { runs } = lighthouse.data;
+    const scores = runs.flatMap((r) => Object.values(r.scores).map((s) => s ?? 0));
+    const worst = runs
+      .flatMap((r) => Object.entries(r.scores).map(([category, s]) => ({ s: s ?? 0, at: `${r.page} ${category}` })))
+      .sort((a, b) => a.s - b.s)[0];
+    targets.push({
+      name: `Lighthouse ≥ 95 in every category, ${runs.length} page loads signed out and in (e2e run of ${lighthouse.at} UTC)`,
+      measured: worst ? `lowest ${Math.round(worst.s * 100)} (${worst.at})` : 'no page',
+      pass: runs.length > 0 && scores.every((s) => s >= 0.95),
+    });
+  }
+  const weight = read<WeightFile>('weight.json');
+  const signIn = weight?.data.loads.find((l) => l.page === '/login');
+  if (weight && signIn)
+    targets.push({
+      name: `sign-in page's largest paint ≤ 1.5 s on the slow profile (e2e run of ${weight.at} UTC)`,
+      measured: `${signIn.largestContentfulPaintMs} ms, ${(signIn.jsGzipBytes / 1000).toFixed(1)} KB of scripts (gzip)`,
+      pass: signIn.largestContentfulPaintMs <= 1500,
+    });
+  return targets;
+}
