@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { isSecureRequest } from './plugins/headers.js';
 import { join } from 'node:path';
@@ -125,13 +126,27 @@ export function redirectAfterForm(req: FastifyRequest, reply: FastifyReply, done
 /** A path on this site: never another host (`//evil.example`, `/\\evil.example`). */
 const sameSitePath = (to: string) => (/^\/(?![/\\])/.test(to) ? to : '/');
 
+const ENCODINGS: Encoding[] = ['br', 'gzip', 'identity'];
+// negotiator 1.x takes the server's order for encodings the browser accepts alike ("gzip, deflate,
+// br": brotli, the smaller); its typings predate the option.
+type EncodingChoice = (available: Encoding[], options: { preferred: Encoding[] }) => string | undefined;
+/** Accept-Encoding headers seen, and what each gets: browsers send a handful of them. */
+const encodingOf = new Map<string, Encoding>();
+
+function pageEncoding(req: FastifyRequest): Encoding {
+  const header = req.headers['accept-encoding'] ?? '';
+  let encoding = encodingOf.get(header);
+  if (encoding) return encoding;
+  const negotiator = new Negotiator({ headers: { 'accept-encoding': header } });
+  encoding = ((negotiator.encoding as EncodingChoice)(ENCODINGS, { preferred: ENCODINGS }) ?? 'identity') as Encoding;
+  // Bounded: odd headers from a client that makes them up are negotiated each time.
+  if (encodingOf.size < 100) encodingOf.set(header, encoding);
+  return encoding;
+}
+
 /** A page's HTML, compressed as the browser accepts it, with the headers of a page. */
 function sendHtml(req: FastifyRequest, reply: FastifyReply, body: PageBody, locale: Locale, personal: boolean) {
-  const encoding = (new Negotiator({ headers: { 'accept-encoding': req.headers['accept-encoding'] ?? '' } }).encoding([
-    'br',
-    'gzip',
-    'identity',
-  ]) ?? 'identity') as Encoding;
+  const encoding = pageEncoding(req);
   if (encoding !== 'identity') reply.header('content-encoding', encoding);
   return (
     reply
@@ -145,16 +160,28 @@ function sendHtml(req: FastifyRequest, reply: FastifyReply, body: PageBody, loca
   );
 }
 
-const hasToken = (url: string) => new URL(url, 'http://local').searchParams.has('token');
+// Most addresses have no query at all: no URL to parse for them.
+const hasToken = (url: string) => url.includes('?') && new URL(url, 'http://local').searchParams.has('token');
+
+/** The web build being served: index.html names every hashed asset, and the server build renders. */
+export function buildIdOf(indexHtml: string, serverEntrySource: string | null): string {
+  return createHash('sha256')
+    .update(indexHtml)
+    .update(serverEntrySource ?? '')
+    .digest('base64url')
+    .slice(0, 16);
+}
 
 /**
  * index.html in the language the request asks for (`<html lang>`) and, with the server build,
  * the page itself, rendered.
  */
-function localizedPages(indexHtml: string, services: Services, renderer: ServerEntry | null): Pages {
+function localizedPages(indexHtml: string, services: Services, renderer: ServerEntry | null, build: string): Pages {
   const pages = new Map(
     LOCALES.map((locale) => [locale, indexHtml.replace(/<html lang="\w+">/, `<html lang="${locale}">`)]),
   );
+  // What the app draws itself when a page is not rendered: the same for everyone in a language.
+  const unrendered = new Map([...pages].map(([locale, html]) => [locale, new PageBody(html)]));
   const shared = new SharedPages();
   const redirect = (req: FastifyRequest, reply: FastifyReply, to: string) =>
     reply.redirect(sameSitePath(to), req.method === 'POST' ? 303 : 302);
@@ -166,20 +193,29 @@ function localizedPages(indexHtml: string, services: Services, renderer: ServerE
     if (page && 'redirect' in page) return redirect(req, reply, page.redirect);
     // A form's answer is never kept (it may hold what was just done), nor a mailed link's page (its form holds the token).
     const personal = Boolean(page?.data.user || input.form || hasToken(req.url));
-    return sendHtml(req, reply.code(status), new PageBody(page?.html ?? localized), locale, personal);
+    return sendHtml(
+      req,
+      reply.code(status),
+      page ? new PageBody(page.html) : unrendered.get(locale)!,
+      locale,
+      personal,
+    );
   };
 
   /** A page for nobody signed in, the same for everyone: from the shared pages, or rendered into them. */
   const sendShared = async (req: FastifyRequest, reply: FastifyReply, ctx: RequestContext) => {
-    const key = `${ctx.realm.slug} ${ctx.locale} ${req.url}`;
-    let page = shared.get(key);
-    if (!page) {
-      const rendered = renderer && (await renderedPage(req, services, renderer, pages.get(ctx.locale)!, { ctx }));
-      // A page the server could not render (the app draws it) is not kept: the next request tries again.
-      if (!rendered) return sendHtml(req, reply, new PageBody(pages.get(ctx.locale)!), ctx.locale, false);
-      page = 'redirect' in rendered ? { redirect: rendered.redirect } : { body: new PageBody(rendered.html) };
-      shared.set(key, page);
-    }
+    // Each start reads its build once, so its pages are its own; the build is in the key all the
+    // same, so that no page rendered by another build is ever sent for this one.
+    const key = `${build} ${ctx.realm.slug} ${ctx.locale} ${req.url}`;
+    const page =
+      shared.get(key) ??
+      (await shared.render(key, async () => {
+        const rendered = renderer && (await renderedPage(req, services, renderer, pages.get(ctx.locale)!, { ctx }));
+        if (!rendered) return null;
+        return 'redirect' in rendered ? { redirect: rendered.redirect } : { body: new PageBody(rendered.html) };
+      }));
+    // A page the server could not render (the app draws it) is not kept: the next request tries again.
+    if (!page) return sendHtml(req, reply, unrendered.get(ctx.locale)!, ctx.locale, false);
     if ('redirect' in page) return redirect(req, reply, page.redirect);
     return sendHtml(req, reply, page.body, ctx.locale, false);
   };
@@ -228,7 +264,9 @@ export async function registerWebApp(
   const renderer = existsSync(serverEntry) ? ((await import(pathToFileURL(serverEntry).href)) as ServerEntry) : null;
   if (!renderer)
     app.log.warn({ serverEntry }, 'no server build of the web app found; pages are drawn by the browser alone');
-  return localizedPages(readFileSync(`${dir}/index.html`, 'utf8'), services, renderer);
+  const indexHtml = readFileSync(`${dir}/index.html`, 'utf8');
+  const build = buildIdOf(indexHtml, renderer ? readFileSync(serverEntry, 'utf8') : null);
+  return localizedPages(indexHtml, services, renderer, build);
 }
 
 // The gateway's own prefixes, not a list of pages: every other address is the app's, which answers
