@@ -18,6 +18,7 @@ import {
 import {
   hashingScenarios,
   overloadConnections,
+  pageScenarios,
   readAgainst,
   runScenario,
   warmUp,
@@ -138,6 +139,9 @@ async function run(index: number): Promise<{ kind: DatabaseKind; result: RunResu
           ),
         );
       }
+      // Signed-out pages and the static file they are compared with, in turn on the same server.
+      for (const scenario of await pageScenarios(gateway, settings))
+        record(await runScenario(gateway, scenario, settings, null));
       if (db.kind === 'postgres') {
         await withServer(startFloor(db), async (floor) => {
           record(
