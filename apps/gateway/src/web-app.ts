@@ -10,8 +10,10 @@ import Negotiator from 'negotiator';
 import { ProblemError, type RequestContext } from '@accounts/api';
 import { callProcedure } from './form-adapter.js';
 import { procedureAt, type ProcedurePath } from './procedures.js';
+import { localeOf } from './locale.js';
 import { contextFor, type Services } from './request-context.js';
 import { pathOf } from './request-target.js';
+import { sessionTokenOf } from './session-transport.js';
 import { PageBody, SharedPages, type Encoding } from './shared-pages.js';
 // What the web build's server entry gives the gateway, and the answers a page is rendered from:
 // the web app's own types (nothing of it runs here but its build).
@@ -126,23 +128,35 @@ export function redirectAfterForm(req: FastifyRequest, reply: FastifyReply, done
 /** A path on this site: never another host (`//evil.example`, `/\\evil.example`). */
 const sameSitePath = (to: string) => (/^\/(?![/\\])/.test(to) ? to : '/');
 
+/**
+ * `choose` of a request, remembered by the value of one of its headers: browsers send a handful of
+ * values, so the first hundred seen are kept; any other is worked out each time.
+ */
+function byHeader<T>(name: string, choose: (req: FastifyRequest) => T): (req: FastifyRequest) => T {
+  const seen = new Map<string, T>();
+  return (req) => {
+    const value = req.headers[name];
+    if (typeof value !== 'string') return choose(req);
+    let chosen = seen.get(value);
+    if (chosen === undefined) {
+      chosen = choose(req);
+      if (seen.size < 100) seen.set(value, chosen);
+    }
+    return chosen;
+  };
+}
+
 const ENCODINGS: Encoding[] = ['br', 'gzip', 'identity'];
 // negotiator 1.x takes the server's order for encodings the browser accepts alike ("gzip, deflate,
 // br": brotli, the smaller); its typings predate the option.
 type EncodingChoice = (available: Encoding[], options: { preferred: Encoding[] }) => string | undefined;
-/** Accept-Encoding headers seen, and what each gets: browsers send a handful of them. */
-const encodingOf = new Map<string, Encoding>();
 
-function pageEncoding(req: FastifyRequest): Encoding {
-  const header = req.headers['accept-encoding'] ?? '';
-  let encoding = encodingOf.get(header);
-  if (encoding) return encoding;
-  const negotiator = new Negotiator({ headers: { 'accept-encoding': header } });
-  encoding = ((negotiator.encoding as EncodingChoice)(ENCODINGS, { preferred: ENCODINGS }) ?? 'identity') as Encoding;
-  // Bounded: odd headers from a client that makes them up are negotiated each time.
-  if (encodingOf.size < 100) encodingOf.set(header, encoding);
-  return encoding;
-}
+const pageEncoding = byHeader('accept-encoding', (req): Encoding => {
+  const negotiator = new Negotiator({ headers: { 'accept-encoding': req.headers['accept-encoding'] ?? '' } });
+  return ((negotiator.encoding as EncodingChoice)(ENCODINGS, { preferred: ENCODINGS }) ?? 'identity') as Encoding;
+});
+/** The request's language, as its context has it (localeOf), for a page kept for everyone. */
+const pageLocale = byHeader('accept-language', localeOf);
 
 /** A page's HTML, compressed as the browser accepts it, with the headers of a page. */
 function sendHtml(req: FastifyRequest, reply: FastifyReply, body: PageBody, locale: Locale, personal: boolean) {
@@ -202,30 +216,36 @@ function localizedPages(indexHtml: string, services: Services, renderer: ServerE
     );
   };
 
-  /** A page for nobody signed in, the same for everyone: from the shared pages, or rendered into them. */
-  const sendShared = async (req: FastifyRequest, reply: FastifyReply, ctx: RequestContext) => {
+  /**
+   * A page for nobody signed in, the same for everyone: from the shared pages, or rendered into
+   * them. A kept page needs nothing of the request but its realm and language.
+   */
+  const sendShared = async (req: FastifyRequest, reply: FastifyReply) => {
+    const locale = pageLocale(req);
     // Each start reads its build once, so its pages are its own; the build is in the key all the
     // same, so that no page rendered by another build is ever sent for this one.
-    const key = `${build} ${ctx.realm.slug} ${ctx.locale} ${req.url}`;
+    const key = `${build} ${req.realm!.slug} ${locale} ${req.url}`;
     const page =
       shared.get(key) ??
       (await shared.render(key, async () => {
-        const rendered = renderer && (await renderedPage(req, services, renderer, pages.get(ctx.locale)!, { ctx }));
+        const { ctx } = contextFor(req, reply, services);
+        const rendered = renderer && (await renderedPage(req, services, renderer, pages.get(locale)!, { ctx }));
         if (!rendered) return null;
         return 'redirect' in rendered ? { redirect: rendered.redirect } : { body: new PageBody(rendered.html) };
       }));
     // A page the server could not render (the app draws it) is not kept: the next request tries again.
-    if (!page) return sendHtml(req, reply, unrendered.get(ctx.locale)!, ctx.locale, false);
+    if (!page) return sendHtml(req, reply, unrendered.get(locale)!, locale, false);
     if ('redirect' in page) return redirect(req, reply, page.redirect);
-    return sendHtml(req, reply, page.body, ctx.locale, false);
+    return sendHtml(req, reply, page.body, locale, false);
   };
 
   return {
     send: (req, reply) => {
+      // No session, no state handed over, no mailed link's token: the page everyone gets.
+      if (sessionTokenOf(req) === null && req.cookies[stateCookie(req)] === undefined && !hasToken(req.url))
+        return sendShared(req, reply);
       const { ctx } = contextFor(req, reply, services);
-      const state = takeState(req, reply);
-      if (ctx.sessionToken === null && state === undefined && !hasToken(req.url)) return sendShared(req, reply, ctx);
-      return render(req, reply, 200, { ctx, state });
+      return render(req, reply, 200, { ctx, state: takeState(req, reply) });
     },
     formOf: (href, name) => renderer?.pageForm(href, name) ?? null,
     formDone: (name, result, href) => renderer?.formDone(name, result, href) ?? null,

@@ -22,6 +22,7 @@ import {
   readAgainst,
   runScenario,
   warmUp,
+  warmUpPages,
   type ScenarioResult,
 } from './scenarios.js';
 import type { ServerUnderTest } from './servers.js';
@@ -140,8 +141,9 @@ async function run(index: number): Promise<{ kind: DatabaseKind; result: RunResu
         );
       }
       // Signed-out pages and the static file they are compared with, in turn on the same server.
-      for (const scenario of await pageScenarios(gateway, settings))
-        record(await runScenario(gateway, scenario, settings, null));
+      const pageLoads = await pageScenarios(gateway, settings);
+      await warmUpPages(gateway, pageLoads, settings);
+      for (const scenario of pageLoads) record(await runScenario(gateway, scenario, settings, null));
       if (db.kind === 'postgres') {
         await withServer(startFloor(db), async (floor) => {
           record(

@@ -174,6 +174,18 @@ export function readAgainst(r: ScenarioResult, capacity: number): ScenarioResult
   return { ...r, capacity, capacityRatio: r.bcryptOpsPerSecond / capacity, offeredRatio: r.offeredRps / capacity };
 }
 
+/**
+ * Unmeasured load of each page scenario first, as the hashing scenarios get theirs: the first
+ * renders (the page modules' first import, a cold JIT) are a start's cost, not a page's.
+ */
+export async function warmUpPages(server: ServerUnderTest, scenarios: Scenario[], s: Settings) {
+  for (const { connections, browser } of scenarios) {
+    const requests = browserRequests(browser!.paths);
+    await runLoad(server, { connections, seconds: s.warmupSeconds, requests }, s.healthzIntervalMs);
+  }
+  await server.settle();
+}
+
 /** Unmeasured load before the first scenario, so the JIT and the pools are warm. */
 export async function warmUp(server: ServerUnderTest, s: Settings, builders?: Scenario['builders']) {
   const { requests } = mixedRequests({ weights: { register: 1 }, builders });
