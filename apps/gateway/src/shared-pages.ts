@@ -39,6 +39,8 @@ const TTL_MS = 60_000;
  */
 export class SharedPages {
   readonly #entries = new Map<string, { page: SharedPage; until: number }>();
+  /** Renders under way: a page asked for by many at once (a new minute, a new start) is rendered once. */
+  readonly #rendering = new Map<string, Promise<SharedPage | null>>();
 
   get(key: string): SharedPage | undefined {
     const entry = this.#entries.get(key);
@@ -46,6 +48,24 @@ export class SharedPages {
     if (entry.until > performance.now()) return entry.page;
     this.#entries.delete(key);
     return undefined;
+  }
+
+  /**
+   * The page `render` makes for `key`, kept; while it renders, everyone else asking for `key` waits
+   * for the same render rather than starting their own. Null (and nothing kept): not rendered.
+   */
+  render(key: string, render: () => Promise<SharedPage | null>): Promise<SharedPage | null> {
+    let pending = this.#rendering.get(key);
+    if (!pending) {
+      pending = render()
+        .then((page) => {
+          if (page) this.set(key, page);
+          return page;
+        })
+        .finally(() => this.#rendering.delete(key));
+      this.#rendering.set(key, pending);
+    }
+    return pending;
   }
 
   set(key: string, page: SharedPage) {

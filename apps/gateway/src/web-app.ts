@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { isSecureRequest } from './plugins/headers.js';
 import { join } from 'node:path';
@@ -9,8 +10,10 @@ import Negotiator from 'negotiator';
 import { ProblemError, type RequestContext } from '@accounts/api';
 import { callProcedure } from './form-adapter.js';
 import { procedureAt, type ProcedurePath } from './procedures.js';
+import { localeOf } from './locale.js';
 import { contextFor, type Services } from './request-context.js';
 import { pathOf } from './request-target.js';
+import { sessionTokenOf } from './session-transport.js';
 import { PageBody, SharedPages, type Encoding } from './shared-pages.js';
 // What the web build's server entry gives the gateway, and the answers a page is rendered from:
 // the web app's own types (nothing of it runs here but its build).
@@ -125,13 +128,39 @@ export function redirectAfterForm(req: FastifyRequest, reply: FastifyReply, done
 /** A path on this site: never another host (`//evil.example`, `/\\evil.example`). */
 const sameSitePath = (to: string) => (/^\/(?![/\\])/.test(to) ? to : '/');
 
+/**
+ * `choose` of a request, remembered by the value of one of its headers: browsers send a handful of
+ * values, so the first hundred seen are kept; any other is worked out each time.
+ */
+function byHeader<T>(name: string, choose: (req: FastifyRequest) => T): (req: FastifyRequest) => T {
+  const seen = new Map<string, T>();
+  return (req) => {
+    const value = req.headers[name];
+    if (typeof value !== 'string') return choose(req);
+    let chosen = seen.get(value);
+    if (chosen === undefined) {
+      chosen = choose(req);
+      if (seen.size < 100) seen.set(value, chosen);
+    }
+    return chosen;
+  };
+}
+
+const ENCODINGS: Encoding[] = ['br', 'gzip', 'identity'];
+// negotiator 1.x takes the server's order for encodings the browser accepts alike ("gzip, deflate,
+// br": brotli, the smaller); its typings predate the option.
+type EncodingChoice = (available: Encoding[], options: { preferred: Encoding[] }) => string | undefined;
+
+const pageEncoding = byHeader('accept-encoding', (req): Encoding => {
+  const negotiator = new Negotiator({ headers: { 'accept-encoding': req.headers['accept-encoding'] ?? '' } });
+  return ((negotiator.encoding as EncodingChoice)(ENCODINGS, { preferred: ENCODINGS }) ?? 'identity') as Encoding;
+});
+/** The request's language, as its context has it (localeOf), for a page kept for everyone. */
+const pageLocale = byHeader('accept-language', localeOf);
+
 /** A page's HTML, compressed as the browser accepts it, with the headers of a page. */
 function sendHtml(req: FastifyRequest, reply: FastifyReply, body: PageBody, locale: Locale, personal: boolean) {
-  const encoding = (new Negotiator({ headers: { 'accept-encoding': req.headers['accept-encoding'] ?? '' } }).encoding([
-    'br',
-    'gzip',
-    'identity',
-  ]) ?? 'identity') as Encoding;
+  const encoding = pageEncoding(req);
   if (encoding !== 'identity') reply.header('content-encoding', encoding);
   return (
     reply
@@ -145,16 +174,28 @@ function sendHtml(req: FastifyRequest, reply: FastifyReply, body: PageBody, loca
   );
 }
 
-const hasToken = (url: string) => new URL(url, 'http://local').searchParams.has('token');
+// Most addresses have no query at all: no URL to parse for them.
+const hasToken = (url: string) => url.includes('?') && new URL(url, 'http://local').searchParams.has('token');
+
+/** The web build being served: index.html names every hashed asset, and the server build renders. */
+export function buildIdOf(indexHtml: string, serverEntrySource: string | null): string {
+  return createHash('sha256')
+    .update(indexHtml)
+    .update(serverEntrySource ?? '')
+    .digest('base64url')
+    .slice(0, 16);
+}
 
 /**
  * index.html in the language the request asks for (`<html lang>`) and, with the server build,
  * the page itself, rendered.
  */
-function localizedPages(indexHtml: string, services: Services, renderer: ServerEntry | null): Pages {
+function localizedPages(indexHtml: string, services: Services, renderer: ServerEntry | null, build: string): Pages {
   const pages = new Map(
     LOCALES.map((locale) => [locale, indexHtml.replace(/<html lang="\w+">/, `<html lang="${locale}">`)]),
   );
+  // What the app draws itself when a page is not rendered: the same for everyone in a language.
+  const unrendered = new Map([...pages].map(([locale, html]) => [locale, new PageBody(html)]));
   const shared = new SharedPages();
   const redirect = (req: FastifyRequest, reply: FastifyReply, to: string) =>
     reply.redirect(sameSitePath(to), req.method === 'POST' ? 303 : 302);
@@ -166,30 +207,45 @@ function localizedPages(indexHtml: string, services: Services, renderer: ServerE
     if (page && 'redirect' in page) return redirect(req, reply, page.redirect);
     // A form's answer is never kept (it may hold what was just done), nor a mailed link's page (its form holds the token).
     const personal = Boolean(page?.data.user || input.form || hasToken(req.url));
-    return sendHtml(req, reply.code(status), new PageBody(page?.html ?? localized), locale, personal);
+    return sendHtml(
+      req,
+      reply.code(status),
+      page ? new PageBody(page.html) : unrendered.get(locale)!,
+      locale,
+      personal,
+    );
   };
 
-  /** A page for nobody signed in, the same for everyone: from the shared pages, or rendered into them. */
-  const sendShared = async (req: FastifyRequest, reply: FastifyReply, ctx: RequestContext) => {
-    const key = `${ctx.realm.slug} ${ctx.locale} ${req.url}`;
-    let page = shared.get(key);
-    if (!page) {
-      const rendered = renderer && (await renderedPage(req, services, renderer, pages.get(ctx.locale)!, { ctx }));
-      // A page the server could not render (the app draws it) is not kept: the next request tries again.
-      if (!rendered) return sendHtml(req, reply, new PageBody(pages.get(ctx.locale)!), ctx.locale, false);
-      page = 'redirect' in rendered ? { redirect: rendered.redirect } : { body: new PageBody(rendered.html) };
-      shared.set(key, page);
-    }
+  /**
+   * A page for nobody signed in, the same for everyone: from the shared pages, or rendered into
+   * them. A kept page needs nothing of the request but its realm and language.
+   */
+  const sendShared = async (req: FastifyRequest, reply: FastifyReply) => {
+    const locale = pageLocale(req);
+    // Each start reads its build once, so its pages are its own; the build is in the key all the
+    // same, so that no page rendered by another build is ever sent for this one.
+    const key = `${build} ${req.realm!.slug} ${locale} ${req.url}`;
+    const page =
+      shared.get(key) ??
+      (await shared.render(key, async () => {
+        const { ctx } = contextFor(req, reply, services);
+        const rendered = renderer && (await renderedPage(req, services, renderer, pages.get(locale)!, { ctx }));
+        if (!rendered) return null;
+        return 'redirect' in rendered ? { redirect: rendered.redirect } : { body: new PageBody(rendered.html) };
+      }));
+    // A page the server could not render (the app draws it) is not kept: the next request tries again.
+    if (!page) return sendHtml(req, reply, unrendered.get(locale)!, locale, false);
     if ('redirect' in page) return redirect(req, reply, page.redirect);
-    return sendHtml(req, reply, page.body, ctx.locale, false);
+    return sendHtml(req, reply, page.body, locale, false);
   };
 
   return {
     send: (req, reply) => {
+      // No session, no state handed over, no mailed link's token: the page everyone gets.
+      if (sessionTokenOf(req) === null && req.cookies[stateCookie(req)] === undefined && !hasToken(req.url))
+        return sendShared(req, reply);
       const { ctx } = contextFor(req, reply, services);
-      const state = takeState(req, reply);
-      if (ctx.sessionToken === null && state === undefined && !hasToken(req.url)) return sendShared(req, reply, ctx);
-      return render(req, reply, 200, { ctx, state });
+      return render(req, reply, 200, { ctx, state: takeState(req, reply) });
     },
     formOf: (href, name) => renderer?.pageForm(href, name) ?? null,
     formDone: (name, result, href) => renderer?.formDone(name, result, href) ?? null,
@@ -228,7 +284,9 @@ export async function registerWebApp(
   const renderer = existsSync(serverEntry) ? ((await import(pathToFileURL(serverEntry).href)) as ServerEntry) : null;
   if (!renderer)
     app.log.warn({ serverEntry }, 'no server build of the web app found; pages are drawn by the browser alone');
-  return localizedPages(readFileSync(`${dir}/index.html`, 'utf8'), services, renderer);
+  const indexHtml = readFileSync(`${dir}/index.html`, 'utf8');
+  const build = buildIdOf(indexHtml, renderer ? readFileSync(serverEntry, 'utf8') : null);
+  return localizedPages(indexHtml, services, renderer, build);
 }
 
 // The gateway's own prefixes, not a list of pages: every other address is the app's, which answers

@@ -30,4 +30,29 @@ describe('shared signed-out pages', () => {
     expect(gunzipSync(body.in('gzip')).toString()).toBe(body.html);
     expect(body.in('identity').toString()).toBe(body.html);
   });
+
+  it('renders a page asked for by many at once only once, and keeps nothing it could not render', async () => {
+    const pages = new SharedPages();
+    let renders = 0;
+    let finish!: (page: { redirect: string } | null) => void;
+    const render = () => {
+      renders++;
+      return new Promise<{ redirect: string } | null>((resolve) => (finish = resolve));
+    };
+    const asked = Array.from({ length: 32 }, () => pages.render('default en /login', render));
+    expect(renders).toBe(1);
+    finish({ redirect: '/x' });
+    for (const page of await Promise.all(asked)) expect(page).toEqual({ redirect: '/x' });
+    expect(pages.get('default en /login')).toEqual({ redirect: '/x' });
+
+    const failed = [pages.render('default en /register', render), pages.render('default en /register', render)];
+    finish(null);
+    expect(await Promise.all(failed)).toEqual([null, null]);
+    expect(pages.get('default en /register')).toBeUndefined();
+    // The next request tries again.
+    const again = pages.render('default en /register', render);
+    expect(renders).toBe(3);
+    finish({ redirect: '/y' });
+    expect(await again).toEqual({ redirect: '/y' });
+  });
 });

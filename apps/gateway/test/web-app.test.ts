@@ -1,8 +1,10 @@
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WEB_DIST_DIR } from '../src/web-app.js';
+import { buildIdOf, WEB_DIST_DIR } from '../src/web-app.js';
 import { queuedToken } from './support/email-openapi.js';
 import { startGateway, STRONG, STRONG2, uniqueEmail, type Gateway } from './support/gateway.js';
 import { rawRequest } from './support/raw-http.js';
@@ -195,6 +197,80 @@ describe('the web app as served by the gateway', () => {
     expect(
       (await gw.form('/users/reset_password', { token: reset, new_password: STRONG2, confirm_password: STRONG2 })).json,
     ).toEqual({ ok: true, sessionsRevoked: 1 });
+  });
+
+  it('sends brotli to a browser that accepts gzip and brotli alike, the smaller', async () => {
+    const res = await raw('/login', { ...html, 'accept-encoding': 'gzip, deflate, br' });
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(res.body).toString()).toContain('<h1 tabindex="-1">Sign in</h1>');
+    const gz = await raw('/login', { ...html, 'accept-encoding': 'br;q=0.5, gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+  });
+
+  it('sends a signed-out page alike to everyone, with nothing of one request in it', async () => {
+    // A new address: the first request renders the page, the second is sent the kept one.
+    const ask = (userAgent: string) =>
+      raw('/register?from=shared-test', { ...html, 'accept-encoding': 'br', 'user-agent': userAgent });
+    const [first, second] = [await ask('first browser'), await ask('second browser')];
+    for (const res of [first, second]) {
+      expect(res.status).toBe(200);
+      expect(res.headers['set-cookie']).toBeUndefined();
+      expect(res.headers['cache-control']).toBe('private, no-cache');
+      expect(res.headers['content-security-policy']).toMatch(/script-src 'self'/);
+    }
+    expect(second.body.equals(first.body)).toBe(true);
+    const text = brotliDecompressSync(first.body).toString();
+    expect(pageData(text).user).toBeNull();
+    expect(text).not.toMatch(/first browser|second browser/);
+  });
+
+  it('never sends a signed-in person the signed-out page, nor keeps theirs for others', async () => {
+    const email = uniqueEmail('shared');
+    const reg = await gw.form('/users/register', { name: 'Signed In', email, password: STRONG, password2: STRONG });
+    expect(reg.status).toBe(201);
+    // The signed-out page of this address is kept first; then the signed-in person asks for it.
+    const path = '/no/such/page?shared=1';
+    const before = await page(path);
+    expect(pageData(before.text).user).toBeNull();
+    const theirs = await page(path, { cookie: reg.cookie! });
+    expect(theirs.res.headers['cache-control']).toBe('no-store');
+    expect(pageData(theirs.text).user).toMatchObject({ email });
+    // Anyone signed out still gets the page without them.
+    const after = await page(path);
+    expect(after.res.headers['cache-control']).toBe('private, no-cache');
+    expect(after.text).not.toContain(email);
+    expect(after.res.body.equals(before.res.body)).toBe(true);
+  });
+
+  it('serves a new build its own pages, never those an older one rendered', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'web-build-'));
+    try {
+      mkdirSync(join(dir, 'dist'));
+      // The real server build beside a browser build whose index.html differs (as a new build's does).
+      symlinkSync(join(WEB_DIST_DIR, '..', 'dist-server'), join(dir, 'dist-server'));
+      const index = readFileSync(join(WEB_DIST_DIR, 'index.html'), 'utf8');
+      const serverEntry = readFileSync(join(WEB_DIST_DIR, '..', 'dist-server', 'entry-server.js'), 'utf8');
+      const built = (name: string) => index.replace('<title>', `<meta name="build" content="${name}" />\n<title>`);
+      expect(buildIdOf(built('one'), serverEntry)).not.toBe(buildIdOf(built('two'), serverEntry));
+      expect(buildIdOf(index, serverEntry)).not.toBe(buildIdOf(index, `${serverEntry}\n`));
+      for (const name of ['one', 'two']) {
+        writeFileSync(join(dir, 'dist', 'index.html'), built(name));
+        const other = await startGateway('pglite', { SERVE_WEB: 'true', WEB_DIST_DIR: join(dir, 'dist') });
+        try {
+          const res = await request(`http://127.0.0.1:${other.port}/login`, {
+            headers: { host: `localhost:${other.port}`, ...html },
+          });
+          const text = await res.body.text();
+          expect(text).toContain(`<meta name="build" content="${name}" />`);
+          expect(text).toContain('<h1 tabindex="-1">Sign in</h1>');
+          expect(text).not.toContain(`content="${name === 'one' ? 'two' : 'one'}"`);
+        } finally {
+          await other.close();
+        }
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('escapes what the page takes from the configuration and the realm', async () => {

@@ -18,9 +18,11 @@ import {
 import {
   hashingScenarios,
   overloadConnections,
+  pageScenarios,
   readAgainst,
   runScenario,
   warmUp,
+  warmUpPages,
   type ScenarioResult,
 } from './scenarios.js';
 import type { ServerUnderTest } from './servers.js';
@@ -138,6 +140,10 @@ async function run(index: number): Promise<{ kind: DatabaseKind; result: RunResu
           ),
         );
       }
+      // Signed-out pages and the static file they are compared with, in turn on the same server.
+      const pageLoads = await pageScenarios(gateway, settings);
+      await warmUpPages(gateway, pageLoads, settings);
+      for (const scenario of pageLoads) record(await runScenario(gateway, scenario, settings, null));
       if (db.kind === 'postgres') {
         await withServer(startFloor(db), async (floor) => {
           record(

@@ -2,6 +2,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DatabaseKind } from './databases.js';
 import type { EnumerationTiming } from './enumeration.js';
+import { PAGE_SCENARIO, STATIC_SCENARIO } from './pages.js';
 import type { ScenarioResult } from './scenarios.js';
 
 export interface Target {
@@ -77,6 +78,8 @@ const THROUGHPUT_RATIO = 0.92;
 const SESSION_FLOOR_RATIO = 0.5;
 const SESSION_PGLITE_RPS = 3000;
 const SESSION_P99_MS = 15;
+// A signed-out page against a static file of the same server, both asked for as a browser does.
+const PAGE_STATIC_RATIO = 0.5;
 const PGLITE_START_MB = 250;
 const PGLITE_PEAK_MB = 350;
 // Settled RSS may grow this much from after the first scenario to after the last hashing one.
@@ -214,6 +217,20 @@ export function evaluateTargets(
       pass: settled(last.name).median <= settled(first.name).median * RSS_GROWTH,
     },
   ];
+  const pages = summarisePages(runs, rows);
+  if (pages)
+    targets.push(
+      {
+        name: `signed-out page ≥ ${PAGE_STATIC_RATIO} × the same server's static script file (req/s, as a browser asks, ${pages.page.connections} connections)`,
+        measured: `${showSpread(pages.page.rps, 0)} vs ${showSpread(pages.file.rps, 0)} req/s: ${showSpread(pages.ratio, 2)}×`,
+        pass: pages.ratio.median >= PAGE_STATIC_RATIO,
+      },
+      {
+        name: `/healthz p99 < ${HEALTHZ_P99_MS} ms while signed-out pages load`,
+        measured: `${showSpread(pages.page.healthzP99)} ms (the pages' own p99 ${showSpread(pages.page.p99, 0)} ms)`,
+        pass: pages.page.healthzP99.median < HEALTHZ_P99_MS,
+      },
+    );
   for (const e of summariseEnumeration(runs)) {
     targets.push({
       name: `${e.name}: an email with an account answers in ${fixed(1 / ENUMERATION_RATIO, 2)}–${ENUMERATION_RATIO} × the median time of one without, with the same status`,
@@ -246,6 +263,22 @@ export function evaluateTargets(
   return targets;
 }
 
+/**
+ * Signed-out pages against the static script file, per run (both measured in the same run, one
+ * after the other): the ratio of their req/s, and the pages' figures.
+ */
+export function summarisePages(runs: RunResult[], rows: SummaryRow[]) {
+  const page = rows.find((s) => s.server === 'gateway' && s.name === PAGE_SCENARIO);
+  const file = rows.find((s) => s.server === 'gateway' && s.name === STATIC_SCENARIO);
+  if (!page || !file) return null;
+  const rps = (r: RunResult, name: string) => r.scenarios.find((s) => s.server === 'gateway' && s.name === name)?.rps;
+  const ratios = runs.flatMap((r) => {
+    const [p, f] = [rps(r, PAGE_SCENARIO), rps(r, STATIC_SCENARIO)];
+    return p !== undefined && f ? [p / f] : [];
+  });
+  return ratios.length ? { page, file, ratio: spread(ratios) } : null;
+}
+
 /** Each enumeration probe over the runs: the per-run medians and their ratio. */
 export function summariseEnumeration(runs: RunResult[]) {
   return runs[0]!.enumeration.map(({ name, samples }) => {
@@ -267,6 +300,19 @@ const statuses = (s: SummaryRow) =>
   Object.entries(s.statuses)
     .map(([code, n]) => `${code}×${n}`)
     .join(' ');
+
+/** The pages against the static file, under the scenarios' table. */
+function pageLines(r: BenchReport): string[] {
+  const pages = summarisePages(r.runs, r.summary);
+  if (!pages) return [];
+  const script = r.runs[0]!.scenarios.find((s) => s.name === STATIC_SCENARIO)?.paths?.[0] ?? 'the page script';
+  return [
+    `Signed-out pages against \`${script}\` on the same server, both as a browser asks (no cookie), ${pages.page.connections} connections: ` +
+      `${showSpread(pages.page.rps, 0)} vs ${showSpread(pages.file.rps, 0)} req/s, ${showSpread(pages.ratio, 2)}× (per run); ` +
+      `page p99 ${showSpread(pages.page.p99, 0)} ms, \`/healthz\` p99 ${showSpread(pages.page.healthzP99)} ms meanwhile.`,
+    '',
+  ];
+}
 
 const DB_NAMES: Record<DatabaseKind, string> = { pglite: 'embedded PGlite', postgres: 'PostgreSQL' };
 
@@ -305,6 +351,7 @@ export function toMarkdown(r: BenchReport): string {
     '| --- | --- | --: | --: | --: | --: | --: | --- | --: | --: | --: |',
     ...r.summary.map(row),
     '',
+    ...pageLines(r),
     `Gateway resident memory: ${showSpread(r.memory.startFreshMB, 0)} MB after start on a new database, ${showSpread(r.memory.startExistingMB, 0)} MB after a restart on the same one, ${showSpread(r.memory.peakMB, 0)} MB at the peak under load.`,
     '',
     'Emails with and without an account, one request at a time, alternating (medians per run):',

@@ -1,5 +1,6 @@
 import type autocannon from 'autocannon';
 import { runLoad, type HealthzStats } from './load.js';
+import { browserRequests, PAGE_SCENARIO, pageScript, SIGNED_OUT_PAGES, STATIC_SCENARIO } from './pages.js';
 import type { ServerUnderTest } from './servers.js';
 import type { Settings } from './settings.js';
 import {
@@ -24,6 +25,8 @@ export interface Scenario {
   builders?: { register(): Pick<autocannon.Request, 'method' | 'path' | 'headers' | 'body'> };
   /** Or session checks (no hashing), going round these credentials. */
   sessions?: { style: SessionStyle; credentials: string[] };
+  /** Or GETs as a browser sends them, no cookie (no hashing), going round these paths. */
+  browser?: { paths: readonly string[] };
 }
 
 export interface ScenarioResult {
@@ -31,6 +34,8 @@ export interface ScenarioResult {
   server: string;
   connections: number;
   overallRate: number | null;
+  /** The addresses asked for, for a browser's GETs. */
+  paths?: readonly string[];
   seconds: number;
   /** Requests sent per second. */
   offeredRps: number;
@@ -82,6 +87,18 @@ export function hashingScenarios(s: Settings, capacity: number): Scenario[] {
   ];
 }
 
+/**
+ * Signed-out pages against the same server's page script, a file sent as it is from disk: what a
+ * page costs beyond the server's cheapest answer, both asked for as a browser asks.
+ */
+export async function pageScenarios(server: ServerUnderTest, s: Settings): Promise<Scenario[]> {
+  const script = await pageScript(server.url);
+  return [
+    { name: PAGE_SCENARIO, connections: s.sessionConnections, browser: { paths: SIGNED_OUT_PAGES } },
+    { name: STATIC_SCENARIO, connections: s.sessionConnections, browser: { paths: [script] } },
+  ];
+}
+
 /** Makes the scenario's accounts, runs its load, and reads the outcome (against `capacity` for now). */
 export async function runScenario(
   server: ServerUnderTest,
@@ -94,7 +111,8 @@ export async function runScenario(
   const changePassword = await make(scenario.changeAccounts);
   await server.settle();
 
-  const mixed = scenario.sessions
+  const hashes = !scenario.sessions && !scenario.browser;
+  const mixed = !hashes
     ? null
     : mixedRequests({
         weights: scenario.weights ?? { register: 1 },
@@ -102,7 +120,11 @@ export async function runScenario(
         changePassword,
         builders: scenario.builders,
       });
-  const requests = mixed ? mixed.requests : sessionChecks(scenario.sessions!.style, scenario.sessions!.credentials);
+  const requests = mixed
+    ? mixed.requests
+    : scenario.sessions
+      ? sessionChecks(scenario.sessions.style, scenario.sessions.credentials)
+      : browserRequests(scenario.browser!.paths);
   const {
     result,
     seconds,
@@ -124,6 +146,7 @@ export async function runScenario(
     server: server.name,
     connections: scenario.connections,
     overallRate: scenario.overallRate ?? null,
+    ...(scenario.browser && { paths: scenario.browser.paths }),
     seconds,
     offeredRps: sent / seconds,
     rps: result['2xx'] / seconds,
@@ -143,12 +166,24 @@ export async function runScenario(
     rssPeakMB: probe.rssPeakMB,
     rssSettledMB: settled.rssMB,
   };
-  return capacity === null || scenario.sessions ? outcome : readAgainst(outcome, capacity);
+  return capacity === null || !hashes ? outcome : readAgainst(outcome, capacity);
 }
 
 /** Reads a hashing scenario against a capacity (the lower of those measured around it). */
 export function readAgainst(r: ScenarioResult, capacity: number): ScenarioResult {
   return { ...r, capacity, capacityRatio: r.bcryptOpsPerSecond / capacity, offeredRatio: r.offeredRps / capacity };
+}
+
+/**
+ * Unmeasured load of each page scenario first, as the hashing scenarios get theirs: the first
+ * renders (the page modules' first import, a cold JIT) are a start's cost, not a page's.
+ */
+export async function warmUpPages(server: ServerUnderTest, scenarios: Scenario[], s: Settings) {
+  for (const { connections, browser } of scenarios) {
+    const requests = browserRequests(browser!.paths);
+    await runLoad(server, { connections, seconds: s.warmupSeconds, requests }, s.healthzIntervalMs);
+  }
+  await server.settle();
 }
 
 /** Unmeasured load before the first scenario, so the JIT and the pools are warm. */

@@ -63,6 +63,8 @@ test('the whole benchmark runs in smoke mode and cleans up after itself', async 
     'gateway: overload 5×',
     'gateway: GET /users/me (bearer)',
     'gateway: GET /users/me (cookie)',
+    'gateway: signed-out page (/login, /register)',
+    'gateway: static script file',
     'better-auth: registration',
     'better-auth: getSession (cookie)',
     'better-auth: overload 5×',
@@ -85,6 +87,24 @@ test('the whole benchmark runs in smoke mode and cleans up after itself', async 
     expect(Object.keys(s.statusCodes), s.name).toEqual(['200']);
     expect(s.bcryptOpsPerSecond, s.name).toBe(0);
   }
+  // Signed-out pages and the page's own script, all answered, with the addresses they were.
+  const [pages, file] = ['signed-out page (/login, /register)', 'static script file'].map((name) =>
+    run!.scenarios.find((s) => s.name === name)!,
+  );
+  expect(pages!.paths).toEqual(['/login', '/register']);
+  expect(file!.paths).toEqual([expect.stringMatching(/^\/assets\/index-[\w-]+\.js$/)]);
+  for (const s of [pages!, file!]) {
+    expect(s.rps, s.name).toBeGreaterThan(0);
+    expect(Object.keys(s.statusCodes), s.name).toEqual(['200']);
+    expect(s.bcryptOpsPerSecond, s.name).toBe(0);
+    expect(s.capacity, s.name).toBeNull();
+  }
+  const pageTargets = report.targets.filter((t) => /signed-out page/.test(t.name));
+  expect(pageTargets.map((t) => t.name)).toEqual([
+    "signed-out page ≥ 0.5 × the same server's static script file (req/s, as a browser asks, 4 connections)",
+    '/healthz p99 < 25 ms while signed-out pages load',
+  ]);
+  expect(pageTargets[0]!.measured).toMatch(/^\d+ vs \d+ req\/s: \d+\.\d\d×$/);
   expect(run!.scenarios.find((s) => s.name === 'change password')!.okByKind.changePassword).toBeGreaterThan(0);
   // Known and unknown emails were timed on both routes, and answered alike.
   expect(run!.enumeration.map((e) => e.name)).toEqual([
@@ -102,7 +122,9 @@ test('the whole benchmark runs in smoke mode and cleans up after itself', async 
   expect(report.summary).toHaveLength(run!.scenarios.length);
   expect(report.targets.map((t) => t.name)).toContain('RSS peak ≤ 350 MB');
   for (const t of report.targets) expect(typeof t.pass).toBe('boolean');
-  expect(await readFile(join(results, 'smoke-pglite.md'), 'utf8')).toContain('| target | measured | met |');
+  const md = await readFile(join(results, 'smoke-pglite.md'), 'utf8');
+  expect(md).toContain('| target | measured | met |');
+  expect(md).toContain(`Signed-out pages against \`${file!.paths![0]}\``);
 
   // Every server (the gateway twice, the peer) was stopped and the database directories removed.
   const pids = [...output.matchAll(/started \(pid (\d+)\)/g)].map((m) => Number(m[1]));
