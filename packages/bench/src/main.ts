@@ -2,6 +2,7 @@
 // peer under the same load, each run on fresh databases; the raw bcrypt capacity is measured
 // around every hashing scenario. Writes results/latest-<database>.{json,md}.
 import { availableParallelism, cpus, loadavg } from 'node:os';
+import { browserTargets } from './browser-figures.js';
 import { measureCapacity } from './capacity.js';
 import { freshDatabase, type DatabaseKind, type FreshDatabase } from './databases.js';
 import { measureEnumeration, type EnumerationTiming } from './enumeration.js';
@@ -270,7 +271,7 @@ function report(database: DatabaseKind, runs: RunResult[]): BenchReport {
     runs,
     summary: rows,
     memory,
-    targets: evaluateTargets(database, runs, rows, memory),
+    targets: [...evaluateTargets(database, runs, rows, memory), ...browserTargets()],
   };
 }
 

@@ -52,11 +52,12 @@ test('the whole benchmark runs in smoke mode and cleans up after itself', async 
   expect(report.meta.smoke).toBe(true);
   expect(report.runs).toHaveLength(1);
   const [run] = report.runs;
-  // Before the first hashing scenario and after each of the five.
-  expect(run!.capacities).toHaveLength(6);
+  // Before the first hashing scenario and after each of the six.
+  expect(run!.capacities).toHaveLength(7);
   for (const c of run!.capacities) expect(c).toBeGreaterThan(0);
   expect(run!.scenarios.map((s) => `${s.server}: ${s.name}`)).toEqual([
     'gateway: registration',
+    'gateway: registration, 2 × connections',
     'gateway: sign-in',
     'gateway: change password',
     'gateway: mix',
