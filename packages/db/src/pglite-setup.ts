@@ -30,7 +30,7 @@ export const PGLITE_START_PARAMS = [
  * V8 compiles WebAssembly with its baseline compiler (Liftoff) and recompiles the functions that
  * run often with its optimising one (TurboFan). For PGlite's 9 MB module that second tier keeps
  * about 40 MB more resident for the life of the process (its code and the compiler's memory),
- * for a few per cent of CPU per statement (measured: docs/operations.md, Memory). Read when a
+ * for about an eighth more CPU per statement (docs/operations.md, Memory). Read when a
  * module is compiled, so it must be set before the first PGlite; it holds for every WebAssembly
  * module the process compiles afterwards.
  */
