@@ -65,6 +65,8 @@ export async function startGateway(s: Settings, db: FreshDatabase, nodeArgs: str
       RATE_LIMIT_MAIL_PER_EMAIL: '0',
       MAIL_RECIPIENT_CAP: '0',
       PASSWORD_PEPPER: 'benchmark-pepper-for-a-throwaway-database-0123456789',
+      // As `npm start` and the gateway's start script run it (docs/operations.md, Memory).
+      MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
     }),
   });
 }

@@ -9,7 +9,7 @@ import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import { pgliteAuthChanges, postgresAuthChanges, unheardChanges, type AuthChangeFeed } from './auth-changes.js';
 import { lockDataDir } from './data-dir-lock.js';
-import { initialiseDataDir, PGLITE_START_PARAMS } from './pglite-setup.js';
+import { compileWasmWithLiftoffOnly, initialiseDataDir, PGLITE_START_PARAMS } from './pglite-setup.js';
 import { observeStatements, PGLITE_METHODS, POSTGRES_METHODS, type QueryObserver } from './query-observer.js';
 import * as schema from './schema.js';
 
@@ -178,6 +178,7 @@ async function openPglite(
   }
   try {
     if (!inMemory) await initialiseDataDir(dataDir, migrationsFolder);
+    compileWasmWithLiftoffOnly();
     const client = new PGlite(inMemory ? undefined : dataDir, { startParams: PGLITE_START_PARAMS });
     await client.waitReady;
     const observed = observer ? observeStatements(client, observer, PGLITE_METHODS) : client;

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
 
 /**
@@ -24,6 +25,18 @@ export const PGLITE_START_PARAMS = [
   ...PGlite.defaultStartParams,
   ...Object.entries(PGLITE_SETTINGS).flatMap(([k, v]) => ['-c', `${k}=${v}`]),
 ];
+
+/**
+ * V8 compiles WebAssembly with its baseline compiler (Liftoff) and recompiles the functions that
+ * run often with its optimising one (TurboFan). For PGlite's 9 MB module that second tier keeps
+ * about 40 MB more resident for the life of the process (its code and the compiler's memory),
+ * for about an eighth more CPU per statement (docs/operations.md, Memory). Read when a
+ * module is compiled, so it must be set before the first PGlite; it holds for every WebAssembly
+ * module the process compiles afterwards.
+ */
+export function compileWasmWithLiftoffOnly(): void {
+  setFlagsFromString('--liftoff-only');
+}
 
 // initdb runs in a PGlite instance of its own whose heap (about 500 MB) stays in the process
 // that ran it, and the first migrations grow the heap of the one that runs them by another

@@ -1,5 +1,7 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { setFlagsFromString } from 'node:v8';
 import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -113,4 +115,41 @@ describe('PGlite start-up', () => {
       expect(existsSync(join(broken, 'base', '1', 'junk'))).toBe(false);
     },
   );
+});
+
+/**
+ * Runs a tiny WebAssembly loop until V8 has moved it to its optimising tier (TurboFan) or 200
+ * rounds have passed, and tells which tier it ended on. Plain JavaScript, so it also runs in a
+ * child process; needs --allow-natives-syntax.
+ */
+const HOT_LOOP_TIER = `(async () => {
+  const isTurboFan = new Function('f', 'return %IsTurboFanFunction(f)');
+  // (func (export "f") (param i32) (result i32)): sums n..1 in a loop.
+  const bytes = new Uint8Array([0,97,115,109,1,0,0,0,1,6,1,96,1,127,1,127,3,2,1,0,7,5,1,1,102,0,0,10,27,1,25,1,1,127,
+    3,64,32,1,32,0,106,33,1,32,0,65,1,107,34,0,13,0,11,32,1,11]);
+  const f = (await WebAssembly.instantiate(bytes)).instance.exports.f;
+  for (let i = 0; i < 200 && !isTurboFan(f); i++) {
+    f(100000);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  return { sum: f(10), turboFan: isTurboFan(f) };
+})()`;
+
+describe('PGlite and WebAssembly tiers', () => {
+  it('compiles WebAssembly with Liftoff only once PGlite is opened (no TurboFan code held)', FIRST_START, async () => {
+    // The same loop in a process of its own, with V8's defaults: it does reach TurboFan.
+    const control = spawnSync(
+      process.execPath,
+      ['--allow-natives-syntax', '-e', `${HOT_LOOP_TIER}.then((r) => console.log(JSON.stringify(r)))`],
+      { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } },
+    );
+    expect(JSON.parse(control.stdout)).toEqual({ sum: 55, turboFan: true });
+
+    const h = await openDatabase({ dataDir: 'memory://' });
+    await h.ping();
+    setFlagsFromString('--allow-natives-syntax');
+    const here = (await (0, eval)(HOT_LOOP_TIER)) as { sum: number; turboFan: boolean };
+    expect(here).toEqual({ sum: 55, turboFan: false });
+    await h.close();
+  });
 });
