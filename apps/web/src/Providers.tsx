@@ -6,10 +6,10 @@ import { ServerTitleContext } from './components/PageHeading';
 import { LocaleProvider } from './i18n';
 import type { PageData } from './page-data';
 import { RenderedStateContext, ServerHrefContext, ServerRedirectContext } from './router';
-import { FormOutcomeContext } from './forms/form-outcome';
+import { FormOutcomeContext, problemError } from './forms/form-outcome';
 import { isUnauthenticated } from './failure';
 import { forgetPersonalData, knownMe, NOBODY } from './session';
-import { createApiClient, problemOf, trpc } from './trpc';
+import { createApiClient, problemOf, trpc, type Problem } from './trpc';
 
 function createQueryClient(data?: PageData) {
   const queryClient: QueryClient = new QueryClient({
@@ -35,10 +35,17 @@ function createQueryClient(data?: PageData) {
       getQueryKey(trpc.account.me, undefined, 'query'),
       data.user ? knownMe(data.user, data.twoStep) : NOBODY,
     );
-    // The page's own queries, answered on the server just before (only answers are sent), as if
-    // asked here then: react-query's hydrate() does the same, for 0.4 KB more of the first script.
+    // The page's own queries, answered on the server just before, as if asked here then: an
+    // answer, or a refusal (sent as its problem's code). react-query's hydrate() does the same, for
+    // 0.4 KB more of the first script.
     for (const { queryKey, state } of data.queries?.queries ?? [])
-      queryClient.setQueryData(queryKey, state.data, { updatedAt: state.dataUpdatedAt });
+      queryClient
+        .getQueryCache()
+        .build(
+          queryClient,
+          { queryKey },
+          state.error ? { ...state, error: problemError(state.error as unknown as Problem) } : state,
+        );
   }
   return queryClient;
 }

@@ -64,7 +64,18 @@ async function pageQueries(href: string, data: PageData, call: QueryCall) {
   const queryClient = new QueryClient();
   const client = createTRPCClient<AppRouter>({ links: [callerLink(call)] });
   await prefetch(createTRPCQueryUtils({ client, queryClient }), url.searchParams, data.form);
-  const queries = dehydrate(queryClient);
+  // A refusal goes along too, as its problem's code (a mailed link that no longer works): the
+  // page shows it as rendered, rather than asking again for the same refusal. (The gateway's
+  // caller rejects with the API's ProblemError, which names its problem.)
+  const queries = dehydrate(queryClient, { shouldDehydrateQuery: (query) => query.state.status !== 'pending' });
+  queries.queries = queries.queries.flatMap((query) => {
+    if (query.state.status !== 'error') return [query];
+    const code = (query.state.error as { cause?: { problem?: unknown } } | null)?.cause?.problem;
+    if (typeof code !== 'string') return [];
+    // DehydratedState's type says Error; page-data.ts tells the app what it is.
+    const error = { code } as unknown as Error;
+    return [{ ...query, state: { ...query.state, error, fetchFailureReason: null } }];
+  });
   return queries.queries.length > 0 ? queries : undefined;
 }
 

@@ -2,7 +2,7 @@ import { act, waitFor } from '@testing-library/react';
 import { hydrateRoot } from 'react-dom/client';
 import { describe, expect, it } from 'vitest';
 import { renderDocument, renderPage, type PageData } from './entry-server';
-import type { FormOutcome } from './page-data';
+import type { FormOutcome, QueryCall } from './page-data';
 import { Root } from './Root';
 import { ADA, ACME_SETTINGS, DEFAULT_SETTINGS, fakeApi, signedInAs, type Handlers } from './test/fake-api';
 import {
@@ -46,7 +46,7 @@ async function hydrate(href: string, data: PageData, { html }: { html: string } 
     await act(() => Promise.resolve(root.unmount()));
     container.remove();
   };
-  return { container, mismatches, unmount };
+  return { container, mismatches, unmount, api };
 }
 
 /** The page's own queries, answered by the fake API as the gateway answered them for the render. */
@@ -55,10 +55,8 @@ const ANSWERED = Object.fromEntries(
 ) as Handlers;
 
 /** A page as the gateway sends it: its queries asked with it, its HTML and data as the browser gets them. */
-async function served(href: string, data: PageData) {
-  const document = await renderDocument('<title></title><div id="root"></div>', href, data, (path) =>
-    Promise.resolve(ANSWERS[path]),
-  );
+async function served(href: string, data: PageData, call: QueryCall = (path) => Promise.resolve(ANSWERS[path])) {
+  const document = await renderDocument('<title></title><div id="root"></div>', href, data, call);
   if (!('html' in document)) throw new Error(`${href}: a redirect to ${document.redirect}`);
   const [, html, json] =
     /<div id="root">(.*)<\/div><script id="page-data" type="application\/json">(.*)<\/script>/s.exec(document.html)!;
@@ -186,6 +184,26 @@ describe('hydration of the server render', () => {
       const { mismatches, unmount } = await hydrate(href, data, { html });
       await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
       expect(mismatches, `${href} ${input.form?.form ?? ''}`).toEqual([]);
+      await unmount();
+    }
+  });
+
+  it('takes over a mailed link that no longer works as the server found it, without asking again', async () => {
+    const CASES = [
+      [`/verify-email?token=${TOKEN}`, 'email.verificationLink', 'verify_token_invalid', '.verify-failed'],
+      [`/confirm-email-change?token=${TOKEN}`, 'emailChange.link', 'email_change_token_invalid', '.change-failed'],
+    ] as const;
+    for (const [href, procedure, code, failed] of CASES) {
+      // The gateway's caller rejects with the API's ProblemError, which names its problem.
+      const refuse: QueryCall = (path) =>
+        path === procedure ? Promise.reject(Object.assign(new Error(code), { problem: code })) : Promise.resolve(null);
+      const { html, data } = await served(href, signedOutEn, refuse);
+      expect(html, href).toContain(failed.slice(1));
+      const { container, mismatches, unmount, api } = await hydrate(href, data, { html });
+      await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+      expect(mismatches, href).toEqual([]);
+      expect(container.querySelector(failed), href).not.toBeNull();
+      expect(api.callsTo(procedure), href).toEqual([]);
       await unmount();
     }
   });

@@ -1,3 +1,4 @@
+import './zod-jitless';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { browserLocale } from './i18n';
 import { PAGE_DATA_ID, type PageData } from './page-data';

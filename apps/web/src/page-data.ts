@@ -39,7 +39,10 @@ export interface PageData {
   form?: FormOutcome;
   /** What the page before handed this one (history state), across a redirect after a form post. */
   state?: PageState;
-  /** The page's other queries, answered on the server (its PAGE_PREFETCH, pages/prefetch.ts). */
+  /**
+   * The page's other queries, answered on the server (its PAGE_PREFETCH, pages/prefetch.ts); a
+   * refused one has `{ code }`, its problem's code, as its `error`.
+   */
   queries?: DehydratedState;
 }
 

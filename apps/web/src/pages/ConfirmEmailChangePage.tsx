@@ -49,8 +49,9 @@ function ConfirmChange({ token }: { token: string }) {
   const m = useMailText();
   const { locale, t } = useI18n();
   const utils = trpc.useUtils();
-  // Read-only: the token stays usable however often this is asked.
-  const link = trpc.emailChange.link.useQuery({ token }, { staleTime: Infinity });
+  // Read-only: the token stays usable however often this is asked. A refusal that came with the
+  // page (the server asked) is not asked again.
+  const link = trpc.emailChange.link.useQuery({ token }, { staleTime: Infinity, retryOnMount: false });
   const confirm = trpc.emailChange.confirm.useMutation({ onSuccess: () => void utils.account.me.invalidate() });
   const onConfirm = (event: FormEvent) => {
     event.preventDefault();

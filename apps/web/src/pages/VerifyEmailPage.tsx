@@ -36,8 +36,9 @@ export function VerifyEmailPage() {
 function ConfirmAddress({ token }: { token: string }) {
   const m = useMailText();
   const utils = trpc.useUtils();
-  // Read-only: the token stays usable however often this is asked.
-  const link = trpc.email.verificationLink.useQuery({ token }, { staleTime: Infinity });
+  // Read-only: the token stays usable however often this is asked. A refusal that came with the
+  // page (the server asked) is not asked again.
+  const link = trpc.email.verificationLink.useQuery({ token }, { staleTime: Infinity, retryOnMount: false });
   const verify = trpc.email.verifyEmail.useMutation({ onSuccess: () => void utils.account.me.invalidate() });
   // Confirmed without scripts: the page the server answers with says how it went.
   const posted = useFormOutcome('verifyEmail');
