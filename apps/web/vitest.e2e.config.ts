@@ -7,6 +7,8 @@ export default defineConfig({
     reporters: reporters('web-e2e'),
     environment: 'node',
     include: ['e2e/**/*.test.ts'],
+    // Lighthouse runs on its own, once every other test has finished: vitest.lighthouse.config.ts.
+    exclude: ['e2e/lighthouse.test.ts'],
     globalSetup: ['e2e/support/global-setup.ts'],
     // One gateway process (PGlite is single-process) and one browser at a time on small machines.
     fileParallelism: false,
