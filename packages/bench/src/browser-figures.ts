@@ -29,14 +29,13 @@ export function browserTargets(): Target[] {
   const lighthouse = read<LighthouseFile>('lighthouse.json');
   if (lighthouse) {
     const { runs } = lighthouse.data;
-    const scores = runs.flatMap((r) => Object.values(r.scores).map((s) => s ?? 0));
     const worst = runs
       .flatMap((r) => Object.entries(r.scores).map(([category, s]) => ({ s: s ?? 0, at: `${r.page} ${category}` })))
       .sort((a, b) => a.s - b.s)[0];
     targets.push({
       name: `Lighthouse ≥ 95 in every category, ${runs.length} page loads signed out and in (e2e run of ${lighthouse.at} UTC)`,
       measured: worst ? `lowest ${Math.round(worst.s * 100)} (${worst.at})` : 'no page',
-      pass: runs.length > 0 && scores.every((s) => s >= 0.95),
+      pass: worst !== undefined && worst.s >= 0.95,
     });
   }
   const weight = read<WeightFile>('weight.json');

@@ -1,10 +1,10 @@
 // `pnpm --filter @accounts/bench run profile-hashing`: where the CPU of a registration and of a
-// sign-in goes outside bcrypt. Starts the gateway's production build under `node --cpu-prof` (one
-// profile per thread: the event loop, the hashing threads, the estimating thread) on a fresh
-// database, warms it up, then sends BENCH_PROFILE_REQUESTS (default 300) registrations and as many
-// sign-ins at the bench's hashing connections, each kind in a window of its own. Only the samples
-// inside a window are counted (the profiles' clock is the system's monotonic clock), so start-up
-// and warm-up are left out. Prints, per kind, the CPU per request of each thread and by code.
+// sign-in goes outside bcrypt. Starts the gateway's production build twice on a fresh database,
+// warms it up, then sends BENCH_PROFILE_REQUESTS (default 300) registrations and as many sign-ins
+// at the bench's hashing connections, each kind in a window of its own. The first start reads each
+// thread's CPU time from /proc around the windows (the hashing worker names its threads); the
+// second runs under `node --cpu-prof` and breaks the event loop's time down by code, counting only
+// the samples inside each window (the profiles' clock is the system's monotonic clock).
 import { readdirSync, readFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
