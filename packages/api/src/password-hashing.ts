@@ -94,6 +94,13 @@ export const legacyPeppers = (pepper: string, previous: readonly string[] = []) 
 /** How long the estimating thread stays after its last estimate; then its ~65 MB are given back. */
 const ESTIMATOR_IDLE_MS = 10 * 60_000;
 
+/**
+ * V8 lets a thread's young generation grow to 48 MB; these threads keep only one task's objects
+ * alive at a time, so 12 MB (4 MB semi-spaces) is plenty and saves about 60 MB resident once the
+ * estimating thread has run (docs/operations.md, "Memory").
+ */
+const resourceLimits = { maxYoungGenerationSizeMb: 12 };
+
 export async function createHasher(opts: HasherOptions): Promise<Hasher> {
   const workers = opts.workers ?? defaultWorkers();
   const queueMax = opts.queueMax ?? workers * 32;
@@ -104,6 +111,7 @@ export async function createHasher(opts: HasherOptions): Promise<Hasher> {
     maxThreads: workers,
     maxQueue: queueMax,
     idleTimeout: 60_000,
+    resourceLimits,
   });
   // The estimate of a new password (zxcvbn-ts) runs on a thread of its own: its dictionaries are
   // loaded once, not once per hashing thread, and only while new passwords are coming in.
@@ -113,6 +121,7 @@ export async function createHasher(opts: HasherOptions): Promise<Hasher> {
     maxThreads: 1,
     maxQueue: queueMax,
     idleTimeout: ESTIMATOR_IDLE_MS,
+    resourceLimits,
   });
   let refused = 0;
   const busy = () => {

@@ -36,13 +36,16 @@ function serverEnv(vars: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, ...vars };
 }
 
-/** The production build, started as a user would: `node apps/gateway/dist/main.js`. */
+/**
+ * The production build, started as `npm start` starts it: `node --max-semi-space-size=4
+ * apps/gateway/dist/main.js` with `MALLOC_ARENA_MAX=2` (docs/operations.md, "Memory").
+ */
 export async function startGateway(s: Settings, db: FreshDatabase, nodeArgs: string[] = []): Promise<ServerUnderTest> {
   const port = await freePort();
   return startServer({
     name: 'gateway',
     entry: gatewayMain,
-    nodeArgs,
+    nodeArgs: ['--max-semi-space-size=4', ...nodeArgs],
     cwd: root,
     port,
     env: serverEnv({
