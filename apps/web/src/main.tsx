@@ -1,4 +1,5 @@
 import './zod-jitless';
+import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { browserLocale } from './i18n';
 import { PAGE_DATA_ID, type PageData } from './page-data';
@@ -19,5 +20,7 @@ document.documentElement.lang = locale;
 if (data?.state) window.history.replaceState(data.state, '');
 
 const container = document.getElementById('root')!;
-if (data) hydrateRoot(container, <Root locale={locale} data={data} />);
+// As a transition, hydration runs in slices of a few milliseconds with the browser free between
+// them (input, paint), not as one long task; a control used meanwhile is hydrated first.
+if (data) startTransition(() => void hydrateRoot(container, <Root locale={locale} data={data} />));
 else createRoot(container).render(<Root locale={locale} />);
