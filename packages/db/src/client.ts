@@ -10,6 +10,7 @@ import postgres from 'postgres';
 import { pgliteAuthChanges, postgresAuthChanges, unheardChanges, type AuthChangeFeed } from './auth-changes.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { compileWasmWithLiftoffOnly, initialiseDataDir, PGLITE_START_PARAMS } from './pglite-setup.js';
+import { takingTurns } from './pglite-turns.js';
 import { observeStatements, PGLITE_METHODS, POSTGRES_METHODS, type QueryObserver } from './query-observer.js';
 import * as schema from './schema.js';
 
@@ -181,8 +182,9 @@ async function openPglite(
     compileWasmWithLiftoffOnly();
     const client = new PGlite(inMemory ? undefined : dataDir, { startParams: PGLITE_START_PARAMS });
     await client.waitReady;
+    // Observed inside the turn-taking: a statement's time is PGlite's, not the wait for its turn.
     const observed = observer ? observeStatements(client, observer, PGLITE_METHODS) : client;
-    const db = drizzlePglite({ client: observed, schema }) as unknown as Database;
+    const db = drizzlePglite({ client: takingTurns(observed), schema }) as unknown as Database;
     const authChanges = hear ? await pgliteAuthChanges(client) : unheardChanges();
     return {
       db,

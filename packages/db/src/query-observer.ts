@@ -6,14 +6,21 @@ export interface QueryObserver {
   statement(text: string): (error?: unknown) => void;
 }
 
+/** Which methods of a client send a statement, and which open a transaction. */
+export interface ClientMethods {
+  statements: readonly string[];
+  transactions: readonly string[];
+}
+
 /**
- * `client` with each call of its `statements` methods reported, also inside the transactions its
- * `transactions` methods open (their callback's last argument receives the transaction).
+ * `client` with each call of its `statements` methods made through `around` (given the statement
+ * and the call itself), also inside the transactions its `transactions` methods open (their
+ * callback's last argument receives the transaction).
  */
-export function observeStatements<C extends object>(
+export function aroundStatements<C extends object>(
   client: C,
-  observer: QueryObserver,
-  methods: { statements: readonly string[]; transactions: readonly string[] },
+  methods: ClientMethods,
+  around: (text: string, send: () => PromiseLike<unknown>) => PromiseLike<unknown>,
 ): C {
   const wrap = <T extends object>(target: T): T =>
     new Proxy(target, {
@@ -21,16 +28,8 @@ export function observeStatements<C extends object>(
         const value = Reflect.get(object, prop, receiver) as unknown;
         if (typeof value !== 'function' || typeof prop !== 'string') return value;
         if (methods.statements.includes(prop))
-          return (text: string, ...rest: unknown[]) => {
-            const settle = observer.statement(text);
-            const pending = (value as (...a: unknown[]) => PromiseLike<unknown>).call(object, text, ...rest);
-            // postgres.js runs a query on its first then(), a tick later: .values() called after still counts.
-            pending.then(
-              () => settle(),
-              (err: unknown) => settle(err ?? new Error('statement failed')),
-            );
-            return pending;
-          };
+          return (text: string, ...rest: unknown[]) =>
+            around(text, () => (value as (...a: unknown[]) => PromiseLike<unknown>).call(object, text, ...rest));
         if (methods.transactions.includes(prop))
           return (...args: unknown[]) => {
             const body = args.pop() as (tx: object) => unknown;
@@ -40,6 +39,20 @@ export function observeStatements<C extends object>(
       },
     });
   return wrap(client);
+}
+
+/** `client` with each statement reported to `observer`, also inside its transactions. */
+export function observeStatements<C extends object>(client: C, observer: QueryObserver, methods: ClientMethods): C {
+  return aroundStatements(client, methods, (text, send) => {
+    const settle = observer.statement(text);
+    // Sent at once: postgres.js runs a query on its first then(), a tick later, so .values() called after still counts.
+    const pending = send();
+    pending.then(
+      () => settle(),
+      (err: unknown) => settle(err ?? new Error('statement failed')),
+    );
+    return pending;
+  });
 }
 
 /** postgres.js: drizzle sends every statement through unsafe(); begin() and savepoint() open transactions. */
