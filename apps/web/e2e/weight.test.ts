@@ -23,6 +23,8 @@ interface Load {
   shown: string;
   /** Gzip size (the .gz file the build wrote) of every script the page loaded. */
   jsGzipBytes: number;
+  /** The same less the scripts fetched once the page runs (the budget's figure; the sign-in page only). */
+  jsGzipBytesUntilUsable?: number;
   /** What Chromium received for those scripts, headers included, in the encoding it chose. */
   jsTransferredBytes: number;
   totalTransferredBytes: number;
@@ -170,7 +172,8 @@ describe.skipIf(port === null)('weight and speed of a first visit on a slow conn
     // The budget: the sign-in page's scripts before it is usable, gzip-compressed, at most 125 KB.
     const later = load.scripts.filter((s) => AFTER_USABLE.test(s));
     const laterBytes = later.reduce((sum, s) => sum + gzipSize(`${BASE}${s}`), 0);
-    expect(load.jsGzipBytes - laterBytes).toBeLessThanOrEqual(125_000);
+    load.jsGzipBytesUntilUsable = load.jsGzipBytes - laterBytes;
+    expect(load.jsGzipBytesUntilUsable).toBeLessThanOrEqual(125_000);
     // The passkey code follows once the page runs (Chromium offers passkeys in autofill), and stays small.
     expect(later.length).toBeGreaterThan(0);
     expect(laterBytes).toBeLessThanOrEqual(5_000);

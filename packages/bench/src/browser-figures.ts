@@ -14,7 +14,7 @@ interface LighthouseFile {
   runs: { page: string; signedIn: boolean; scores: Record<string, number | null> }[];
 }
 interface WeightFile {
-  loads: { page: string; jsGzipBytes: number; largestContentfulPaintMs: number }[];
+  loads: { page: string; jsGzipBytes: number; jsGzipBytesUntilUsable?: number; largestContentfulPaintMs: number }[];
 }
 
 function read<T>(name: string): { data: T; at: string } | null {
@@ -40,11 +40,21 @@ export function browserTargets(): Target[] {
   }
   const weight = read<WeightFile>('weight.json');
   const signIn = weight?.data.loads.find((l) => l.page === '/login');
-  if (weight && signIn)
+  if (weight && signIn) {
+    const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
     targets.push({
       name: `sign-in page's largest paint ≤ 1.5 s on the slow profile (e2e run of ${weight.at} UTC)`,
-      measured: `${signIn.largestContentfulPaintMs} ms, ${(signIn.jsGzipBytes / 1000).toFixed(1)} KB of scripts (gzip)`,
+      measured: `${signIn.largestContentfulPaintMs} ms`,
       pass: signIn.largestContentfulPaintMs <= 1500,
     });
+    // Older result files have only the total (the passkey code fetched once the page runs included).
+    const usable = signIn.jsGzipBytesUntilUsable;
+    if (usable !== undefined)
+      targets.push({
+        name: `sign-in page's scripts until it is usable ≤ 125 KB gzip (same run)`,
+        measured: `${kb(usable)} (${kb(signIn.jsGzipBytes)} with the passkey code fetched after)`,
+        pass: usable <= 125_000,
+      });
+  }
   return targets;
 }
