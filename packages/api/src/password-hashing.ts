@@ -91,7 +91,7 @@ export const legacyPeppers = (pepper: string, previous: readonly string[] = []) 
   ...new Set([pepper, ...previous, PUBLIC_DEFAULT_PEPPER]),
 ];
 
-/** How long the estimating thread stays after its last estimate; then its ~65 MB are given back. */
+/** How long the estimating thread stays after its last estimate; then its ~95 MB are given back. */
 const ESTIMATOR_IDLE_MS = 10 * 60_000;
 
 /**
