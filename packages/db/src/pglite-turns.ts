@@ -1,6 +1,7 @@
 import type { PGlite } from '@electric-sql/pglite';
-import { aroundStatements } from './query-observer.js';
+import { aroundStatements, PGLITE_METHODS, type ClientMethods } from './query-observer.js';
 
+const { statements, transactions }: ClientMethods = PGLITE_METHODS;
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
@@ -19,7 +20,7 @@ export function takingTurns(client: PGlite): PGlite {
   };
   // Inside a transaction nobody else runs until it ends; its statements only let the loop turn.
   const inside = <T extends object>(tx: T) =>
-    aroundStatements(tx, { statements: ['query', 'exec'], transactions: [] }, async (_text, send) => {
+    aroundStatements(tx, { statements, transactions: [] }, async (_text, send) => {
       await nextTurn();
       return send();
     });
@@ -28,8 +29,9 @@ export function takingTurns(client: PGlite): PGlite {
       const value = Reflect.get(object, prop, receiver) as unknown;
       if (typeof value !== 'function') return value;
       const call = value as (...args: unknown[]) => Promise<unknown>;
-      if (prop === 'query' || prop === 'exec') return (...args: unknown[]) => inTurn(() => call.apply(object, args));
-      if (prop === 'transaction')
+      if (typeof prop === 'string' && statements.includes(prop))
+        return (...args: unknown[]) => inTurn(() => call.apply(object, args));
+      if (typeof prop === 'string' && transactions.includes(prop))
         return (body: (tx: object) => unknown) => inTurn(() => call.call(object, (tx: object) => body(inside(tx))));
       return value;
     },

@@ -174,7 +174,7 @@ describe('PGlite and the event loop', () => {
     const rows = await Promise.all(statements);
     counting = false;
     expect(rows).toHaveLength(40);
-    // Back to back (a statement starting when the one before settled) they ran within one or two turns.
+    // Back to back (a statement starting when the one before settled) they ran without a single turn.
     expect(turns).toBeGreaterThanOrEqual(40);
     await h.close();
   });
