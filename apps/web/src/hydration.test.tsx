@@ -1,8 +1,10 @@
 import { act, waitFor } from '@testing-library/react';
 import { hydrateRoot } from 'react-dom/client';
-import { describe, expect, it } from 'vitest';
+import { renderToString } from 'react-dom/server';
+import { describe, expect, it, vi } from 'vitest';
 import { renderDocument, renderPage, type PageData } from './entry-server';
 import type { FormOutcome, QueryCall } from './page-data';
+import { TimeAgo } from './relative-time';
 import { Root } from './Root';
 import { ADA, ACME_SETTINGS, DEFAULT_SETTINGS, fakeApi, signedInAs, type Handlers } from './test/fake-api';
 import {
@@ -67,6 +69,24 @@ const signedOut: PageData = { locale: 'en', settings: DEFAULT_SETTINGS, user: nu
 const signedIn: PageData = { locale: 'fr', settings: ACME_SETTINGS, user: { ...ADA, emailVerified: true } };
 
 describe('hydration of the server render', () => {
+  it('keeps the server\'s words for a time that has changed them by the take-over ("now" → "1 minute ago")', async () => {
+    const at = new Date('2026-11-26T10:00:00Z');
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(at.getTime() + 59_000);
+    const container = document.createElement('div');
+    container.innerHTML = renderToString(<TimeAgo at={at} locale="en" />);
+    clock.mockReturnValue(at.getTime() + 61_000);
+    const mismatches: unknown[] = [];
+    const root = await act(() =>
+      Promise.resolve(
+        hydrateRoot(container, <TimeAgo at={at} locale="en" />, { onRecoverableError: (e) => mismatches.push(e) }),
+      ),
+    );
+    expect(mismatches).toEqual([]);
+    expect(container.textContent).toBe('now');
+    await act(() => Promise.resolve(root.unmount()));
+    clock.mockRestore();
+  });
+
   it('takes over every page without a mismatch', async () => {
     for (const data of [signedOut, signedIn]) {
       for (const href of PAGES) {

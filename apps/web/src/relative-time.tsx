@@ -23,11 +23,15 @@ export function relativeTime(at: Date | string, locale: Locale, now = Date.now()
 export const absoluteTime = (at: Date | string, locale: Locale) =>
   new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short' }).format(new Date(at));
 
-/** A <time> showing the relative time, with the exact one in its title. */
+/**
+ * A <time> showing the relative time, with the exact one in its title. The server's words may no
+ * longer be the browser's by the time the app takes the page over ("now" a second before the
+ * minute, "1 minute ago" after): the server's are kept rather than the whole page redrawn.
+ */
 export function TimeAgo({ at, locale }: { at: Date | string; locale: Locale }) {
   const iso = new Date(at).toISOString();
   return (
-    <time dateTime={iso} title={absoluteTime(at, locale)}>
+    <time dateTime={iso} title={absoluteTime(at, locale)} suppressHydrationWarning>
       {relativeTime(at, locale)}
     </time>
   );
