@@ -1,10 +1,10 @@
-import { act, waitFor } from '@testing-library/react';
-import { hydrateRoot } from 'react-dom/client';
+import { act, fireEvent, waitFor } from '@testing-library/react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it, vi } from 'vitest';
 import { renderDocument, renderPage, type PageData } from './entry-server';
 import type { FormOutcome, QueryCall } from './page-data';
-import { TimeAgo } from './relative-time';
+import { absoluteTime, TimeAgo } from './relative-time';
 import { Root } from './Root';
 import { ADA, ACME_SETTINGS, DEFAULT_SETTINGS, fakeApi, signedInAs, type Handlers } from './test/fake-api';
 import {
@@ -69,11 +69,16 @@ const signedOut: PageData = { locale: 'en', settings: DEFAULT_SETTINGS, user: nu
 const signedIn: PageData = { locale: 'fr', settings: ACME_SETTINGS, user: { ...ADA, emailVerified: true } };
 
 describe('hydration of the server render', () => {
-  it('keeps the server\'s words for a time that has changed them by the take-over ("now" → "1 minute ago")', async () => {
+  it('keeps the server\'s words and title for a time, without formatting it again ("now" → "1 minute ago")', async () => {
     const at = new Date('2026-11-26T10:00:00Z');
     const clock = vi.spyOn(Date, 'now').mockReturnValue(at.getTime() + 59_000);
+    const formats = vi.spyOn(Intl.RelativeTimeFormat.prototype, 'format');
     const container = document.createElement('div');
+    // Rendered as the server does, where there is no window.
+    vi.stubGlobal('window', undefined);
     container.innerHTML = renderToString(<TimeAgo at={at} locale="en" />);
+    vi.unstubAllGlobals();
+    expect(formats).toHaveBeenCalledTimes(1);
     clock.mockReturnValue(at.getTime() + 61_000);
     const mismatches: unknown[] = [];
     const root = await act(() =>
@@ -83,8 +88,29 @@ describe('hydration of the server render', () => {
     );
     expect(mismatches).toEqual([]);
     expect(container.textContent).toBe('now');
+    expect(container.querySelector('time')!.title).toBe(absoluteTime(at, 'en'));
+    expect(formats).toHaveBeenCalledTimes(1);
+    // A new time (the list fetched again) is the browser's to say.
+    const later = new Date(at.getTime() + 60_000);
+    await act(() => Promise.resolve(root.render(<TimeAgo at={later} locale="en" />)));
+    expect(container.textContent).toBe('now');
+    await act(() => Promise.resolve(root.render(<TimeAgo at={at} locale="en" />)));
+    expect(container.textContent).toBe('1 minute ago');
     await act(() => Promise.resolve(root.unmount()));
+    formats.mockRestore();
     clock.mockRestore();
+  });
+
+  it('gives a time drawn in the browser its title once it is pointed at', async () => {
+    const container = document.createElement('div');
+    const root = createRoot(container);
+    await act(() => Promise.resolve(root.render(<TimeAgo at="2026-11-26T10:00:00Z" locale="de" />)));
+    const time = container.querySelector('time')!;
+    expect(time.title).toBe('');
+    fireEvent.pointerEnter(time);
+    expect(time.title).toBe(absoluteTime('2026-11-26T10:00:00Z', 'de'));
+    expect(time.title).toMatch(/^26\. November 2026 um \d\d:00$/);
+    await act(() => Promise.resolve(root.unmount()));
   });
 
   it('takes over every page without a mismatch', async () => {

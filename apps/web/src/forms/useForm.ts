@@ -136,17 +136,21 @@ export function useForm<F extends string, N extends PageFormName | null = PageFo
   // State updates land after the event; the ref stops a second click in the same tick.
   const inFlight = useRef(false);
 
-  const clientErrors = new Map(schemaErrors(schema, values, locale).map((e) => [e.field, worded(e)]));
+  // Checked only when an error is to be shown or the form is sent: a page taking over its form
+  // then checks nothing (a name's check alone starts the browser's text segmenter, a long task on a phone).
+  let checked: Map<string, FieldError> | undefined;
+  const clientErrors = () =>
+    (checked ??= new Map(schemaErrors(schema, values, locale).map((e) => [e.field, worded(e)])));
 
   const errorFor = (field: F): string | undefined => {
     if (serverErrors[field]) return serverErrors[field].message;
-    if (attempted || (edited.has(field) && left.has(field))) return clientErrors.get(field)?.message;
+    if (attempted || (edited.has(field) && left.has(field))) return clientErrors().get(field)?.message;
     return undefined;
   };
 
   /** The code of the error shown for a field, for pages that offer a way out (e.g. email_taken). */
   const errorCodeFor = (field: F): string | undefined =>
-    errorFor(field) ? (serverErrors[field]?.code ?? clientErrors.get(field)?.code) : undefined;
+    errorFor(field) ? (serverErrors[field]?.code ?? clientErrors().get(field)?.code) : undefined;
 
   const setValue = (field: F, value: string) => {
     setValues((prev) => ({ ...prev, [field]: value }));
@@ -188,10 +192,10 @@ export function useForm<F extends string, N extends PageFormName | null = PageFo
     if (inFlight.current) return;
     setAttempted(true);
     setServerErrors({});
-    if (clientErrors.size > 0) {
+    if (clientErrors().size > 0) {
       fail(
         fields.flatMap((field) => {
-          const error = clientErrors.get(field);
+          const error = clientErrors().get(field);
           return error ? [{ field, message: error.message }] : [];
         }),
         null,
