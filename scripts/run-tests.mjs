@@ -1,7 +1,7 @@
-// The README's test command: runs every package's tests through turbo (Lighthouse, test:lighthouse,
-// last and alone: turbo.json), then prints one
-// summary line over all of them ("N passed, N failed, N skipped"). `--continue` runs every
-// package even after one fails, so the line counts the whole suite.
+// The README's test command: runs every package's tests through turbo (the gateway's hardening
+// tests as a task of their own, test:hardening; Lighthouse, test:lighthouse, last and alone:
+// turbo.json), then prints one summary line over all of them ("N passed, N failed, N skipped").
+// `--continue` runs every package even after one fails, so the line counts the whole suite.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,7 +13,16 @@ mkdirSync(reportDir, { recursive: true });
 
 const run = spawnSync(
   join(root, 'node_modules', '.bin', 'turbo'),
-  ['run', 'test', 'test:lighthouse', '--continue', '--concurrency=2', '--log-order=grouped', ...process.argv.slice(2)],
+  [
+    'run',
+    'test',
+    'test:hardening',
+    'test:lighthouse',
+    '--continue',
+    '--concurrency=2',
+    '--log-order=grouped',
+    ...process.argv.slice(2),
+  ],
   {
     cwd: root,
     stdio: 'inherit',

@@ -1,6 +1,15 @@
 import { defineConfig } from 'vitest/config';
 import { reporters } from '../../vitest.shared.js';
 
+// The hardening tests (test/hardening: attacks, faults and limits against real processes) are a
+// task of their own, vitest.hardening.config.ts, so that `npm test` runs them beside the rest of
+// the suite instead of after this package's other tests, the longest of the suite.
 export default defineConfig({
-  test: { reporters: reporters('gateway'), include: ['test/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 120_000 },
+  test: {
+    reporters: reporters('gateway'),
+    include: ['test/**/*.test.ts'],
+    exclude: ['test/hardening/**'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+  },
 });
