@@ -39,7 +39,7 @@ for (const f of files) {
   passed += r.numPassedTests;
   failed += r.numFailedTests;
   skipped += r.numPendingTests + (r.numTodoTests ?? 0);
-  console.log(`  ${f.replace(/\.json$/, '').padEnd(16)} ${r.numPassedTests} passed, ${r.numFailedTests} failed`);
+  console.log(`  ${f.replace(/\.json$/, '').padEnd(18)} ${r.numPassedTests} passed, ${r.numFailedTests} failed`);
 }
 const ok = run.status === 0 && failed === 0 && passed > 0;
 console.log(`\nTests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
