@@ -10,8 +10,8 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['minute', 60],
 ];
 
-// One formatter per language, made once: making one costs far more than using it (about 4 ms
-// each on a phone, which made a page of sessions or events a long task).
+// One formatter per language, made once: making one costs far more than using it, and a page of
+// sessions or events made two for every time it showed.
 const relativeFormats = new Map<Locale, Intl.RelativeTimeFormat>();
 const absoluteFormats = new Map<Locale, Intl.DateTimeFormat>();
 function formatter<F>(made: Map<Locale, F>, locale: Locale, make: () => F): F {
