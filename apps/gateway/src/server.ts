@@ -1,4 +1,4 @@
-import { createHasher, createVault, secretCensus, type Hasher, type Vault } from '@accounts/api';
+import { createHasher, createVault, secretCensus, setEventRetention, type Hasher, type Vault } from '@accounts/api';
 import { openDatabase, type DatabaseHandle, type QueryObserver } from '@accounts/db';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
@@ -58,13 +58,17 @@ async function openConfiguredDatabase(config: Config, observer?: QueryObserver):
     });
     try {
       await migrating.migrate();
+      await setEventRetention(migrating.db, config.EVENT_RETENTION_DAYS);
     } finally {
       await migrating.close();
     }
   }
   const database = await openDatabase({ ...databaseOptionsFrom(config, SERVER_LOCK_WAIT_MS), observer });
   try {
-    if (!(config.DATABASE_URL && config.DATABASE_MIGRATION_URL)) await database.migrate();
+    if (!(config.DATABASE_URL && config.DATABASE_MIGRATION_URL)) {
+      await database.migrate();
+      await setEventRetention(database.db, config.EVENT_RETENTION_DAYS);
+    }
     return database;
   } catch (err) {
     await database.close();

@@ -3,6 +3,7 @@ import { sessions, users, type Database, type Realm } from '@accounts/db';
 import { recordEvent, type EventSource } from './events.js';
 import { findRealm } from './realms.js';
 import { endSessions } from './sessions.js';
+import { endMailedLinks } from './tokens.js';
 import { removeSecondStep } from './two-step.js';
 import { findUserByEmail } from './users.js';
 
@@ -52,7 +53,7 @@ export async function listAccounts(db: Database, realmSlug: string): Promise<Acc
     .orderBy(users.createdAt, users.email);
 }
 
-/** Disables an account: it can no longer sign in, and its sessions end now. Returns how many ended. */
+/** Disables an account: it can no longer sign in, and its sessions and mailed links end now. Returns how many sessions ended. */
 export async function disableAccount(
   db: Database,
   realmSlug: string,
@@ -66,6 +67,7 @@ export async function disableAccount(
       .where(and(eq(users.id, user.id), isNull(users.disabledAt)))
       .returning({ id: users.id });
     const revoked = await endSessions(tx, user.id);
+    await endMailedLinks(tx, user.id);
     if (changed.length) await recordEvent(tx, operator(realm), 'account_disabled', user.id);
     return { changed: changed.length === 1, revoked };
   });
@@ -85,11 +87,12 @@ export async function enableAccount(db: Database, realmSlug: string, email: stri
   });
 }
 
-/** Ends every session of an account (it may sign in again). Returns how many ended. */
+/** Ends every session and mailed link of an account (it may sign in again). Returns how many sessions ended. */
 export async function revokeAccountSessions(db: Database, realmSlug: string, email: string): Promise<number> {
   const { realm, user } = await accountOf(db, realmSlug, email);
   return db.transaction(async (tx) => {
     const revoked = await endSessions(tx, user.id);
+    await endMailedLinks(tx, user.id);
     await recordEvent(tx, operator(realm), 'sessions_revoked', user.id);
     return revoked;
   });
@@ -108,6 +111,7 @@ export async function resetSecondStep(
   const { realm, user } = await accountOf(db, realmSlug, email);
   return db.transaction(async (tx) => {
     await removeSecondStep(tx, user.id);
+    await endMailedLinks(tx, user.id);
     const revoked = await endSessions(tx, user.id);
     await recordEvent(tx, operator(realm), 'two_step_reset', user.id);
     return { wasOn: user.twoStep, revoked };

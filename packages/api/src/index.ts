@@ -54,7 +54,7 @@ export { resealTotpSecrets, secretCensus, type SecretCensus } from './secret-rot
 export type { HashingObserver, HashingPool, Outcome, ProcedureObserver } from './observers.js';
 export { sessionCacheOf } from './session-cache.js';
 export { databaseAnswers } from './readiness.js';
-export { purgeExpired, type Purged, type RetentionOptions } from './retention.js';
+export { purgeExpired, setEventRetention, type Purged, type RetentionOptions } from './retention.js';
 export { createRealm, DEFAULT_REALM_SLUG, findRealm, listRealms, RealmError } from './realms.js';
 export { callerFor, createAppRouter, type AppRouter } from './router.js';
 export { createSession, isSessionTokenShape, MAX_SESSIONS_PER_ACCOUNT, type IssuedSession } from './sessions.js';

@@ -2,6 +2,7 @@ import { setImmediate as yieldToRequests } from 'node:timers/promises';
 import { lt, not, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import {
   accountTokens,
+  auditSettings,
   knownDevices,
   mailOutbox,
   mailSends,
@@ -43,6 +44,15 @@ export interface Purged {
 export const KNOWN_DEVICES_PER_ACCOUNT = 20;
 
 const DAY_MS = 86_400_000;
+
+/**
+ * Writes the events' retention where the database's purge function reads it (migration 0010): only
+ * the schema's owner may, so it runs with the migrating role at start-up. The purge never deletes a
+ * younger event, whatever cutoff the serving role passes.
+ */
+export async function setEventRetention(db: Database, days: number): Promise<void> {
+  await db.update(auditSettings).set({ eventRetentionDays: Math.max(1, Math.ceil(days)) });
+}
 
 /**
  * Account events past their retention, through the database's own purge function (migration

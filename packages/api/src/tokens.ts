@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import { accountTokens, users, type Database } from '@accounts/db';
 import { fromNow } from './db-time.js';
 
@@ -22,8 +22,8 @@ export function hashToken(token: string): string {
 }
 
 // Single-use tokens sent by mail. A token is bound to a realm, an account and a purpose, and stops working when it
-// is used, when it expires, when a newer one of the same purpose is issued, and, for a reset
-// token, when the password changes by any means (it must be younger than the password).
+// is used, when it expires, when a newer one of the same purpose is issued, and when the account's
+// credentials change (it must be younger than users.credentials_changed_at: endMailedLinks).
 
 export type TokenPurpose = 'reset_password' | 'verify_email' | 'change_email';
 
@@ -51,6 +51,18 @@ export async function issueToken(
   return token;
 }
 
+/**
+ * Ends every outstanding mailed link of the account, of every purpose (and of any purpose added
+ * later), in the caller's transaction: a link granted before now never works again. The one home
+ * of "a security change ends the links"; setPasswordHash and refreshTwoStep stamp the same column.
+ */
+export async function endMailedLinks(tx: Database, userId: string): Promise<void> {
+  await tx
+    .update(users)
+    .set({ credentialsChangedAt: sql`now()` })
+    .where(eq(users.id, userId));
+}
+
 /** Marks every unused token of the purpose as used. */
 export async function invalidateTokens(tx: Database, userId: string, purpose: TokenPurpose): Promise<void> {
   await tx
@@ -61,17 +73,34 @@ export async function invalidateTokens(tx: Database, userId: string, purpose: To
 
 /** The conditions under which a presented token still works. */
 function live(token: string, realmId: string, purpose: TokenPurpose) {
+  return and(eq(accountTokens.tokenHash, hashToken(token)), eq(accountTokens.realmId, realmId), outstanding(purpose));
+}
+
+/** A link of the purpose that would still work: unused, unexpired, younger than the account's credentials. */
+function outstanding(purpose: TokenPurpose) {
   return and(
-    eq(accountTokens.tokenHash, hashToken(token)),
-    eq(accountTokens.realmId, realmId),
     eq(accountTokens.purpose, purpose),
     isNull(accountTokens.usedAt),
     gt(accountTokens.expiresAt, sql`now()`),
-    // A reset token dies with the password it was issued under, however that password changed.
-    purpose === 'reset_password'
-      ? sql`${accountTokens.createdAt} >= (select ${users.passwordChangedAt} from ${users} where ${users.id} = ${accountTokens.userId})`
-      : undefined,
+    // A link dies with the credentials it was granted under: a password changed or reset, a second
+    // factor turned on or off, an operator's disable, revoke-sessions or second-factor reset.
+    sql`${accountTokens.createdAt} >= (select ${users.credentialsChangedAt} from ${users} where ${users.id} = ${accountTokens.userId})`,
   );
+}
+
+/** The account's newest link of the purpose that would still work (a change of address shows it as pending). */
+export async function newestOutstandingLink(
+  db: Database,
+  userId: string,
+  purpose: TokenPurpose,
+): Promise<{ newEmail: string | null; expiresAt: Date } | null> {
+  const [row] = await db
+    .select({ newEmail: accountTokens.newEmail, expiresAt: accountTokens.expiresAt })
+    .from(accountTokens)
+    .where(and(eq(accountTokens.userId, userId), outstanding(purpose)))
+    .orderBy(desc(accountTokens.createdAt))
+    .limit(1);
+  return row ?? null;
 }
 
 /** What a token would act on, without using it up (null for any token that does not work). */

@@ -48,12 +48,16 @@ export async function twoStepStatus(db: Database, user: User): Promise<TwoStepSt
   return { enabled: true, methods, recoveryCodesLeft: left };
 }
 
-/** Sets users.two_step from the account's factors, in the caller's transaction; returns it. */
+/**
+ * Sets users.two_step from the account's factors, in the caller's transaction; returns it. Called
+ * whenever a factor is turned on or off, so it also ends the account's outstanding mailed links
+ * (tokens.ts): a link granted before a change of factors never works after it.
+ */
 export async function refreshTwoStep(tx: Database, userId: string): Promise<boolean> {
   const active = sql`(exists (select 1 from ${totpCredentials} where ${totpCredentials.userId} = ${userId} and ${totpCredentials.secret} is not null) or exists (select 1 from ${passkeys} where ${passkeys.userId} = ${userId}))`;
   const [row] = await tx
     .update(users)
-    .set({ twoStep: active })
+    .set({ twoStep: active, credentialsChangedAt: sql`now()` })
     .where(eq(users.id, userId))
     .returning({ on: users.twoStep });
   return row?.on ?? false;

@@ -51,7 +51,12 @@ export async function setPasswordHash(
   const proven = opts.addressProven ? { emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())` } : {};
   const [row] = await db
     .update(users)
-    .set({ passwordHash: next, ...(opts.rehash ? {} : { passwordChangedAt: sql`now()` }), ...proven })
+    .set({
+      passwordHash: next,
+      // A new password ends every mailed link granted under the old one (tokens.ts).
+      ...(opts.rehash ? {} : { passwordChangedAt: sql`now()`, credentialsChangedAt: sql`now()` }),
+      ...proven,
+    })
     .where(and(eq(users.id, userId), opts.expected === undefined ? undefined : eq(users.passwordHash, opts.expected)))
     .returning();
   return row ?? null;

@@ -35,6 +35,12 @@ export const users = pgTable(
     email: text('email').notNull(),
     passwordHash: text('password_hash').notNull(),
     passwordChangedAt: timestamp('password_changed_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * When the account's credentials last changed hands or state: its password (changed or reset),
+     * a second factor turned on or off, an operator's disable, revoke-sessions or second-factor
+     * reset. A mailed link issued before it no longer works (tokens.ts).
+     */
+    credentialsChangedAt: timestamp('credentials_changed_at', { withTimezone: true }).notNull().defaultNow(),
     /** When the owner followed a verification link; null while the address is unconfirmed. */
     emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     /** Set by an operator: a disabled account cannot sign in and has no sessions. */
@@ -74,6 +80,8 @@ export const sessions = pgTable(
     clientIp: text('client_ip'),
     /** When this session last proved the password (its sign-in, or a re-check); null after a passkey sign-in. */
     passwordCheckedAt: timestamp('password_checked_at', { withTimezone: true }),
+    /** When this session last proved a second factor (its sign-in's second step, a passkey, a re-check); null if never. */
+    factorCheckedAt: timestamp('factor_checked_at', { withTimezone: true }),
   },
   (t) => [
     index('sessions_user_idx').on(t.userId),
@@ -207,10 +215,16 @@ export const mailSends = pgTable(
   {
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
     recipientKey: text('recipient_key').notNull(),
+    /**
+     * Which cap counts it: 'requested' (a link the address's own person asks for: reset,
+     * verification) or 'caused' (mail other people's actions cause: change-of-address
+     * confirmations and attempts, notices). Counted apart, so one never spends the other's room.
+     */
+    kind: text('kind').notNull().default('caused'),
     createdAt: createdAt(),
   },
   (t) => [
-    index('mail_sends_recipient_time_idx').on(t.recipientKey, t.createdAt),
+    index('mail_sends_recipient_kind_time_idx').on(t.recipientKey, t.kind, t.createdAt),
     index('mail_sends_created_idx').on(t.createdAt),
   ],
 );
@@ -317,6 +331,16 @@ export const webauthnChallenges = pgTable(
   },
   (t) => [index('webauthn_challenges_expires_idx').on(t.expiresAt)],
 );
+
+/**
+ * The audit trail's retention, one row, written only by the table's owner (the migration role,
+ * at start-up: migration 0010): accounts_purge_events() never deletes an event younger than it,
+ * whatever cutoff its caller passes.
+ */
+export const auditSettings = pgTable('audit_settings', {
+  id: boolean('id').primaryKey().default(true),
+  eventRetentionDays: integer('event_retention_days').notNull().default(90),
+});
 
 export type Realm = typeof realms.$inferSelect;
 export type User = typeof users.$inferSelect;

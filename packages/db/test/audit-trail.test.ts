@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountEvents, openDatabase, realms, type DatabaseHandle } from '../src/index.js';
+import { accountEvents, auditSettings, openDatabase, realms, users, type DatabaseHandle } from '../src/index.js';
 import {
   createTempDatabase,
   createTestDatabase,
@@ -64,14 +64,52 @@ describe.each(testDrivers())('the events table on %s', (driver) => {
     expect(await h.db.select().from(accountEvents).where(eq(accountEvents.id, withdrawn.id))).toEqual([]);
   });
 
-  it('the purge function deletes old events in batches', async () => {
-    await insert({ type: 'signed_out' });
-    const rows = await h.db.execute<{ n: number }>(
-      sql`select accounts_purge_events(now() + interval '1 minute', 1000) as n`,
-    );
-    const list = Array.isArray(rows) ? rows : ((rows as { rows: { n: number }[] }).rows ?? []);
-    expect(Number(list[0]!.n)).toBeGreaterThanOrEqual(1);
-    expect(await h.db.select().from(accountEvents)).toEqual([]);
+  const rowsOf = (result: unknown) =>
+    (Array.isArray(result) ? result : ((result as { rows?: unknown[] }).rows ?? [])) as { n: number }[];
+  const purge = async (cutoff: SQL, batch = 1000) =>
+    Number(rowsOf(await h.db.execute(sql`select accounts_purge_events(${cutoff}, ${batch}) as n`))[0]!.n);
+
+  it('the purge function deletes events older than the retention setting, never younger, whatever the cutoff', async () => {
+    const old = await insert({ type: 'signed_out', createdAt: sql`now() - interval '91 days'` as unknown as Date });
+    const recent = await insert({ type: 'signed_out', createdAt: sql`now() - interval '2 days'` as unknown as Date });
+    const fresh = await insert({ type: 'sign_in_failed', lockoutKey: 'k2' });
+    // A cutoff in the future (or at any recent time) is clamped to the retention setting (90 days).
+    expect(await purge(sql`now() + interval '1 day'`)).toBe(1);
+    const left = (await h.db.select({ id: accountEvents.id }).from(accountEvents)).map((r) => r.id);
+    expect(left).not.toContain(old.id);
+    expect(left).toEqual(expect.arrayContaining([recent.id, fresh.id]));
+    // A shorter setting (the owner's, written at start-up) lets older events go, but never a day's failures.
+    await h.db.update(auditSettings).set({ eventRetentionDays: 1 });
+    try {
+      expect(await purge(sql`now() + interval '1 day'`)).toBe(1);
+      const after = (await h.db.select({ id: accountEvents.id }).from(accountEvents)).map((r) => r.id);
+      expect(after).toContain(fresh.id);
+      expect(after).not.toContain(recent.id);
+    } finally {
+      await h.db.update(auditSettings).set({ eventRetentionDays: 90 });
+    }
+  });
+
+  it('refuses to detach a live account\'s events; detaches them when the account goes in the same transaction', async () => {
+    const [user] = await h.db
+      .insert(users)
+      .values({ realmId, name: 'Ada', email: `ada-${randomBytes(3).toString('hex')}@example.com`, passwordHash: 'x' })
+      .returning();
+    const e = await insert({ type: 'signed_in', userId: user!.id, lockoutKey: user!.id });
+    expect(
+      await refusedBy(
+        h.db.update(accountEvents).set({ userId: null, lockoutKey: null }).where(eq(accountEvents.id, e.id)),
+      ),
+    ).toMatch(/42501.*live account/);
+    await h.db.transaction(async (tx) => {
+      await tx
+        .update(accountEvents)
+        .set({ userId: null, lockoutKey: null, subjectDigest: 'digest' })
+        .where(eq(accountEvents.id, e.id));
+      await tx.delete(users).where(eq(users.id, user!.id));
+    });
+    const [kept] = await h.db.select().from(accountEvents).where(eq(accountEvents.id, e.id));
+    expect(kept).toMatchObject({ userId: null, lockoutKey: null, subjectDigest: 'digest', type: 'signed_in' });
   });
 });
 
@@ -148,8 +186,46 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a least-privilege serving role on
     ).toMatch(/42501|must be owner/);
     expect(await refusedBy(app.db.execute(sql`drop table account_events`))).toMatch(/42501|must be owner/);
     expect(await refusedBy(app.db.execute(sql`create table scratch (id int)`))).toMatch(/42501|permission denied/);
-    // The retention purge, through its function, still deletes what is old enough.
-    await app.db.execute(sql`select accounts_purge_events(now() + interval '1 minute', 100)`);
-    expect(await app.db.select().from(accountEvents).where(eq(accountEvents.id, e!.id))).toEqual([]);
+    // The retention purge, through its function, deletes what is old enough and nothing younger,
+    // whatever cutoff the serving role passes.
+    const [old] = await app.db
+      .insert(accountEvents)
+      .values({ realmId: realm!.id, type: 'signed_out', createdAt: sql`now() - interval '100 days'` as unknown as Date })
+      .returning();
+    await app.db.execute(sql`select accounts_purge_events(now() + interval '1 day', 100)`);
+    const left = (await app.db.select({ id: accountEvents.id }).from(accountEvents)).map((r) => r.id);
+    expect(left).toContain(e!.id);
+    expect(left).not.toContain(old!.id);
+  });
+
+  it('cannot shorten the retention, nor detach a live account\'s events', async () => {
+    expect(await refusedBy(app.db.update(auditSettings).set({ eventRetentionDays: 1 }))).toMatch(
+      /42501.*owner of the schema/,
+    );
+    expect(await refusedBy(app.db.delete(auditSettings))).toMatch(/42501/);
+    const [realm] = await app.db.select().from(realms).where(eq(realms.slug, 'default'));
+    const [user] = await app.db
+      .insert(users)
+      .values({ realmId: realm!.id, name: 'Ada', email: 'ada-roles@example.com', passwordHash: 'x' })
+      .returning();
+    const [e] = await app.db
+      .insert(accountEvents)
+      .values({ realmId: realm!.id, type: 'signed_in', userId: user!.id, lockoutKey: user!.id })
+      .returning();
+    expect(
+      await refusedBy(
+        app.db.update(accountEvents).set({ userId: null, lockoutKey: null }).where(eq(accountEvents.id, e!.id)),
+      ),
+    ).toMatch(/42501.*live account/);
+    expect(
+      await refusedBy(
+        app.db.transaction(async (tx) => {
+          await tx.execute(sql`set constraints all immediate`);
+          await tx.update(accountEvents).set({ userId: null }).where(eq(accountEvents.id, e!.id));
+        }),
+      ),
+    ).toMatch(/42501.*live account/);
+    const [still] = await app.db.select().from(accountEvents).where(eq(accountEvents.id, e!.id));
+    expect(still?.userId).toBe(user!.id);
   });
 });

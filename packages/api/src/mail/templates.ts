@@ -167,9 +167,12 @@ const en: Texts = {
       {
         p: `On ${when(p.at, l)}, from the address ${p.ip ?? unknown.en}, someone signed in to your account at ${p.realmName} asked to move it to another email address. Nothing changes until that address confirms it.`,
       },
-      { p: 'If this was not you, stop the change now, then reset your password:' },
-      { link: p.cancelLink, label: 'Stop the change' },
+      {
+        p: 'If this was not you, reset your password now: that stops the change (its link no longer works) and signs everyone out of your account.',
+      },
       { link: p.recoverLink, label: 'Reset my password' },
+      { p: 'If you are signed in, you can also stop the change alone:' },
+      { link: p.cancelLink, label: 'Stop the change' },
     ],
   }),
   email_change_attempt: (p, l) => ({
@@ -311,9 +314,12 @@ const de: Texts = {
       {
         p: `Am ${when(p.at, l)} hat jemand, der bei Ihrem Konto bei ${p.realmName} angemeldet war, von der Adresse ${p.ip ?? unknown.de} aus angefordert, das Konto auf eine andere E-Mail-Adresse umzustellen. Es ändert sich nichts, bis jene Adresse es bestätigt.`,
       },
-      { p: 'Wenn Sie das nicht waren, stoppen Sie die Änderung jetzt und setzen Sie dann Ihr Passwort zurück:' },
-      { link: p.cancelLink, label: 'Änderung stoppen' },
+      {
+        p: 'Wenn Sie das nicht waren, setzen Sie jetzt Ihr Passwort zurück: Das stoppt die Änderung (ihr Link funktioniert dann nicht mehr) und meldet alle von Ihrem Konto ab.',
+      },
       { link: p.recoverLink, label: 'Passwort zurücksetzen' },
+      { p: 'Wenn Sie angemeldet sind, können Sie auch nur die Änderung stoppen:' },
+      { link: p.cancelLink, label: 'Änderung stoppen' },
     ],
   }),
   email_change_attempt: (p, l) => ({
@@ -449,9 +455,12 @@ const fr: Texts = {
       {
         p: `Le ${when(p.at, l)}, depuis l’adresse ${p.ip ?? unknown.fr}, une personne connectée à votre compte sur ${p.realmName} a demandé à le déplacer vers une autre adresse e-mail. Rien ne change tant que cette adresse ne l’a pas confirmé.`,
       },
-      { p: 'Si ce n’était pas vous, arrêtez le changement maintenant, puis réinitialisez votre mot de passe\u00a0:' },
-      { link: p.cancelLink, label: 'Arrêter le changement' },
+      {
+        p: 'Si ce n’était pas vous, réinitialisez votre mot de passe maintenant\u00a0: cela arrête le changement (son lien ne fonctionne plus) et déconnecte tout le monde de votre compte.',
+      },
       { link: p.recoverLink, label: 'Réinitialiser mon mot de passe' },
+      { p: 'Si vous êtes connecté, vous pouvez aussi arrêter seulement le changement\u00a0:' },
+      { link: p.cancelLink, label: 'Arrêter le changement' },
     ],
   }),
   email_change_attempt: (p, l) => ({

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
-import { accountTokens, isUniqueViolation, sessions, users, type Database } from '@accounts/db';
+import { and, eq, sql } from 'drizzle-orm';
+import { isUniqueViolation, sessions, users, type Database } from '@accounts/db';
 import { normalizeEmail } from '@accounts/validators';
 import { changeEmailSchema, confirmEmailChangeSchema } from '@accounts/validators/account-links';
 import { verifyCurrentPassword } from '../current-password.js';
@@ -14,7 +14,14 @@ import {
 } from '../mail/notices.js';
 import { okResult } from '../outputs.js';
 import { endSessions } from '../sessions.js';
-import { consumeTokenRow, hashToken, invalidateTokens, issueToken, peekTokenRow } from '../tokens.js';
+import {
+  consumeTokenRow,
+  hashToken,
+  invalidateTokens,
+  issueToken,
+  newestOutstandingLink,
+  peekTokenRow,
+} from '../tokens.js';
 import { router, type Procedures } from '../trpc.js';
 import { findUserByEmail, lockIfHashUnchanged } from '../users.js';
 import { emailChangedResult, emailChangeLinkResult, pendingEmailChangeResult } from './email-change-outputs.js';
@@ -90,19 +97,7 @@ export function createEmailChangeRouter({
 
     /** The change waiting for its link, if any (the newest live one). */
     pending: authedProcedure.output(pendingEmailChangeResult).query(async ({ ctx }) => {
-      const [row] = await ctx.db
-        .select({ newEmail: accountTokens.newEmail, expiresAt: accountTokens.expiresAt })
-        .from(accountTokens)
-        .where(
-          and(
-            eq(accountTokens.userId, ctx.auth.user.id),
-            eq(accountTokens.purpose, 'change_email'),
-            isNull(accountTokens.usedAt),
-            gt(accountTokens.expiresAt, sql`now()`),
-          ),
-        )
-        .orderBy(desc(accountTokens.createdAt))
-        .limit(1);
+      const row = await newestOutstandingLink(ctx.db, ctx.auth.user.id, 'change_email');
       return { pending: row?.newEmail ? { newEmail: row.newEmail, expiresAt: row.expiresAt } : null };
     }),
 
