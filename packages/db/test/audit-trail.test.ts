@@ -90,7 +90,7 @@ describe.each(testDrivers())('the events table on %s', (driver) => {
     }
   });
 
-  it('refuses to detach a live account\'s events; detaches them when the account goes in the same transaction', async () => {
+  it("refuses to detach a live account's events; detaches them when the account goes in the same transaction", async () => {
     const [user] = await h.db
       .insert(users)
       .values({ realmId, name: 'Ada', email: `ada-${randomBytes(3).toString('hex')}@example.com`, passwordHash: 'x' })
@@ -190,7 +190,11 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a least-privilege serving role on
     // whatever cutoff the serving role passes.
     const [old] = await app.db
       .insert(accountEvents)
-      .values({ realmId: realm!.id, type: 'signed_out', createdAt: sql`now() - interval '100 days'` as unknown as Date })
+      .values({
+        realmId: realm!.id,
+        type: 'signed_out',
+        createdAt: sql`now() - interval '100 days'` as unknown as Date,
+      })
       .returning();
     await app.db.execute(sql`select accounts_purge_events(now() + interval '1 day', 100)`);
     const left = (await app.db.select({ id: accountEvents.id }).from(accountEvents)).map((r) => r.id);
@@ -198,7 +202,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a least-privilege serving role on
     expect(left).not.toContain(old!.id);
   });
 
-  it('cannot shorten the retention, nor detach a live account\'s events', async () => {
+  it("cannot shorten the retention, nor detach a live account's events", async () => {
     expect(await refusedBy(app.db.update(auditSettings).set({ eventRetentionDays: 1 }))).toMatch(
       /42501.*owner of the schema/,
     );
