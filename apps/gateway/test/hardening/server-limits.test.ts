@@ -3,7 +3,7 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { accountEvents, knownDevices, sessions } from '@accounts/db';
+import { accountEvents, auditSettings, knownDevices, sessions } from '@accounts/db';
 import { testDrivers } from '@accounts/db/testing';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -186,6 +186,10 @@ describe.each(testDrivers())('the retention purge on %s', (driver) => {
           .returning()
       ).map((r) => r.id),
     };
+    const [recent] = await gw.db.db
+      .insert(accountEvents)
+      .values({ realmId: user.realmId, userId: user.id, type: 'sign_in_failed', createdAt: ago(1) })
+      .returning();
     // A program that signs in again and again without sending its credential back: 25 devices.
     const busy = uniqueEmail('program');
     await gw.form('/users/register', registration(busy));
@@ -207,6 +211,10 @@ describe.each(testDrivers())('the retention purge on %s', (driver) => {
     }
     expect(now).toEqual({ sessions: 0, events: 0, devices: 0 });
     expect(await busyDevices()).toBe(20);
+    // The retention the database's purge function holds to is the gateway's setting, written at
+    // start-up; an event younger than it stays.
+    expect(await gw.db.db.select().from(auditSettings)).toEqual([{ id: true, eventRetentionDays: 2 }]);
+    expect(await gw.db.db.select().from(accountEvents).where(eq(accountEvents.id, recent!.id))).toHaveLength(1);
     // What is still live stays: the registration's session, event and known device.
     expect((await gw.send('GET', '/users/me', { headers: { cookie: reg.cookie! } })).status).toBe(200);
     expect(

@@ -1,5 +1,13 @@
 import { Writable } from 'node:stream';
-import { createHasher, createRealm, createVault, openLink, parseSecretKey, type Hasher } from '@accounts/api';
+import {
+  createHasher,
+  createRealm,
+  createVault,
+  openLink,
+  parseSecretKey,
+  setEventRetention,
+  type Hasher,
+} from '@accounts/api';
 import type { Driver } from '@accounts/db';
 import { createTestDatabase, httpClient, STRONG, uniqueEmail, type Client, type TestDatabase } from '@accounts/testing';
 import { loadConfig } from '../../src/config.js';
@@ -64,6 +72,8 @@ export async function startGateway(driver: Driver, env: Record<string, string> =
       cb();
     },
   });
+  // What the server does to the database it opens itself, after migrating it.
+  await setEventRetention(db.db, config.EVENT_RETENTION_DAYS);
   // The test's database and hashing pool outlive the server's stop, so a test can look at them after it.
   const server = await createServer(config, { database: db, hasher, logStream });
   const { app } = server;
