@@ -5,6 +5,7 @@ import { auditBothSizes } from './support/audit';
 import { DESKTOP, useBrowser } from './support/browser';
 import {
   FIRST_PASSWORD,
+  SECOND_PASSWORD,
   appRunning,
   field,
   person,
@@ -93,11 +94,14 @@ describe.skipIf(inject('port') === null)('the email address and a copy of one’
     const notice = await smtp.waitFor(
       (m) => m.to.includes(ada.email) && /A change of email address was asked for/.test(m.subject),
     );
-    expect(notice.link).toBe(`${base}/settings/email`);
+    // Resetting the password (which stops the change) comes first, then stopping the change alone.
+    expect(notice.link).toBe(`${base}/forgot-password`);
+    expect(notice.text).toContain('that stops the change');
+    expect(notice.text).toContain(`${base}/settings/email`);
     expect(notice.text).not.toContain(new URL(confirmMail.link!).searchParams.get('token')!);
 
     // The old address's link shows the change waiting, with Cancel.
-    await page.goto(notice.link!);
+    await page.goto(`${base}/settings/email`);
     const pending = page.locator('.email-pending-what');
     await pending.waitFor();
     expect(await pending.textContent()).toContain(`Your account moves to ${newEmail}`);
@@ -174,6 +178,49 @@ describe.skipIf(inject('port') === null)('the email address and a copy of one’
     expect(await other.getByRole('button', { name: 'Move my account to this address' }).count()).toBe(0);
     await auditBothSizes(other, 'confirm-email-change-invalid', DESKTOP);
     expect((await me(page)).email).toBe(grace.email);
+  });
+
+  it('a change asked for with a phished password dies when the owner resets the password, as the notice says', async () => {
+    const ada = person('phished');
+    const mailbox = uniqueEmail('intruder');
+    const page = await fresh();
+    await register(page, base, ada);
+    await confirmAddress(page, ada.email);
+
+    // Someone with the password signs in elsewhere and asks to move the account to their mailbox.
+    const intruder = await (await context()).newPage();
+    await intruder.goto(`${base}/login`);
+    await submitSignIn(intruder, ada.email, FIRST_PASSWORD);
+    await intruder.waitForURL(`${base}/account`);
+    await askForChange(intruder, mailbox);
+    const kept = await smtp.waitFor((m) => m.to.includes(mailbox) && /Confirm your new email address/.test(m.subject));
+
+    // The owner follows the notice's first link and resets the password by mail.
+    const notice = await smtp.waitFor(
+      (m) => m.to.includes(ada.email) && /A change of email address was asked for/.test(m.subject),
+    );
+    await page.goto(notice.link!);
+    await page.waitForURL(`${base}/forgot-password`);
+    await appRunning(page);
+    await field(page, 'Email address').fill(ada.email);
+    await page.getByRole('button', { name: 'Send the link' }).click();
+    await page.locator('.forgot-sent').waitFor();
+    const reset = await smtp.waitFor((m) => m.to.includes(ada.email) && /Reset your password/.test(m.subject));
+    await page.goto(reset.link!);
+    await field(page, 'New password').fill(SECOND_PASSWORD);
+    await field(page, 'Confirm new password').fill(SECOND_PASSWORD);
+    await page.getByRole('button', { name: 'Set new password' }).click();
+    await page.waitForURL(`${base}/login`);
+
+    // The kept link no longer works, and the account keeps its address.
+    await intruder.goto(kept.link!);
+    expect(await intruder.locator('.change-failed').textContent()).toContain('This link did not work');
+    expect(await intruder.getByRole('button', { name: 'Move my account to this address' }).count()).toBe(0);
+    await appRunning(page);
+    await submitSignIn(page, ada.email, SECOND_PASSWORD);
+    await page.waitForURL(`${base}/account`);
+    expect(await page.locator('.account-email').textContent()).toBe(ada.email);
+    expect((await me(page)).email).toBe(ada.email);
   });
 
   it('downloads a copy of the data: a real file, with the account and without a password', async () => {
