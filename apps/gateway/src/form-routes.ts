@@ -67,9 +67,9 @@ export const FORM_ROUTES: readonly FormRoute[] = [
     procedure: 'account.signInSecondStep',
     status: 200,
     summary:
-      "Complete a sign-in with its second step: `code` (six digits from the authenticator app, or a recovery code `xxxxx-xxxxx`) and the pending sign-in (its cookie, or `pending_token`). Answers as POST /users/login does. A wrong, used or replayed code is `422` on `code`, counted by the lockout like a wrong password; the fifth wrong code, an expired pending sign-in or another realm's is `401 sign_in_expired`: sign in again with the password.",
+      "Complete a sign-in with its second step: `code` (six digits from the authenticator app, or a recovery code `xxxxx-xxxxx`) and the pending sign-in (its cookie, or `pending_token`). Answers as POST /users/login does. A wrong, used or replayed code is `422` on `code`, counted by the lockout like a wrong password, with `attemptsLeft` once 2 or fewer tries remain; the last try (the fifth wrong code, or the lockout's limit) ends the pending sign-in: `429 too_many_codes`, `Retry-After` saying when this client may sign in again. An expired pending sign-in or another realm's is `401 sign_in_expired`: sign in again with the password.",
     issuesSession: true,
-    problems: ['sign_in_expired', 'rate_limited', 'too_many_attempts'],
+    problems: ['sign_in_expired', 'rate_limited', 'too_many_attempts', 'too_many_codes'],
   },
   {
     method: 'POST',
@@ -271,9 +271,16 @@ export const FORM_ROUTES: readonly FormRoute[] = [
     status: 200,
     body: 'json',
     summary:
-      'Complete a pending sign-in with a passkey (`response`, and `pending_token` unless the cookie is sent); answered as POST /users/login/second_factor.',
+      'Complete a pending sign-in with a passkey (`response`, and `pending_token` unless the cookie is sent); answered as POST /users/login/second_factor (a failed assertion is `422 passkey_rejected`, counted like a wrong code).',
     issuesSession: true,
-    problems: ['passkey_challenge_invalid', 'passkey_rejected', 'sign_in_expired', 'rate_limited', 'too_many_attempts'],
+    problems: [
+      'passkey_challenge_invalid',
+      'passkey_rejected',
+      'sign_in_expired',
+      'rate_limited',
+      'too_many_attempts',
+      'too_many_codes',
+    ],
   },
   // Changing the account's email address.
   {

@@ -113,7 +113,9 @@ function operation(router: AppRouter, method: string, doc: FormRoute) {
     },
   };
   for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
-    const waits = list.some((c) => ['rate_limited', 'too_many_attempts', 'server_busy', 'not_ready'].includes(c));
+    const waits = list.some((c) =>
+      ['rate_limited', 'too_many_attempts', 'too_many_codes', 'server_busy', 'not_ready'].includes(c),
+    );
     const headers = {
       ...(waits
         ? { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } } }

@@ -302,16 +302,25 @@ describe.each(testDrivers())('two-step sign-in over HTTP on %s', (driver) => {
     });
   });
 
-  it("five wrong codes void the pending sign-in (401 sign_in_expired) and count in the lockout, never against the owner's known device", async () => {
+  it("five wrong codes end the pending sign-in (429 too_many_codes, with the wait) and count in the lockout, never against the owner's known device", async () => {
     const { email, app, device } = await withTwoStep();
     const guesser = fromNewAddress();
     const asked = await login(email, STRONG, guesser);
     const pending = { ...guesser, cookie: pendingCookieOf(asked)! };
-    for (let i = 0; i < 4; i++)
-      expect((await secondStep({ code: app.wrong() }, pending)).json).toMatchObject(fieldError('code_incorrect'));
+    const wrong = [];
+    for (let i = 0; i < 4; i++) wrong.push(await secondStep({ code: app.wrong() }, pending));
+    for (const answer of wrong) expect(answer.json).toMatchObject(fieldError('code_incorrect'));
+    // The tries left, once two remain.
+    expect(wrong.map((a) => a.json.attemptsLeft)).toEqual([undefined, undefined, 2, 1]);
     const fifth = await secondStep({ code: app.wrong() }, pending);
-    expect(fifth.status).toBe(401);
-    expect(fifth.json).toMatchObject({ code: 'sign_in_expired' });
+    expect(fifth.status).toBe(429);
+    expect(fifth.json).toMatchObject({ status: 429, code: 'too_many_codes' });
+    expect(fifth.json.title).toMatch(
+      /^Too many wrong codes\. Sign in again with your password in about 1[45] minutes\.$/,
+    );
+    expect(fifth.headers['retry-after']).toBe(String(fifth.json.retryAfter));
+    expect(fifth.json.retryAfter).toBeGreaterThan(800);
+    expect(fifth.json.retryAfter).toBeLessThanOrEqual(900);
     expect(setCookieNamed(fifth, 'pending_sign_in')).toMatch(/^pending_sign_in=; Max-Age=0;/);
     // Void: the right code no longer completes it; the person starts again with the password.
     expect((await secondStep({ code: app.peek() }, pending)).json.code).toBe('sign_in_expired');

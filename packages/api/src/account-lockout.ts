@@ -1,21 +1,36 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
 import ipaddr from 'ipaddr.js';
-import { accountEvents, type Database } from '@accounts/db';
+import { accountEvents, users, type Database } from '@accounts/db';
 import type { AccountConfig } from './config.js';
 import { ago, secondsUntilOut } from './db-time.js';
 import { keptUserAgent } from './device.js';
 import { ProblemError } from './errors.js';
 import type { AccountEventType, EventSource } from './events.js';
 
-// Failed password checks (sign-in and current_password) and wrong second-step codes are counted per account AND client,
-// from the account events in the database, so every instance sees the same counts and every
-// window is measured by the database's clock. A client is refused for an account after
-// maxPasswordFailures within the window; clients that are not known devices of the account
-// share one more cap (accountFailureCap within accountCapWindowMs), which known devices ignore,
-// so the owner's own browser is never locked out by anyone else's guesses.
-const FAILURES = ['sign_in_failed', 'password_change_failed', 'second_factor_failed', 'passkey_failed'] as const;
+// Failed checks (passwords at sign-in and as current_password, second-step codes, passkeys) are
+// counted per account AND client, from the account events in the database, so every instance sees
+// the same counts and every window is measured by the database's clock. A client is refused for an
+// account after maxPasswordFailures within the window; clients that are not known devices of the
+// account share one more cap (accountFailureCap within accountCapWindowMs), which known devices
+// ignore except at the second step, so the owner's own browser is never locked out by anyone
+// else's password guesses.
+
+/**
+ * Guesses at the password: a new one (changed or reset, stamped in users.password_changed_at)
+ * leaves them nothing to guess, so they count only when younger than it. That lifts a lockout
+ * its owner ended by proving the mailbox, without deleting any event.
+ */
+const PASSWORD_FAILURES = ['sign_in_failed', 'password_change_failed'] as const;
+/**
+ * Guesses at a second step, by someone who knows the password: every client's count in the
+ * account-wide cap, known devices' too (each device known before the step was turned on would
+ * otherwise bring guesses of its own). They, and failed passkeys, count across a new password:
+ * a reset does not buy more code guesses.
+ */
+const SECOND_STEP_FAILURES = ['second_factor_failed'] as const;
+const FAILURES = [...PASSWORD_FAILURES, ...SECOND_STEP_FAILURES, 'passkey_failed'] as const;
 export type FailureType = (typeof FAILURES)[number];
 
 /**
@@ -47,7 +62,7 @@ export function lockoutSubject(realmId: string, email: string, userId: string | 
   return { userId: null, key: `email:${createHash('sha256').update(`${realmId}\n${email}`).digest('hex')}` };
 }
 
-/** Which client a check comes from. Known devices are exempt from the account-wide cap. */
+/** Which client a check comes from. Known devices are exempt from the account-wide cap for passwords. */
 export interface LockoutClient {
   key: string;
   knownDevice: boolean;
@@ -88,6 +103,15 @@ export interface PasswordCheck {
   withdraw(): Promise<void>;
   /** Runs the hashing; if it fails for another reason (busy, outage), the claim is withdrawn. */
   during<T>(work: () => Promise<T>): Promise<T>;
+  /** Where this client stands once its checks have settled (after `failed`, say). */
+  standing(): Promise<Standing>;
+}
+
+export interface Standing {
+  /** Failed checks this client has left before the lockout refuses it (0: it is refused now). */
+  left: number;
+  /** At none left: seconds, by the database's clock, until it may check again; else 0. */
+  retryAfter: number;
 }
 
 export interface ClaimOptions {
@@ -129,7 +153,9 @@ export async function claimPasswordCheck(
     .returning({ id: accountEvents.id });
   const id = claim!.id;
   const withdraw = async (tx: Database = db) => void (await tx.delete(accountEvents).where(eq(accountEvents.id, id)));
-  const capped = accountCap && !client.knownDevice;
+  const secondStep = (SECOND_STEP_FAILURES as readonly string[]).includes(type);
+  // Known devices are spared the account-wide cap, but not at the second step (see SECOND_STEP_FAILURES).
+  const capped = accountCap && (!client.knownDevice || secondStep);
   // A refusal by the lockout: the claim becomes the record of a blocked attempt (the owner's
   // activity shows it), within a bound per account and client; past it, it is withdrawn.
   const blockedType = type === 'sign_in_failed' ? 'sign_in_blocked' : 'password_check_blocked';
@@ -157,10 +183,30 @@ export async function claimPasswordCheck(
   const settled = sql`(not ${accountEvents.pending} or ${stale})`;
   const inFlightBefore = sql`(${accountEvents.pending} and not ${stale} and ${accountEvents.id} < ${id})`;
   const ofClient = sql`(${accountEvents.clientKey} = ${client.key} and ${accountEvents.createdAt} > ${ago(limits.client.windowMs)})`;
-  const ofUnknownClients = sql`(${accountEvents.clientKey} not like 'd:%' and ${accountEvents.createdAt} > ${ago(limits.account.windowMs)})`;
+  const ofAccount = sql`((${accountEvents.clientKey} not like 'd:%' or ${inArray(accountEvents.type, SECOND_STEP_FAILURES)}) and ${accountEvents.createdAt} > ${ago(limits.account.windowMs)})`;
+  // An unknown email has no password to change: all its failures count.
+  const againstThisPassword = subject.userId
+    ? sql`(${notInArray(accountEvents.type, [...PASSWORD_FAILURES])} or ${accountEvents.createdAt} >= (select ${users.passwordChangedAt} from ${users} where ${users.id} = ${subject.userId}))`
+    : undefined;
   const count = (where: SQL) => sql<number>`count(*) filter (where ${where})`.mapWith(Number);
   const failuresOf = (scope: SQL) =>
-    and(eq(accountEvents.lockoutKey, subject.key), inArray(accountEvents.type, FAILURES), scope);
+    and(eq(accountEvents.lockoutKey, subject.key), inArray(accountEvents.type, FAILURES), againstThisPassword, scope);
+  const over = (c: { client: number; account: number }) => ({
+    client: c.client >= limits.client.max,
+    account: capped && c.account >= limits.account.max,
+  });
+  /** Seconds until every limit the client is over has room again. */
+  const waitFor = async (o: { client: boolean; account: boolean }) => {
+    const waits = await Promise.all([
+      o.client
+        ? retryAfter(db, failuresOf(sql`${ofClient} and ${settled}`), limits.client.max, limits.client.windowMs)
+        : 0,
+      o.account
+        ? retryAfter(db, failuresOf(sql`${ofAccount} and ${settled}`), limits.account.max, limits.account.windowMs)
+        : 0,
+    ]);
+    return Math.max(1, ...waits);
+  };
 
   try {
     const deadline = Date.now() + MAX_WAIT_MS; // a local bound on waiting, not a lockout window
@@ -169,29 +215,13 @@ export async function claimPasswordCheck(
         .select({
           client: count(sql`${ofClient} and ${settled}`),
           clientInFlight: count(sql`${ofClient} and ${inFlightBefore}`),
-          account: count(sql`${ofUnknownClients} and ${settled}`),
-          accountInFlight: count(sql`${ofUnknownClients} and ${inFlightBefore}`),
+          account: count(sql`${ofAccount} and ${settled}`),
+          accountInFlight: count(sql`${ofAccount} and ${inFlightBefore}`),
         })
         .from(accountEvents)
-        .where(failuresOf(sql`(${ofClient} or ${ofUnknownClients})`));
-      const clientOver = c!.client >= limits.client.max;
-      const accountOver = capped && c!.account >= limits.account.max;
-      if (clientOver || accountOver) {
-        const waits = await Promise.all([
-          clientOver
-            ? retryAfter(db, failuresOf(sql`${ofClient} and ${settled}`), limits.client.max, limits.client.windowMs)
-            : 0,
-          accountOver
-            ? retryAfter(
-                db,
-                failuresOf(sql`${ofUnknownClients} and ${settled}`),
-                limits.account.max,
-                limits.account.windowMs,
-              )
-            : 0,
-        ]);
-        throw new ProblemError('too_many_attempts', { retryAfter: Math.max(1, ...waits) });
-      }
+        .where(failuresOf(sql`(${ofClient} or ${ofAccount})`));
+      const o = over(c!);
+      if (o.client || o.account) throw new ProblemError('too_many_attempts', { retryAfter: await waitFor(o) });
       const clientFree = c!.client + c!.clientInFlight < limits.client.max;
       const accountFree = !capped || c!.account + c!.accountInFlight < limits.account.max;
       if (clientFree && accountFree) break;
@@ -218,6 +248,15 @@ export async function claimPasswordCheck(
         await withdraw().catch(() => {});
         throw err;
       }
+    },
+    async standing() {
+      const [c] = await db
+        .select({ client: count(ofClient), account: count(ofAccount) })
+        .from(accountEvents)
+        .where(failuresOf(sql`${settled} and (${ofClient} or ${ofAccount})`));
+      const left = Math.min(limits.client.max - c!.client, capped ? limits.account.max - c!.account : Infinity);
+      if (left > 0) return { left, retryAfter: 0 };
+      return { left: 0, retryAfter: await waitFor(over(c!)) };
     },
   };
 }

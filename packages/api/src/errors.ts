@@ -40,6 +40,7 @@ export const PROBLEM_STATUS = {
   passkey_rejected: 422,
   rate_limited: 429,
   too_many_attempts: 429,
+  too_many_codes: 429,
   headers_too_large: 431,
   internal: 500,
   server_busy: 503,
@@ -87,6 +88,8 @@ export class ProblemError extends TRPCError {
       /** second_factor_required: the ways the second step can be done, and a program's pending sign-in. */
       methods?: string[];
       pendingToken?: string;
+      /** A failed second step: the tries left on this sign-in, once few remain. */
+      attemptsLeft?: number;
     } = {},
   ) {
     super({ code: trpcCodeOf(PROBLEM_STATUS[problem]), message: problem });
@@ -119,6 +122,8 @@ export interface Problem {
   methods?: string[];
   /** second_factor_required, for a client that takes its tokens in the body: what it sends as `pending_token`. */
   pendingToken?: string;
+  /** A failed second step (`code_incorrect`, `passkey_rejected`): tries left before the sign-in ends, once 2 or fewer remain. */
+  attemptsLeft?: number;
 }
 
 export function toProblem(err: unknown, locale: Locale): Problem {
@@ -126,10 +131,10 @@ export function toProblem(err: unknown, locale: Locale): Problem {
   let code: ProblemCode = 'internal';
   let errors: Problem['errors'];
   let retryAfter: number | undefined;
-  let secondStep: Pick<Problem, 'methods' | 'pendingToken'> = {};
+  let secondStep: Pick<Problem, 'methods' | 'pendingToken' | 'attemptsLeft'> = {};
   if (e instanceof ProblemError) {
     code = e.problem;
-    secondStep = { methods: e.extra.methods, pendingToken: e.extra.pendingToken };
+    secondStep = { methods: e.extra.methods, pendingToken: e.extra.pendingToken, attemptsLeft: e.extra.attemptsLeft };
     retryAfter = e.extra.retryAfter;
     if (e.extra.zod) errors = toFieldErrors(e.extra.zod, locale);
     else if (e.extra.fields) errors = localizeFieldErrors(e.extra.fields, locale);
@@ -149,6 +154,7 @@ export function toProblem(err: unknown, locale: Locale): Problem {
   if (retryAfter !== undefined) problem.retryAfter = retryAfter;
   if (secondStep.methods) problem.methods = secondStep.methods;
   if (secondStep.pendingToken) problem.pendingToken = secondStep.pendingToken;
+  if (secondStep.attemptsLeft !== undefined) problem.attemptsLeft = secondStep.attemptsLeft;
   return problem;
 }
 

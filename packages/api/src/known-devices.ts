@@ -9,6 +9,13 @@ import { NO_USER } from './users.js';
 /** Tokens one credential value may hold: enough for a shared computer, and a bounded cookie. */
 export const MAX_DEVICE_TOKENS = 5;
 
+/**
+ * Known devices kept per account, the most recently used first: a new one past it forgets the
+ * least recently used. Each is a client of its own to the lockout, and a program that never sends
+ * its credential back gets a new one at every sign-in; this bounds both.
+ */
+export const KNOWN_DEVICES_PER_ACCOUNT = 20;
+
 /** The well-formed tokens of a presented credential (anything else in it is ignored). */
 export function parseDeviceCredential(value: string | null | undefined): string[] {
   if (!value) return [];
@@ -33,7 +40,8 @@ export async function knownDeviceOf(db: Database, userId: string | null, tokens:
 
 /**
  * After a successful sign-in or registration: keeps a token that is already known to this
- * account (and marks it used), or adds a new one in front of what the client holds. Returns the
+ * account (and marks it used), or adds a new one in front of what the client holds, forgetting
+ * the account's least recently used past KNOWN_DEVICES_PER_ACCOUNT. Returns the
  * credential value to hand back. A token the client brought but that is not this account's is
  * never adopted, so nobody can plant a token they know in someone else's browser.
  */
@@ -51,7 +59,13 @@ export async function rememberDevice(
     return tokens.join('.');
   }
   const token = newToken();
-  await db.insert(knownDevices).values({ userId, tokenHash: hashToken(token) });
+  const [added] = await db
+    .insert(knownDevices)
+    .values({ userId, tokenHash: hashToken(token) })
+    .returning({ id: knownDevices.id });
+  await db.execute(
+    sql`delete from ${knownDevices} where ${knownDevices.id} in (select ${knownDevices.id} from ${knownDevices} where ${knownDevices.userId} = ${userId} and ${knownDevices.id} <> ${added!.id} order by ${knownDevices.lastUsedAt} desc, ${knownDevices.createdAt} desc offset ${KNOWN_DEVICES_PER_ACCOUNT - 1})`,
+  );
   return [token, ...tokens].slice(0, MAX_DEVICE_TOKENS).join('.');
 }
 

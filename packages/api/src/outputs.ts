@@ -40,4 +40,5 @@ export const problemSchema = (codes: readonly ProblemCode[] = PROBLEM_CODES) =>
     retryAfter: z.int().min(0).optional(),
     methods: z.array(z.enum(SECOND_STEP_METHODS)).optional(),
     pendingToken: z.string().optional(),
+    attemptsLeft: z.int().min(1).optional(),
   });

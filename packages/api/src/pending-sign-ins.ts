@@ -60,14 +60,18 @@ export async function endPendingSignIn(tx: Database, id: string): Promise<boolea
   return gone.length === 1;
 }
 
-/** Counts a wrong code; at the limit the pending sign-in ends. Returns whether it still stands. */
-export async function countWrongCode(db: Database, id: string): Promise<boolean> {
+/**
+ * Counts a wrong code; at the limit the pending sign-in ends. Returns the wrong codes it has left
+ * (0: it just ended), or null when it had already ended (used or voided meanwhile).
+ */
+export async function countWrongCode(db: Database, id: string): Promise<number | null> {
   const [row] = await db
     .update(pendingSignIns)
     .set({ failures: sql`${pendingSignIns.failures} + 1` })
     .where(eq(pendingSignIns.id, id))
     .returning({ failures: pendingSignIns.failures });
-  if (row && row.failures < MAX_SECOND_STEP_FAILURES) return true;
-  await endPendingSignIn(db, id);
-  return false;
+  if (!row) return null;
+  const left = Math.max(0, MAX_SECOND_STEP_FAILURES - row.failures);
+  if (left === 0) await endPendingSignIn(db, id);
+  return left;
 }

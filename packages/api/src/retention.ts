@@ -12,6 +12,7 @@ import {
 } from '@accounts/db';
 import type { AccountConfig } from './config.js';
 import { ago } from './db-time.js';
+import { KNOWN_DEVICES_PER_ACCOUNT } from './known-devices.js';
 import { sessionIsLive } from './sessions.js';
 
 export interface RetentionOptions {
@@ -36,12 +37,6 @@ export interface Purged {
   /** Passkey ceremonies begun and never finished, past their expiry. */
   challenges: number;
 }
-
-/**
- * Known devices kept per account, the most recently used first. A program that never sends its
- * credential back gets a new one at every sign-in; this bounds what that leaves behind.
- */
-export const KNOWN_DEVICES_PER_ACCOUNT = 20;
 
 const DAY_MS = 86_400_000;
 

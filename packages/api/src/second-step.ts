@@ -8,7 +8,7 @@ import {
   lockoutSubject,
   type PasswordCheck,
 } from './account-lockout.js';
-import { fieldProblem, ProblemError } from './errors.js';
+import { ProblemError } from './errors.js';
 import { eventSource, recordEvent } from './events.js';
 import { queueTwoStepNotice } from './mail/notices.js';
 import { findPasskey, recordPasskeyUse, takeAssertionChallenge, verifyAssertion } from './passkeys.js';
@@ -77,12 +77,15 @@ async function usingAnswer(
   return async (tx) => ((await recordPasskeyUse(tx, outcome.assertion)) ? 'passkey' : null);
 }
 
+/** Tries left at which a failed answer starts saying how many remain. */
+const SAY_ATTEMPTS_LEFT_AT = 2;
+
 /**
- * Completes a pending sign-in with a code or a passkey, counted by the lockout like a password
- * (per client; the owner's known devices are never locked out by others). A wrong code is 422 on
- * `code`, a passkey that does not hold 422 `passkey_rejected`; the fifth failure ends the pending
- * sign-in, and any pending sign-in that is not live here (none, expired, used, void, another
- * realm's) is 401 `sign_in_expired`.
+ * Completes a pending sign-in with a code or a passkey, counted by the lockout (per client, and
+ * every client's in the account-wide cap). A wrong code is 422 on `code`, a passkey that does not
+ * hold 422 `passkey_rejected`; the last try ends the pending sign-in with 429 `too_many_codes`
+ * (refuseAnswer), and any pending sign-in that is not live here (none, expired, used, void,
+ * another realm's) is 401 `sign_in_expired`.
  */
 export async function completeSecondStep(
   ctx: Context,
@@ -122,11 +125,35 @@ export async function completeSecondStep(
         return used !== null;
       },
     }));
-  if (!started) {
-    await check.failed();
-    if (!(await countWrongCode(ctx.db, pending.id))) throw signInExpired(ctx);
-    throw 'code' in answer ? fieldProblem('code', 'code_incorrect') : new ProblemError('passkey_rejected');
-  }
+  if (!started) throw await refuseAnswer(ctx, check, pending.id, answer);
   ctx.cookies.pendingSignIn(null);
   return { user, started };
+}
+
+/**
+ * A second step that failed: counted by the lockout and on the pending sign-in. The tries left
+ * are the fewer of the two: while some are, the answer is 422 (with `attemptsLeft` once
+ * SAY_ATTEMPTS_LEFT_AT or fewer remain); at none the pending sign-in ends and the answer is 429
+ * `too_many_codes`, with when this client may sign in again by the lockout's clock.
+ */
+async function refuseAnswer(
+  ctx: Context,
+  check: PasswordCheck,
+  pendingId: string,
+  answer: SecondStepAnswer,
+): Promise<ProblemError> {
+  await check.failed();
+  const onPending = await countWrongCode(ctx.db, pendingId);
+  if (onPending === null) return signInExpired(ctx);
+  const { left, retryAfter } = await check.standing();
+  const tries = Math.min(onPending, left);
+  if (tries === 0) {
+    await endPendingSignIn(ctx.db, pendingId);
+    ctx.cookies.pendingSignIn(null);
+    return new ProblemError('too_many_codes', { retryAfter: Math.max(1, retryAfter) });
+  }
+  const attemptsLeft = tries <= SAY_ATTEMPTS_LEFT_AT ? tries : undefined;
+  return 'code' in answer
+    ? new ProblemError('validation_failed', { fields: [{ field: 'code', code: 'code_incorrect' }], attemptsLeft })
+    : new ProblemError('passkey_rejected', { attemptsLeft });
 }

@@ -168,5 +168,6 @@ export async function problemFrom(err: unknown) {
     retryAfter: problem.retryAfter,
     methods: problem.methods,
     pendingToken: problem.pendingToken,
+    attemptsLeft: problem.attemptsLeft,
   };
 }

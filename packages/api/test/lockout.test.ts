@@ -3,7 +3,9 @@ import { accountEvents, knownDevices } from '@accounts/db';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { addressGroup } from '../src/account-lockout.js';
+import { KNOWN_DEVICES_PER_ACCOUNT } from '../src/known-devices.js';
 import { hashToken } from '../src/tokens.js';
+import { mailCaller, tokenFrom } from './email-harness.js';
 import { problemOf, registerUser, useHarness } from './harness.js';
 
 describe('client address groups', () => {
@@ -153,5 +155,81 @@ describe.each(testDrivers())('the lockout on %s', (driver) => {
     }
     expect(answers.unknown).toEqual(answers.known);
     expect(answers.known!.at(-1)).toEqual([429, 'too_many_attempts', {}]);
+  });
+
+  /** A reset by the mailed link, asked for and done from `ip`. */
+  async function resetByMail(email: string, ip: string, password = STRONG2) {
+    await mailCaller(h, { ip }).email.forgotPassword({ email });
+    const token = await tokenFrom(h.db.db, email, 'reset_password');
+    await mailCaller(h, { ip }).email.resetPassword({ token, new_password: password, confirm_password: password });
+  }
+
+  it('a completed reset lifts the lockout against the old password: the locked client signs in with the new one', async () => {
+    const { email, password, user } = await registerUser(h);
+    const ip = '198.51.100.80';
+    for (let i = 0; i < 5; i++) expect((await guess(email, ip, i)).status).toBe(422);
+    expect(await problemOf(h.caller({ ip }).account.signIn({ email, password }))).toMatchObject({
+      status: 429,
+      code: 'too_many_attempts',
+    });
+    await resetByMail(email, ip);
+    const back = h.caller({ ip });
+    await expect(back.account.signIn({ email, password: STRONG2 })).resolves.toBeTruthy();
+    expect(back.issued).toHaveLength(1);
+    // The events stay (append-only): the old password's failures just no longer count.
+    const failed = await h.db.db
+      .select()
+      .from(accountEvents)
+      .where(and(eq(accountEvents.userId, user.id), eq(accountEvents.type, 'sign_in_failed')));
+    expect(failed).toHaveLength(5);
+    // Guesses at the new password count from zero, as ever.
+    for (let i = 0; i < 5; i++) expect((await guess(email, ip, i)).status).toBe(422);
+    expect((await guess(email, ip, 5)).status).toBe(429);
+  });
+
+  it('a reset lifts the account-wide cap too; an email without an account stays locked', async () => {
+    const { email } = await registerUser(h);
+    const ghost = uniqueEmail('ghost');
+    for (let i = 0; i < 12; i++) {
+      expect((await guess(email, `192.0.2.${100 + i}`, i)).status).toBe(422);
+      expect((await guess(ghost, `192.0.2.${100 + i}`, i)).status).toBe(422);
+    }
+    expect((await guess(email, '192.0.2.250', 99)).status).toBe(429);
+    expect((await guess(ghost, '192.0.2.250', 99)).status).toBe(429);
+    await resetByMail(email, '192.0.2.251');
+    await expect(h.caller({ ip: '192.0.2.250' }).account.signIn({ email, password: STRONG2 })).resolves.toBeTruthy();
+    expect((await guess(ghost, '192.0.2.250', 100)).status).toBe(429);
+  });
+
+  it('a password change lifts it as a reset does; a signed-in session proved the password', async () => {
+    const { email, password, token } = await registerUser(h);
+    const ip = '198.51.100.81';
+    for (let i = 0; i < 5; i++) await guess(email, ip, i);
+    expect((await guess(email, ip, 5)).status).toBe(429);
+    await h
+      .caller({ token })
+      .account.changePassword({ current_password: password, new_password: STRONG2, confirm_password: STRONG2 });
+    await expect(h.caller({ ip }).account.signIn({ email, password: STRONG2 })).resolves.toBeTruthy();
+  });
+
+  it(`keeps at most ${KNOWN_DEVICES_PER_ACCOUNT} known devices per account, forgetting the least recently used`, async () => {
+    const { email, password, device: first, user } = await registerUser(h);
+    const signInFrom = async (device?: string) => {
+      const c = h.caller({ ip: '198.51.100.90', device });
+      await c.account.signIn({ email, password });
+      return c.devices[0]!;
+    };
+    const devices = [first];
+    for (let i = 1; i < KNOWN_DEVICES_PER_ACCOUNT; i++) devices.push(await signInFrom());
+    const known = async () =>
+      (await h.db.db.select().from(knownDevices).where(eq(knownDevices.userId, user.id))).map((d) => d.tokenHash);
+    expect(await known()).toHaveLength(KNOWN_DEVICES_PER_ACCOUNT);
+    // The first device is used again: the second is now the least recently used.
+    await signInFrom(first);
+    const newest = await signInFrom();
+    const kept = await known();
+    expect(kept).toHaveLength(KNOWN_DEVICES_PER_ACCOUNT);
+    expect(kept).not.toContain(hashToken(devices[1]!));
+    expect(kept).toEqual(expect.arrayContaining([hashToken(first), hashToken(newest), hashToken(devices.at(-1)!)]));
   });
 });

@@ -180,33 +180,107 @@ describe.each(testDrivers())('two-step sign-in on %s', (driver) => {
     });
   });
 
-  it("five wrong codes void the pending sign-in; the failures count in the lockout, never against the owner's known device", async () => {
+  it("five wrong codes end the pending sign-in with 429 too_many_codes and the wait; never against the owner's known device", async () => {
     const { email, secret, device } = await withTwoStep();
     const ip = '198.51.100.20';
     const { pending } = await passwordStep(email, { ip });
     const wrong = totpCode(secret, Date.now(), 1) === '000000' ? '111111' : '000000';
-    for (let i = 0; i < 4; i++)
-      expect(await problemOf(secondStep(pending, wrong, { ip }).result)).toMatchObject({
-        status: 422,
-        fields: { code: 'code_incorrect' },
-      });
-    expect(await problemOf(secondStep(pending, wrong, { ip }).result)).toMatchObject({
-      status: 401,
-      code: 'sign_in_expired',
-    });
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push(await problemOf(secondStep(pending, wrong, { ip }).result));
+    // How many tries are left is said once two remain.
+    expect(answers.map((a) => [a.status, a.fields.code, a.attemptsLeft])).toEqual([
+      [422, 'code_incorrect', undefined],
+      [422, 'code_incorrect', undefined],
+      [422, 'code_incorrect', 2],
+      [422, 'code_incorrect', 1],
+    ]);
+    const fifth = secondStep(pending, wrong, { ip });
+    const ended = await problemOf(fifth.result);
+    expect(ended).toMatchObject({ status: 429, code: 'too_many_codes' });
+    // When this client may sign in again, by the lockout's window (60 s here).
+    expect(ended.retryAfter).toBeGreaterThan(30);
+    expect(ended.retryAfter).toBeLessThanOrEqual(60);
+    expect(fifth.c.pending).toEqual([null]);
     // Void: even the right code no longer completes it.
     expect(await problemOf(secondStep(pending, totpCode(secret, Date.now(), 1), { ip }).result)).toMatchObject({
       status: 401,
       code: 'sign_in_expired',
     });
     // Five failures from this address: its next password is refused, as after five wrong passwords.
-    expect(await problemOf(mailCaller(h, { ip }).account.signIn({ email, password: STRONG }))).toMatchObject({
-      status: 429,
-      code: 'too_many_attempts',
-    });
+    const locked = await problemOf(mailCaller(h, { ip }).account.signIn({ email, password: STRONG }));
+    expect(locked).toMatchObject({ status: 429, code: 'too_many_attempts' });
+    expect(Math.abs(locked.retryAfter! - ended.retryAfter!)).toBeLessThanOrEqual(2);
     // The owner's known device is not locked out by them.
     const owner = await passwordStep(email, { ip, device });
     expect(owner.problem).toMatchObject({ status: 401, code: 'second_factor_required' });
+  });
+
+  it('the tries left are the fewer of the pending sign-in and the lockout: wrong passwords before count', async () => {
+    const { email, secret } = await withTwoStep();
+    const ip = '198.51.100.21';
+    for (let i = 0; i < 3; i++)
+      await problemOf(mailCaller(h, { ip }).account.signIn({ email, password: `wrong password ${i}` }));
+    const { pending } = await passwordStep(email, { ip });
+    const wrong = totpCode(secret, Date.now(), 1) === '000000' ? '111111' : '000000';
+    expect(await problemOf(secondStep(pending, wrong, { ip }).result)).toMatchObject({ status: 422, attemptsLeft: 1 });
+    expect(await problemOf(secondStep(pending, wrong, { ip }).result)).toMatchObject({
+      status: 429,
+      code: 'too_many_codes',
+    });
+    expect(await problemOf(secondStep(pending, totpCode(secret, Date.now(), 1), { ip }).result)).toMatchObject({
+      code: 'sign_in_expired',
+    });
+  });
+
+  it('a reset does not buy more code guesses: wrong codes still count after it', async () => {
+    const { email, secret } = await withTwoStep();
+    const ip = '198.51.100.22';
+    const { pending } = await passwordStep(email, { ip });
+    const wrong = totpCode(secret, Date.now(), 1) === '000000' ? '111111' : '000000';
+    for (let i = 0; i < 5; i++) await problemOf(secondStep(pending, wrong, { ip }).result);
+    await mailCaller(h, { ip }).email.forgotPassword({ email });
+    const token = await tokenFrom(h.db.db, email, 'reset_password');
+    await mailCaller(h, { ip }).email.resetPassword({ token, new_password: STRONG2, confirm_password: STRONG2 });
+    expect(await problemOf(mailCaller(h, { ip }).account.signIn({ email, password: STRONG2 }))).toMatchObject({
+      status: 429,
+      code: 'too_many_attempts',
+    });
+  });
+
+  it("counts every client's wrong codes in one account-wide cap, known devices' too", async () => {
+    const config = { ...h.config, accountFailureCap: 8 };
+    const account = await signUp(h);
+    const { email } = account;
+    // Browsers that became known devices of the account before it turned the second step on.
+    const known = [];
+    for (let i = 0; i < 2; i++) {
+      const c = mailCaller(h, { ip: `203.0.113.${40 + i}` });
+      await c.account.signIn({ email, password: STRONG });
+      known.push({ ip: `203.0.113.${40 + i}`, device: c.devices[0]! });
+    }
+    const owner = mailCaller(h, { token: account.token, device: account.device });
+    const { secret } = parseOtpauth((await owner.twoStep.setupTotp()).uri);
+    await owner.twoStep.enableTotp({ code: totpCode(secret), current_password: STRONG });
+    const wrong = totpCode(secret, Date.now(), 1) === '000000' ? '111111' : '000000';
+    const answers = [];
+    for (const client of known) {
+      const { pending } = await passwordStep(email, { ...client, config });
+      for (let i = 0; i < 4; i++)
+        answers.push((await problemOf(secondStep(pending, wrong, { ...client, config }).result)).code);
+    }
+    // The eighth wrong code reaches the cap: that pending sign-in ends.
+    expect(answers).toEqual([...Array(7).fill('validation_failed'), 'too_many_codes']);
+    // The owner's device is not locked out of its password by them, but its second step waits too.
+    const mine = { ip: '203.0.113.50', device: account.device, config };
+    const { problem, pending } = await passwordStep(email, mine);
+    expect(problem).toMatchObject({ status: 401, code: 'second_factor_required' });
+    const refused = await problemOf(secondStep(pending, totpCode(secret, Date.now(), 1), mine).result);
+    expect(refused).toMatchObject({ status: 429, code: 'too_many_attempts' });
+    expect(refused.retryAfter).toBeGreaterThan(3600);
+    // A client that is no known device: its password is refused, as after as many wrong passwords.
+    expect(
+      await problemOf(mailCaller(h, { ip: '203.0.113.51', config }).account.signIn({ email, password: STRONG })),
+    ).toMatchObject({ status: 429, code: 'too_many_attempts' });
   });
 
   it('a pending sign-in of one realm does not work in another', async () => {
@@ -317,6 +391,7 @@ describe.each(testDrivers())('two-step sign-in on %s', (driver) => {
       failed: async () => {},
       withdraw: async () => {},
       during: <T>(w: () => Promise<T>) => w(),
+      standing: () => Promise.resolve({ left: 5, retryAfter: 0 }),
     };
     expect(await signInKnown(ctx, row!, check, { tokens: [], known: null })).toBeNull();
     expect(await h.db.db.select().from(sessions).where(eq(sessions.userId, user.id))).toHaveLength(1);

@@ -44,6 +44,7 @@ const en = {
   unsupported_media_type_json: 'Send the body as application/json.',
   rate_limited: 'Too many requests. Try again in {wait}.',
   too_many_attempts: 'Too many failed attempts (passwords or codes) for this account. Try again in {wait}.',
+  too_many_codes: 'Too many wrong codes. Sign in again with your password in {wait}.',
   server_busy: 'The server is busy. Try again in a few seconds.',
   not_ready: 'The service is not ready. Try again shortly.',
   internal: 'Something went wrong on our side.',
@@ -62,6 +63,7 @@ const en = {
   totp_off: 'The authenticator app is not on for this account.',
   email_unchanged: 'This is already the address of your account.',
   email_change_token_invalid: 'This link is no longer valid. Ask for the change again.',
+  code_attempts_left: 'Tries left for this sign-in: {attemptsLeft}.',
 } as const;
 
 export type MessageCode = keyof typeof en;
@@ -108,6 +110,7 @@ const de: Record<MessageCode, string> = {
   rate_limited: 'Zu viele Anfragen. Versuchen Sie es in {wait} erneut.',
   too_many_attempts:
     'Zu viele Fehlversuche (Passwörter oder Codes) für dieses Konto. Versuchen Sie es in {wait} erneut.',
+  too_many_codes: 'Zu viele falsche Codes. Melden Sie sich in {wait} erneut mit Ihrem Passwort an.',
   server_busy: 'Der Server ist ausgelastet. Versuchen Sie es in einigen Sekunden erneut.',
   not_ready: 'Der Dienst ist noch nicht bereit. Versuchen Sie es gleich erneut.',
   internal: 'Bei uns ist etwas schiefgelaufen.',
@@ -132,6 +135,7 @@ const de: Record<MessageCode, string> = {
   totp_off: 'Die Authenticator-App ist für dieses Konto nicht eingeschaltet.',
   email_unchanged: 'Das ist bereits die Adresse Ihres Kontos.',
   email_change_token_invalid: 'Dieser Link ist nicht mehr gültig. Fordern Sie die Änderung erneut an.',
+  code_attempts_left: 'Verbleibende Versuche für diese Anmeldung: {attemptsLeft}.',
 };
 
 const fr: Record<MessageCode, string> = {
@@ -172,6 +176,7 @@ const fr: Record<MessageCode, string> = {
   unsupported_media_type_json: 'Envoyez le corps au format application/json.',
   rate_limited: 'Trop de requêtes. Réessayez dans {wait}.',
   too_many_attempts: 'Trop d’essais erronés (mots de passe ou codes) pour ce compte. Réessayez dans {wait}.',
+  too_many_codes: 'Trop de codes erronés. Reconnectez-vous avec votre mot de passe dans {wait}.',
   server_busy: 'Le serveur est surchargé. Réessayez dans quelques secondes.',
   not_ready: "Le service n'est pas prêt. Réessayez dans un instant.",
   internal: 'Une erreur est survenue de notre côté.',
@@ -193,6 +198,7 @@ const fr: Record<MessageCode, string> = {
   totp_off: 'L’application d’authentification n’est pas activée pour ce compte.',
   email_unchanged: 'C’est déjà l’adresse de votre compte.',
   email_change_token_invalid: 'Ce lien n’est plus valide. Demandez à nouveau le changement.',
+  code_attempts_left: 'Essais restants pour cette connexion\u00a0: {attemptsLeft}.',
 };
 
 const TABLES: Record<Locale, Record<MessageCode, string>> = { en, de, fr };

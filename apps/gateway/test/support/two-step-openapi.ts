@@ -62,6 +62,25 @@ export async function exerciseTwoStepRoutes({
   expect(
     (await post('/users/login/second_factor', { code: recoveryCodes[1]!, pending_token: token }, program)).json.code,
   ).toBe('sign_in_expired');
+  // Wrong codes: the tries left once two remain, then 429 too_many_codes (an address of its own:
+  // the password and five codes are its six sign-in calls).
+  const guesser = { 'x-forwarded-for': '203.0.113.146' };
+  const guessing = {
+    ...guesser,
+    cookie: pendingCookieOf(await post('/users/login', { email, password: STRONG }, guesser))!,
+  };
+  const wrong = [];
+  for (let i = 0; i < 4; i++)
+    wrong.push((await post('/users/login/second_factor', { code: app.wrong() }, guessing)).json);
+  expect(wrong.map((p) => [p.status, p.attemptsLeft])).toEqual([
+    [422, undefined],
+    [422, undefined],
+    [422, 2],
+    [422, 1],
+  ]);
+  const ended = await post('/users/login/second_factor', { code: app.wrong() }, guessing);
+  expect(ended.json).toMatchObject({ status: 429, code: 'too_many_codes' });
+  expect(Number(ended.headers['retry-after'])).toBeGreaterThan(0);
 
   // New recovery codes; a wrong password.
   expect((await post('/users/recovery_codes', { current_password: STRONG }, session)).json.recoveryCodes).toHaveLength(

@@ -1,29 +1,37 @@
-import { secondStepSchema, type SecondStepMethod } from '@accounts/validators';
+import { message, secondStepSchema, type SecondStepMethod } from '@accounts/validators';
 import { useEffect, useRef, useState } from 'react';
 import { CodeField } from '../components/CodeField';
 import { ErrorSummary } from '../components/ErrorSummary';
 import { postFormOf, PostForm } from '../components/PostForm';
 import { SubmitButton } from '../components/SubmitButton';
 import { WordedError } from '../failure';
+import { useFormOutcome } from '../forms/form-outcome';
 import { useForm, type Form } from '../forms/useForm';
 import { useHydrated } from '../hydrated';
 import { useHref } from '../router';
-import { createTranslator, useTranslator } from '../i18n';
+import { createTranslator, useI18n, useTranslator } from '../i18n';
 import { PROMPT_STRINGS } from '../i18n/prompt-strings';
 import { useSecurityStrings } from '../i18n/security-strings';
 import { askForPasskey, canUsePasskeys } from '../passkey-prompt';
 import type { SignedInUser } from '../session';
-import { problemOf, trpc } from '../trpc';
+import { problemOf, trpc, type Problem } from '../trpc';
 import { assertionAnswer, prompt, PromptDismissed, PromptFailed } from '../webauthn';
 
 /** What a passkey prompt ended with (the words that load with the passkey code). */
 const translatePrompt = createTranslator(PROMPT_STRINGS);
 
+/** The refusals that end the pending sign-in: it expired, or too many wrong codes (with the wait). */
+export const endedSignIn = (error: unknown): Problem | null => {
+  const problem = problemOf(error);
+  return problem?.code === 'sign_in_expired' || problem?.code === 'too_many_codes' ? problem : null;
+};
+
 /**
  * The sign-in's second step, after a correct password for an account with two-step sign-in, in
  * the ways the account has (`methods`): its passkey first, where it has one; the code from the
  * authenticator app, or a recovery code instead. The pending sign-in is the server's cookie; when
- * it has expired (or too many wrong codes ended it) the person starts again with the password.
+ * it has expired, or too many wrong codes ended it (`onExpired` gets the refusal, with the wait),
+ * the person starts again with the password. Once few tries are left, the step says how many.
  */
 export function SecondStep({
   email,
@@ -36,10 +44,16 @@ export function SecondStep({
   email: string;
   methods: readonly SecondStepMethod[];
   onSignedIn: (user: SignedInUser) => void;
-  onExpired: () => void;
+  onExpired: (ended: Problem) => void;
   onRestart: () => void;
 }) {
   const { s, t } = useSecurityStrings();
+  const { locale } = useI18n();
+  // Posted without scripts, the refusal the page shows says it too.
+  const posted = useFormOutcome('secondStep');
+  const [attemptsLeft, setAttemptsLeft] = useState(posted?.problem?.attemptsLeft);
+  /** A refusal that leaves the step: its tries left are said beside the code field. */
+  const refused = (error: unknown) => setAttemptsLeft(problemOf(error)?.attemptsLeft);
   const withPasskey = methods.includes('passkey');
   const withApp = methods.includes('totp');
   const [kind, setKind] = useState<'app' | 'recovery'>(withApp ? 'app' : 'recovery');
@@ -56,8 +70,10 @@ export function SecondStep({
         const { user } = await secondStep.mutateAsync({ code });
         onSignedIn(user);
       } catch (error) {
-        if (problemOf(error)?.code === 'sign_in_expired') onExpired();
-        else throw error;
+        const ended = endedSignIn(error);
+        if (ended) return onExpired(ended);
+        refused(error);
+        throw error;
       }
     },
   });
@@ -81,14 +97,24 @@ export function SecondStep({
 
   return (
     <div className="second-step">
-      {withPasskey && hydrated && <PasskeyStep form={form} onSignedIn={onSignedIn} onExpired={onExpired} />}
+      {withPasskey && hydrated && (
+        <PasskeyStep form={form} onSignedIn={onSignedIn} onExpired={onExpired} onRefused={refused} />
+      )}
       <h2>{app ? s('codeStepAppTitle') : s('codeStepRecoveryTitle')}</h2>
       <p className="intro" id="code-help">
         {app ? s('codeStepAppHelp') : s('codeStepRecoveryHelp')}
       </p>
       <ErrorSummary report={form.report} labels={labels} />
+      <p className="attempts-left" id="attempts-left" role="status">
+        {attemptsLeft !== undefined && message('code_attempts_left', locale, { attemptsLeft })}
+      </p>
       <PostForm {...postFormOf(form)} hidden={{ email, methods: methods.join(' ') }}>
-        <CodeField form={form} kind={either ? 'either' : kind} label={labels.code} describedBy={['code-help']} />
+        <CodeField
+          form={form}
+          kind={either ? 'either' : kind}
+          label={labels.code}
+          describedBy={attemptsLeft !== undefined ? ['code-help', 'attempts-left'] : ['code-help']}
+        />
         {withApp && hydrated && (
           <p>
             <button type="button" className="link-button" onClick={other}>
@@ -125,10 +151,12 @@ function PasskeyStep({
   form,
   onSignedIn,
   onExpired,
+  onRefused,
 }: {
   form: Form<'code'>;
   onSignedIn: (user: SignedInUser) => void;
-  onExpired: () => void;
+  onExpired: (ended: Problem) => void;
+  onRefused: (error: unknown) => void;
 }) {
   const { s, t } = useSecurityStrings();
   const utils = trpc.useUtils();
@@ -150,9 +178,13 @@ function PasskeyStep({
       const { user } = await finish.mutateAsync({ response: assertionAnswer(response) });
       onSignedIn(user);
     } catch (error) {
-      if (problemOf(error)?.code === 'sign_in_expired') onExpired();
+      const ended = endedSignIn(error);
+      if (ended) onExpired(ended);
       else if (error instanceof PromptDismissed) setNote(p('passkeyCancelled'));
-      else form.failWith(error instanceof PromptFailed ? new WordedError(p('passkeyDeviceFailed')) : error);
+      else {
+        onRefused(error);
+        form.failWith(error instanceof PromptFailed ? new WordedError(p('passkeyDeviceFailed')) : error);
+      }
     } finally {
       setBusy(false);
     }

@@ -252,4 +252,45 @@ describe('sign-in page, second step', () => {
     expect(field('E-Mail-Adresse').value).toBe(ADA.email);
     expect(screen.queryByText(message('sign_in_expired', 'de'))).toBeNull();
   });
+
+  it('says how many tries are left once two remain, and after the last one how long to wait', async () => {
+    let answers = 0;
+    const app = renderApp(
+      '/login',
+      {
+        'account.signIn': () => SECOND_STEP,
+        'account.signInSecondStep': () =>
+          ++answers < 3
+            ? problem(422, 'validation_failed', { ...WRONG_CODE.problem, attemptsLeft: 3 - answers })
+            : problem(429, 'too_many_codes', { retryAfter: 840 }),
+      },
+      'fr',
+    );
+    await app.user.type(await screen.findByLabelText('Adresse e-mail'), ADA.email);
+    await app.user.type(field('Mot de passe'), PASSWORD);
+    await app.user.click(screen.getByRole('button', { name: 'Se connecter' }));
+    const code = await screen.findByLabelText<HTMLInputElement>('Code à 6 chiffres');
+    expect(document.getElementById('attempts-left')?.textContent).toBe('');
+    expect(code.getAttribute('aria-describedby')).toBe('code-help');
+
+    await app.user.type(code, '111111');
+    await app.user.click(screen.getByRole('button', { name: 'Se connecter' }));
+    const left = message('code_attempts_left', 'fr', { attemptsLeft: 2 });
+    await waitFor(() => expect(document.getElementById('attempts-left')?.textContent).toBe(left));
+    expect(code.getAttribute('aria-describedby')).toContain('code-help attempts-left');
+    await app.user.click(screen.getByRole('button', { name: 'Se connecter' }));
+    await waitFor(() =>
+      expect(document.getElementById('attempts-left')?.textContent).toBe(
+        message('code_attempts_left', 'fr', { attemptsLeft: 1 }),
+      ),
+    );
+
+    // The last try: back to the password, saying why and how long.
+    await app.user.click(screen.getByRole('button', { name: 'Se connecter' }));
+    const why = await screen.findByText(message('too_many_codes', 'fr', { retryAfter: 840 }));
+    expect(why.textContent).toContain('14 minutes');
+    await waitFor(() => expect(document.activeElement).toBe(why.closest('.notice')));
+    expect(screen.queryByLabelText('Code à 6 chiffres')).toBeNull();
+    expect(field('Adresse e-mail').value).toBe(ADA.email);
+  });
 });

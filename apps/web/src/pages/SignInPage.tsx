@@ -18,7 +18,7 @@ import type { FormOutcome } from '../page-data';
 import { Link, navigate, Redirect, useLocation } from '../router';
 import { safeNext } from '../safe-next';
 import { useRealmSettings, useSession, useSetSignedIn, type SignedInUser } from '../session';
-import { problemOf, trpc } from '../trpc';
+import { problemOf, trpc, type Problem } from '../trpc';
 import { assertionAnswer, prompt, PromptDismissed, PromptFailed } from '../webauthn';
 import { wasPasswordReset } from './page-state';
 
@@ -33,11 +33,18 @@ const SIGNED_OUT_REASONS: Record<string, UiKey> = {
 /**
  * Where the sign-in is: the password, or the second step of an account with two-step sign-in (its
  * ways: a passkey, the app's code, a recovery code). Back at the password, `back` says how: the
- * second step expired (or too many wrong codes ended it), or the person chose to start again.
+ * second step expired, too many wrong codes ended it (`wait`: seconds until this device may sign
+ * in again), or the person chose to start again.
  */
 type Step =
-  | { name: 'password'; email: string; back?: 'expired' | 'restart' }
+  | { name: 'password'; email: string; back?: 'expired' | 'too_many_codes' | 'restart'; wait?: number }
   | { name: 'code'; email: string; methods: SecondStepMethod[] };
+
+/** Back at the password because the second step's refusal ended the pending sign-in. */
+const endedStep = (email: string, ended: Problem): Step =>
+  ended.code === 'too_many_codes' && ended.retryAfter !== undefined
+    ? { name: 'password', email, back: 'too_many_codes', wait: ended.retryAfter }
+    : { name: 'password', email, back: 'expired' };
 
 /** The ways of a second step as the server listed them; an answer without them means the app's code or a recovery code. */
 const methodsOf = (listed: readonly string[] | undefined): SecondStepMethod[] => {
@@ -54,7 +61,8 @@ function postedStep(password: FormOutcome | null, second: FormOutcome | null): S
     return { name: 'code', email: password.values.email ?? '', methods: methodsOf(password.problem.methods) };
   if (!second?.problem) return null;
   const email = second.values.email ?? '';
-  if (second.problem.code === 'sign_in_expired') return { name: 'password', email, back: 'expired' };
+  if (second.problem.code === 'sign_in_expired' || second.problem.code === 'too_many_codes')
+    return endedStep(email, second.problem);
   return { name: 'code', email, methods: methodsOf(second.values.methods?.split(' ')) };
 }
 
@@ -88,7 +96,7 @@ export function SignInPage() {
             email={step.email}
             methods={step.methods}
             onSignedIn={signedIn}
-            onExpired={() => setStep({ name: 'password', email: step.email, back: 'expired' })}
+            onExpired={(ended) => setStep(endedStep(step.email, ended))}
             onRestart={() => setStep({ name: 'password', email: step.email, back: 'restart' })}
           />
         </Suspense>
@@ -96,6 +104,7 @@ export function SignInPage() {
         <PasswordStep
           email={step.email}
           back={step.back}
+          wait={step.wait}
           next={next}
           onSignedIn={signedIn}
           onSecondStep={(email, methods) => setStep({ name: 'code', email, methods })}
@@ -108,12 +117,14 @@ export function SignInPage() {
 function PasswordStep({
   email,
   back,
+  wait,
   next,
   onSignedIn,
   onSecondStep,
 }: {
   email: string;
-  back?: 'expired' | 'restart';
+  back?: 'expired' | 'too_many_codes' | 'restart';
+  wait?: number;
   next: string;
   onSignedIn: (user: SignedInUser) => void;
   onSecondStep: (email: string, methods: SecondStepMethod[]) => void;
@@ -156,7 +167,9 @@ function PasswordStep({
 
   return (
     <>
-      {back === 'expired' ? (
+      {back === 'too_many_codes' ? (
+        <SecondStepExpired text={message('too_many_codes', locale, { retryAfter: wait })} />
+      ) : back === 'expired' ? (
         <SecondStepExpired text={message('sign_in_expired', locale)} />
       ) : afterReset ? (
         <div className="success password-reset" role="status">
