@@ -8,19 +8,24 @@ import {
   revokeAccountSessions,
   revokeRealmSessions,
   secretCensus,
+  type OperatorMail,
   type Vault,
 } from '@accounts/api';
 import type { Database } from '@accounts/db';
+import { mailCapFrom, type Config } from './config.js';
+import { realmOrigin } from './mail/origin.js';
 
 export { AccountCommandError };
 
 export const ACCOUNT_USAGE = `  npm run account -- list <realm>                     list the realm's accounts (email, name, created, state, sessions)
-  npm run account -- disable <realm> <email>          no more sign-ins (answered as a wrong password); its sessions end now
+  npm run account -- disable <realm> <email>          no more sign-ins (answered as a wrong password); its sessions end
+                                                      now; the owner is told by mail
   npm run account -- enable <realm> <email>           allow sign-in again
   npm run account -- revoke-sessions <realm> <email>  end every session of the account
   npm run account -- reset-second-factor <realm> <email>
                                                       turn off two-step sign-in (lost phone and recovery codes;
-                                                      check who asks out of band); every session ends
+                                                      check who asks out of band); every session ends; the
+                                                      owner is told by mail
   npm run account -- revoke-realm-sessions <realm>    end every session of every account of the realm
   npm run account -- rotate-secrets                   after a SECRET_KEY rotation: seal every authenticator-app
                                                       secret under the current key; count what still needs
@@ -31,6 +36,19 @@ export interface SecretsForCommands {
   vault: Vault;
   pepperId: string;
 }
+
+/**
+ * How the commands that tell the owner mail: the server's mail cap and the realm's origin, both
+ * from the same configuration the server reads (there is no request to take them from).
+ */
+export const operatorMailFrom = (config: Config): OperatorMail => ({
+  cap: mailCapFrom(config),
+  originOf: (realm) => realmOrigin(realm.slug, config),
+});
+
+/** What the command line says of the owner's notice. */
+const toldOwner = (told: boolean) =>
+  told ? 'the owner was told by mail' : 'the owner was not mailed (no confirmed address, or its mail cap was reached)';
 
 /** Whether an account command needs the secrets (SECRET_KEY, PASSWORD_PEPPER). */
 export const needsSecrets = (sub: string | undefined) => sub === 'rotate-secrets';
@@ -50,7 +68,7 @@ export async function runAccountCommand(
   db: Database,
   sub: string,
   [realm, email]: string[],
-  secrets?: () => SecretsForCommands,
+  { mail, secrets }: { mail: OperatorMail; secrets?: () => SecretsForCommands },
 ): Promise<void> {
   if (sub === 'rotate-secrets') {
     const { vault, pepperId } = secrets!();
@@ -80,17 +98,17 @@ export async function runAccountCommand(
       );
     }
   } else if (sub === 'disable') {
-    const { changed, revoked } = await disableAccount(db, realm!, email!);
+    const { changed, revoked, told } = await disableAccount(db, realm!, email!, mail);
     console.log(
-      `${email} in realm "${realm}": ${changed ? 'disabled' : 'was already disabled'}; ${revoked} session${revoked === 1 ? '' : 's'} ended`,
+      `${email} in realm "${realm}": ${changed ? 'disabled' : 'was already disabled'}; ${revoked} session${revoked === 1 ? '' : 's'} ended${changed ? `; ${toldOwner(told)}` : ''}`,
     );
   } else if (sub === 'enable') {
     const { changed } = await enableAccount(db, realm!, email!);
     console.log(`${email} in realm "${realm}": ${changed ? 'enabled' : 'was not disabled'}`);
   } else if (sub === 'reset-second-factor') {
-    const { wasOn, revoked } = await resetSecondStep(db, realm!, email!);
+    const { wasOn, revoked, told } = await resetSecondStep(db, realm!, email!, mail);
     console.log(
-      `${email} in realm "${realm}": two-step sign-in ${wasOn ? 'turned off' : 'was not on'}; ${revoked} session${revoked === 1 ? '' : 's'} ended`,
+      `${email} in realm "${realm}": two-step sign-in ${wasOn ? 'turned off' : 'was not on'}; ${revoked} session${revoked === 1 ? '' : 's'} ended${wasOn ? `; ${toldOwner(told)}` : ''}`,
     );
   } else {
     const revoked = await revokeAccountSessions(db, realm!, email!);

@@ -10,7 +10,7 @@ import {
   type Vault,
 } from '@accounts/api';
 import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
-import { alwaysSecure, type Config } from './config.js';
+import { alwaysSecure, mailCapFrom, type Config } from './config.js';
 import type { Metrics } from './metrics.js';
 import { registerFormRoutes } from './form-adapter.js';
 import { registerHealth } from './health.js';
@@ -62,11 +62,7 @@ export function accountConfigFrom(config: Config): AccountConfig {
     knownDeviceTtlMs: config.KNOWN_DEVICE_DAYS * 24 * 3600_000,
     resetTokenTtlMs: config.MAIL_RESET_LINK_MINUTES * 60_000,
     verifyTokenTtlMs: config.MAIL_VERIFY_LINK_HOURS * 3600_000,
-    mailCap: {
-      requested: config.RATE_LIMIT_MAIL_PER_EMAIL,
-      any: config.MAIL_RECIPIENT_CAP,
-      windowMs: config.RATE_LIMIT_WINDOW_SECONDS * 1000,
-    },
+    mailCap: mailCapFrom(config),
   };
 }
 

@@ -1,6 +1,12 @@
 import { createVault, createRealm, listRealms, pepperId, RealmError, setRequireVerifiedEmail } from '@accounts/api';
 import { DataDirBusyError, openDatabase } from '@accounts/db';
-import { AccountCommandError, accountCommandValid, ACCOUNT_USAGE, runAccountCommand } from './account-cli.js';
+import {
+  AccountCommandError,
+  accountCommandValid,
+  ACCOUNT_USAGE,
+  operatorMailFrom,
+  runAccountCommand,
+} from './account-cli.js';
 import { ConfigError, loadConfig } from './config.js';
 import { databaseOptionsFrom, migrationUrlOf } from './config-options.js';
 import { pepperFor, secretKeyFor } from './secret-key.js';
@@ -52,7 +58,7 @@ async function main(args: string[]): Promise<number> {
         vault: createVault(secretKeyFor(config).key, config.SECRET_KEY_PREVIOUS),
         pepperId: pepperId(pepperFor(config).pepper),
       });
-      await runAccountCommand(database.db, sub!, rest, secrets);
+      await runAccountCommand(database.db, sub!, rest, { mail: operatorMailFrom(config), secrets });
     } else if (command === 'migrate') {
       console.log('migrations applied');
     } else if (sub === 'create') {

@@ -346,7 +346,7 @@ export const FORM_ROUTES: readonly FormRoute[] = [
     procedure: 'email.forgotPassword',
     status: 202,
     summary:
-      "Ask for a password-reset link by mail. The answer is the same whether or not an account has that address, and when the address's mail cap is reached (then nothing is sent).",
+      'Ask for a password-reset link by mail. The answer is the same whether or not an account has that address: an address that had its share of links in the window (`RATE_LIMIT_MAIL_PER_EMAIL`, counted alike for addresses no account has) gets nothing sent, and `retryAfter` says in how many seconds it may ask again.',
     problems: ['rate_limited'],
   },
   {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createRealm, createSession, createVault, DEFAULT_ACCOUNT_CONFIG, findRealm } from '@accounts/api';
 import {
   accountEvents,
+  mailOutbox,
   openDatabase,
   passkeys,
   pendingSignIns,
@@ -142,6 +143,73 @@ describe('the account command on the embedded database', () => {
       const usage = await runCli(['account', 'reset-second-factor', 'default'], { DATA_DIR: dir });
       expect(usage.code).toBe(2);
       expect(usage.err).toContain('npm run account -- reset-second-factor <realm> <email>');
+    },
+  );
+
+  it(
+    "disable and reset-second-factor tell the owner, at a confirmed address, in the owner's language, with links to the realm's origin",
+    { timeout: 240_000 },
+    async () => {
+      const german = uniqueEmail('told-de');
+      const french = uniqueEmail('told-fr');
+      const unconfirmed = uniqueEmail('untold');
+      const setup = await openDatabase({ dataDir: dir });
+      try {
+        await setup.migrate();
+        if (!(await findRealm(setup.db, 'notify'))) await createRealm(setup.db, 'notify', 'Notify Inc');
+        const realm = (await findRealm(setup.db, 'notify'))!;
+        const account = (email: string, locale: string, confirmed: boolean) => ({
+          realmId: realm.id,
+          name: 'Owner',
+          email,
+          passwordHash: 'not a real hash',
+          locale,
+          twoStep: true,
+          emailVerifiedAt: confirmed ? new Date() : null,
+        });
+        await setup.db
+          .insert(users)
+          .values([account(german, 'de', true), account(french, 'fr', true), account(unconfirmed, 'en', false)]);
+      } finally {
+        await setup.close();
+      }
+      const env = { DATA_DIR: dir, PUBLIC_URL: 'https://accounts.example.org' };
+      const disabled = await runCli(['account', 'disable', 'notify', german], env);
+      expect(disabled.out).toContain('disabled; 0 sessions ended; the owner was told by mail');
+      const reset = await runCli(['account', 'reset-second-factor', 'notify', french], env);
+      expect(reset.out).toContain('two-step sign-in turned off; 0 sessions ended; the owner was told by mail');
+      const untold = await runCli(['account', 'disable', 'notify', unconfirmed], env);
+      expect(untold.out).toContain('the owner was not mailed (no confirmed address, or its mail cap was reached)');
+      // Again: nothing happened, nothing is said.
+      expect((await runCli(['account', 'disable', 'notify', german], env)).out).toMatch(
+        /was already disabled; 0 sessions ended\n$/,
+      );
+
+      const check = await openDatabase({ dataDir: dir });
+      try {
+        const mails = async (email: string) =>
+          await check.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, email));
+        expect(await mails(german)).toEqual([
+          expect.objectContaining({
+            template: 'account_disabled',
+            locale: 'de',
+            payload: expect.objectContaining({ realmName: 'Notify Inc', name: 'Owner' }),
+          }),
+        ]);
+        expect(await mails(french)).toEqual([
+          expect.objectContaining({
+            template: 'two_step_reset',
+            locale: 'fr',
+            payload: expect.objectContaining({
+              settingsLink: 'https://notify.accounts.example.org/settings/two-step',
+              recoverLink: 'https://notify.accounts.example.org/forgot-password',
+            }),
+          }),
+        ]);
+        expect(await mails(unconfirmed)).toEqual([]);
+      } finally {
+        await check.close();
+      }
     },
   );
 

@@ -343,10 +343,9 @@ describe.each(testDrivers())('changing the address and taking a copy of the data
         ]),
       );
       const kinds = copy.mails.map((m: { kind: string }) => m.kind);
-      expect(kinds).toEqual(
-        expect.arrayContaining(['verify_email', 'reset_password', 'confirm_email_change', 'email_change_requested']),
-      );
-      expect(copy.mails.find((m: { kind: string }) => m.kind === 'confirm_email_change').to).toBe(next);
+      expect(kinds).toEqual(expect.arrayContaining(['verify_email', 'reset_password', 'email_change_requested']));
+      // The change's confirmation link is not listed: it would tell whether the new address was free.
+      expect(kinds).not.toContain('confirm_email_change');
       expect(copy.secondFactors.authenticatorApp).toEqual({
         createdAt: expect.any(String),
         enabledAt: expect.any(String),

@@ -177,6 +177,10 @@ describe('hydration of the server render', () => {
       ],
       ['/forgot-password', posted(signedOutEn, 'forgotPassword', { values: { email: ADA.email }, result: {} })],
       [
+        '/forgot-password',
+        posted(signedOutEn, 'forgotPassword', { values: { email: ADA.email }, result: { ok: true, retryAfter: 540 } }),
+      ],
+      [
         `/reset-password?token=${TOKEN}`,
         posted(signedOutEn, 'resetPassword', {
           values: {},

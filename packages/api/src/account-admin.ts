@@ -1,6 +1,7 @@
 import { and, count, eq, inArray, isNull } from 'drizzle-orm';
 import { sessions, users, type Database, type Realm } from '@accounts/db';
 import { recordEvent, type EventSource } from './events.js';
+import { queueAccountDisabled, queueTwoStepReset, type OperatorMail } from './mail/notices.js';
 import { findRealm } from './realms.js';
 import { endSessions } from './sessions.js';
 import { endMailedLinks } from './tokens.js';
@@ -9,6 +10,10 @@ import { findUserByEmail } from './users.js';
 
 // What an operator does to accounts from the command line: list them, disable and enable one,
 // end all its sessions, reset its two-step sign-in. Each action is an account event (from no address: the operator's).
+// Disabling and resetting two-step sign-in also tell the owner, by a notice to a confirmed address
+// in the owner's language: someone who talked an operator into either must not go unnoticed.
+
+export type { OperatorMail };
 
 export class AccountCommandError extends Error {}
 
@@ -53,12 +58,17 @@ export async function listAccounts(db: Database, realmSlug: string): Promise<Acc
     .orderBy(users.createdAt, users.email);
 }
 
-/** Disables an account: it can no longer sign in, and its sessions and mailed links end now. Returns how many sessions ended. */
+/**
+ * Disables an account: it can no longer sign in, and its sessions and mailed links end now; the
+ * owner is told when it was not disabled already. Returns how many sessions ended, and whether the
+ * owner was mailed (not without a confirmed address, nor over its mail cap).
+ */
 export async function disableAccount(
   db: Database,
   realmSlug: string,
   email: string,
-): Promise<{ changed: boolean; revoked: number }> {
+  mail: OperatorMail,
+): Promise<{ changed: boolean; revoked: number; told: boolean }> {
   const { realm, user } = await accountOf(db, realmSlug, email);
   return db.transaction(async (tx) => {
     const changed = await tx
@@ -68,8 +78,9 @@ export async function disableAccount(
       .returning({ id: users.id });
     const revoked = await endSessions(tx, user.id);
     await endMailedLinks(tx, user.id);
-    if (changed.length) await recordEvent(tx, operator(realm), 'account_disabled', user.id);
-    return { changed: changed.length === 1, revoked };
+    if (!changed.length) return { changed: false, revoked, told: false };
+    await recordEvent(tx, operator(realm), 'account_disabled', user.id);
+    return { changed: true, revoked, told: await queueAccountDisabled(tx, mail, realm, user) };
   });
 }
 
@@ -101,20 +112,23 @@ export async function revokeAccountSessions(db: Database, realmSlug: string, ema
 /**
  * Turns off an account's two-step sign-in for a person who lost their authenticator app and
  * their recovery codes (the operator checks who they are out of band): the app, the recovery
- * codes and pending sign-ins go, and every session ends. Returns whether it was on and how many sessions ended.
+ * codes and pending sign-ins go, and every session ends; the owner is told when it was on.
+ * Returns whether it was on, how many sessions ended, and whether the owner was mailed.
  */
 export async function resetSecondStep(
   db: Database,
   realmSlug: string,
   email: string,
-): Promise<{ wasOn: boolean; revoked: number }> {
+  mail: OperatorMail,
+): Promise<{ wasOn: boolean; revoked: number; told: boolean }> {
   const { realm, user } = await accountOf(db, realmSlug, email);
   return db.transaction(async (tx) => {
     await removeSecondStep(tx, user.id);
     await endMailedLinks(tx, user.id);
     const revoked = await endSessions(tx, user.id);
     await recordEvent(tx, operator(realm), 'two_step_reset', user.id);
-    return { wasOn: user.twoStep, revoked };
+    const told = user.twoStep && (await queueTwoStepReset(tx, mail, realm, user));
+    return { wasOn: user.twoStep, revoked, told };
   });
 }
 

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import {
   accountEvents,
   accountTokens,
@@ -15,7 +15,7 @@ import {
   type User,
 } from '@accounts/db';
 import { passkeyKind } from './passkey-kinds.js';
-import type { AccountExport } from './routers/account-data-outputs.js';
+import { UNLISTED_MAIL, type AccountExport } from './routers/account-data-outputs.js';
 
 // Everything the service holds about one account, read in one transaction (a consistent
 // snapshot), each table by the account's id only: another account's rows are never read.
@@ -51,7 +51,11 @@ export async function exportAccount(db: Database, realm: Realm, user: User, curr
       .from(accountEvents)
       .where(and(eq(accountEvents.userId, user.id), eq(accountEvents.pending, false)))
       .orderBy(asc(accountEvents.id));
-    const mails = await tx.select().from(mailOutbox).where(eq(mailOutbox.userId, user.id)).orderBy(asc(mailOutbox.id));
+    const mails = await tx
+      .select()
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.userId, user.id), ne(mailOutbox.template, UNLISTED_MAIL)))
+      .orderBy(asc(mailOutbox.id));
     const [app] = await tx.select().from(totpCredentials).where(eq(totpCredentials.userId, user.id));
     const keys = await tx.select().from(passkeys).where(eq(passkeys.userId, user.id)).orderBy(asc(passkeys.createdAt));
     const codes = await tx.select().from(recoveryCodes).where(eq(recoveryCodes.userId, user.id));

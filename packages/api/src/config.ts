@@ -21,15 +21,15 @@ export interface AccountConfig {
   resetTokenTtlMs: number;
   /** How long a mailed address-verification link works. */
   verifyTokenTtlMs: number;
-  /** The cap on mail to one address (every kind, every realm), counted over `windowMs`; see mail/outbox.ts. */
+  /** The caps on mail to one address (from every realm), each kind counted apart over `windowMs`; see mail/outbox.ts. */
   mailCap: MailCap;
 }
 
 export interface MailCap {
-  /** Links someone can ask for (reset, verification) are queued while the address has had fewer mails than this; 0: no such bar. */
+  /** Links asked for to the address itself (reset, verification): queued while it has had fewer of them than this; 0: no cap. */
   requested: number;
-  /** Any mail, notices included, is queued while the address has had fewer than this; 0: no ceiling. */
-  any: number;
+  /** Mail other people's actions cause (change-of-address links and attempts onto it, notices): likewise, counted apart; 0: no cap. */
+  caused: number;
   windowMs: number;
 }
 
@@ -46,5 +46,5 @@ export const DEFAULT_ACCOUNT_CONFIG: AccountConfig = {
   knownDeviceTtlMs: 365 * 24 * 3600_000,
   resetTokenTtlMs: 30 * 60_000,
   verifyTokenTtlMs: 24 * 3600_000,
-  mailCap: { requested: 3, any: 10, windowMs: 600_000 },
+  mailCap: { requested: 3, caused: 10, windowMs: 600_000 },
 };

@@ -10,6 +10,7 @@ export {
   revokeAccountSessions,
   revokeRealmSessions,
   type AccountListing,
+  type OperatorMail,
 } from './account-admin.js';
 export { describeDevice, displayAddress } from './device.js';
 export * from './routers/security-outputs.js';
@@ -20,7 +21,7 @@ export * from './routers/passkeys-outputs.js';
 export * from './routers/email-change-outputs.js';
 export * from './routers/account-data-outputs.js';
 export { createVault, newSecretKey, parseSecretKey, SECRET_KEY_BYTES, type Vault } from './vault.js';
-export { DEFAULT_ACCOUNT_CONFIG, type AccountConfig } from './config.js';
+export { DEFAULT_ACCOUNT_CONFIG, type AccountConfig, type MailCap } from './config.js';
 export {
   notReady,
   outageProblem,

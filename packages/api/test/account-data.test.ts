@@ -2,10 +2,11 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { eq, sql } from 'drizzle-orm';
-import { accountEvents, sessions, users } from '@accounts/db';
+import { accountEvents, mailSends, sessions, users } from '@accounts/db';
 import { parseOtpauth, STRONG, STRONG2, testDrivers, totpCode, uniqueEmail } from '@accounts/testing';
 import { describe, expect, it } from 'vitest';
 import { exportJsonSchema } from '../src/export-json-schema.js';
+import { recipientKey } from '../src/mail/outbox.js';
 import { mailCaller, mailsTo, signUp } from './email-harness.js';
 import { problemOf, useHarness } from './harness.js';
 
@@ -76,6 +77,44 @@ describe.each(testDrivers())('change of address and copy of data on %s', (driver
     // Pending alike, so the account cannot learn from it whether the address is taken.
     expect((await a.owner.emailChange.pending()).pending?.newEmail).toBe(b.email);
     expect((await a.owner.account.me()).user.email).toBe(a.email);
+  });
+
+  it('a copy of the data tells no more than change_email: a change onto a taken address shows as one onto a free one', async () => {
+    const taken = await signUp(h);
+    const copyAfterChangeTo = async (newEmail: string) => {
+      const a = await confirmed();
+      await a.owner.emailChange.request({ new_email: newEmail, current_password: STRONG });
+      const copy = await a.owner.accountData.export({});
+      // What differs between any two accounts: ids, times, the addresses themselves.
+      const text = JSON.stringify(copy)
+        .replaceAll(a.email, 'OWNER')
+        .replaceAll(newEmail, 'NEW')
+        .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, 'TIME')
+        .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, 'ID');
+      return JSON.parse(text) as unknown;
+    };
+    const free = await copyAfterChangeTo(uniqueEmail('free'));
+    const onTaken = await copyAfterChangeTo(taken.email);
+    expect(onTaken).toEqual(free);
+    expect(free).toMatchObject({ pendingEmailChange: { newEmail: 'NEW' } });
+  });
+
+  it('over the cap of the new address, a change onto a taken one is pending no more than onto a free one', async () => {
+    const taken = await signUp(h);
+    const free = uniqueEmail('full');
+    // Each address had its 10 mails caused by others in the window.
+    for (const address of [taken.email, free])
+      await h.db.db
+        .insert(mailSends)
+        .values(Array.from({ length: 10 }, () => ({ recipientKey: recipientKey(address), kind: 'caused' })));
+    const pendingAfterChangeTo = async (newEmail: string) => {
+      const a = await confirmed();
+      await a.owner.emailChange.request({ new_email: newEmail, current_password: STRONG });
+      return (await a.owner.emailChange.pending()).pending;
+    };
+    expect(await pendingAfterChangeTo(free)).toBeNull();
+    expect(await pendingAfterChangeTo(taken.email)).toBeNull();
+    expect(await mailsTo(h.db.db, taken.email, 'email_change_attempt')).toEqual([]);
   });
 
   it('fails cleanly when another account took the address before the link was used', async () => {

@@ -1,6 +1,7 @@
 import { eq, desc, and } from 'drizzle-orm';
 import { mailOutbox, type Database } from '@accounts/db';
 import { STRONG, uniqueEmail } from '@accounts/testing';
+import type { OperatorMail } from '../src/mail/notices.js';
 import { openLink } from '../src/mail/outbox.js';
 import { TEST_VAULT, type Harness, type TestRequest } from './harness.js';
 
@@ -13,6 +14,12 @@ export function mailCaller(h: Harness, opts: Omit<TestRequest, 'origin'> = {}) {
     ...opts,
   });
 }
+
+/** How an operator's command mails in these tests: the harness's cap, each realm's origin as mailCaller's. */
+export const operatorMail = (h: Harness): OperatorMail => ({
+  cap: h.config.mailCap,
+  originOf: (realm) => `http://${realm.slug}.example.test`,
+});
 
 /** The mails queued for an address, newest first, as stored (a link sealed). */
 export async function storedMailsTo(db: Database, recipient: string, template?: string) {

@@ -11,7 +11,7 @@ const STRONG3 = 'copper meadow whistles under rain';
 
 describe.each(testDrivers())('mail flows on %s', (driver) => {
   // The cap on mail to one address has its own tests (mail-cap.test.ts); here it is off.
-  const h = useHarness(driver, { mailCap: { requested: 0, any: 0, windowMs: 600_000 } });
+  const h = useHarness(driver, { mailCap: { requested: 0, caused: 0, windowMs: 600_000 } });
 
   it('registration queues a verification link on the realm origin; the link confirms the address once', async () => {
     await h.realm('acme');

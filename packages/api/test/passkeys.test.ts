@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { accountEvents, sessions, webauthnChallenges } from '@accounts/db';
 import { parseOtpauth, SoftAuthenticator, STRONG, testDrivers, totpCode } from '@accounts/testing';
 import { describe, expect, it } from 'vitest';
-import { mailCaller, signUp } from './email-harness.js';
+import { mailCaller, operatorMail, signUp } from './email-harness.js';
 import { problemOf, useHarness } from './harness.js';
 
 // Passkeys on the procedures, with a software authenticator: adding one, signing in with it alone,
@@ -224,7 +224,7 @@ describe.each(testDrivers())('passkeys on %s', (driver) => {
   it('the operator reset removes passkeys too', async () => {
     const { owner, user } = await withPasskey();
     const { resetSecondStep } = await import('../src/account-admin.js');
-    await resetSecondStep(h.db.db, 'default', (await owner.account.me()).user.email);
+    await resetSecondStep(h.db.db, 'default', (await owner.account.me()).user.email, operatorMail(h));
     expect(await h.db.db.select().from(sessions).where(eq(sessions.userId, user.id))).toEqual([]);
     const relogged = mailCaller(h);
     await relogged.account.signIn({

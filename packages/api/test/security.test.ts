@@ -7,6 +7,7 @@ import { USER_AGENT_MAX_LENGTH } from '../src/device.js';
 import { subjectDigest } from '../src/events.js';
 import { findRealm } from '../src/realms.js';
 import { createSession } from '../src/sessions.js';
+import { operatorMail } from './email-harness.js';
 import { problemOf, registerUser, useHarness, type Harness } from './harness.js';
 
 const FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0';
@@ -518,8 +519,16 @@ describe.each(testDrivers())('the security page on %s', (driver) => {
     const listed = await listAccounts(h.db.db, 'ops');
     expect(listed.find((r) => r.email === a.email)).toMatchObject({ disabledAt: null, sessions: 2 });
 
-    expect(await disableAccount(h.db.db, 'ops', a.email)).toEqual({ changed: true, revoked: 2 });
-    expect(await disableAccount(h.db.db, 'ops', a.email)).toEqual({ changed: false, revoked: 0 });
+    expect(await disableAccount(h.db.db, 'ops', a.email, operatorMail(h))).toEqual({
+      changed: true,
+      revoked: 2,
+      told: false,
+    });
+    expect(await disableAccount(h.db.db, 'ops', a.email, operatorMail(h))).toEqual({
+      changed: false,
+      revoked: 0,
+      told: false,
+    });
     expect(await problemOf(h.caller({ realm: 'ops', token: a.token }).account.me())).toMatchObject({ status: 401 });
     const right = await problemOf(
       h.caller({ realm: 'ops', ip: '198.51.100.70' }).account.signIn({ email: a.email, password: STRONG }),
@@ -547,7 +556,7 @@ describe.each(testDrivers())('the security page on %s', (driver) => {
     expect(await typesOf(h, a.user.id)).toEqual(
       expect.arrayContaining(['account_disabled', 'account_enabled', 'sessions_revoked', 'sign_in_failed']),
     );
-    await expect(disableAccount(h.db.db, 'ops', 'nobody@example.com')).rejects.toThrow(
+    await expect(disableAccount(h.db.db, 'ops', 'nobody@example.com', operatorMail(h))).rejects.toThrow(
       'There is no account nobody@example.com in realm "ops".',
     );
     await expect(listAccounts(h.db.db, 'nope')).rejects.toThrow('There is no realm "nope".');

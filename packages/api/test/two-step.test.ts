@@ -4,7 +4,7 @@ import { base32Decode, parseOtpauth, STRONG, STRONG2, testDrivers, totpCode } fr
 import { describe, expect, it } from 'vitest';
 import { resetSecondStep } from '../src/account-admin.js';
 import { costOf, createHasher } from '../src/password-hashing.js';
-import { mailCaller, mailsTo, signUp, tokenFrom } from './email-harness.js';
+import { mailCaller, mailsTo, operatorMail, signUp, tokenFrom } from './email-harness.js';
 import { signInKnown } from '../src/sign-in.js';
 import { createVault, newSecretKey } from '../src/vault.js';
 import { problemOf, testContext, useHarness } from './harness.js';
@@ -370,7 +370,7 @@ describe.each(testDrivers())('two-step sign-in on %s', (driver) => {
 
   it('the operator reset turns it off, ends every session and is recorded', async () => {
     const { email, user, token } = await withTwoStep();
-    const { wasOn, revoked } = await resetSecondStep(h.db.db, 'default', email);
+    const { wasOn, revoked } = await resetSecondStep(h.db.db, 'default', email, operatorMail(h));
     expect(wasOn).toBe(true);
     expect(revoked).toBeGreaterThanOrEqual(1);
     expect(await h.db.db.select().from(sessions).where(eq(sessions.userId, user.id))).toEqual([]);

@@ -12,6 +12,8 @@ const MAIL_EN = {
   forgotBusy: 'Sending…',
   forgotSent:
     'If an account exists for {email}, we have sent a link to it. The link works once, for a limited time. Check your spam folder if nothing arrives.',
+  forgotHeld:
+    'If an account exists for {email}, we have already sent a link to it. Check your spam folder if nothing arrives. You can ask for another link in {wait}.',
   forgotAgain: 'Use another address',
   backToSignIn: 'Back to sign in',
   resetIntro: 'After the change every device is signed out, this one too; then you sign in with the new password.',
@@ -60,6 +62,8 @@ const MAIL_DE: Record<MailKey, string> = {
   forgotBusy: 'Wird gesendet…',
   forgotSent:
     'Falls es ein Konto für {email} gibt, haben wir einen Link dorthin gesendet. Der Link funktioniert einmal und nur für begrenzte Zeit. Sehen Sie auch im Spam-Ordner nach, falls nichts ankommt.',
+  forgotHeld:
+    'Falls es ein Konto für {email} gibt, haben wir bereits einen Link dorthin gesendet. Sehen Sie auch im Spam-Ordner nach, falls nichts ankommt. Einen weiteren Link können Sie in {wait} anfordern.',
   forgotAgain: 'Andere Adresse verwenden',
   backToSignIn: 'Zurück zur Anmeldung',
   resetIntro:
@@ -111,6 +115,8 @@ const MAIL_FR: Record<MailKey, string> = {
   forgotBusy: 'Envoi…',
   forgotSent:
     'Si un compte existe pour {email}, nous y avons envoyé un lien. Le lien fonctionne une fois, pendant une durée limitée. Vérifiez vos indésirables si rien n’arrive.',
+  forgotHeld:
+    'Si un compte existe pour {email}, nous y avons déjà envoyé un lien. Vérifiez vos indésirables si rien n’arrive. Vous pourrez demander un autre lien dans {wait}.',
   forgotAgain: 'Utiliser une autre adresse',
   backToSignIn: 'Retour à la connexion',
   resetIntro:

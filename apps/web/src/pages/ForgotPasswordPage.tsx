@@ -1,3 +1,4 @@
+import { humanWait } from '@accounts/validators';
 import { forgotPasswordSchema } from '@accounts/validators/account-links';
 import { useState } from 'react';
 import { ErrorSummary } from '../components/ErrorSummary';
@@ -5,23 +6,35 @@ import { EmailField } from '../components/EmailField';
 import { PageHeading } from '../components/PageHeading';
 import { postFormOf, PostForm } from '../components/PostForm';
 import { SubmitButton } from '../components/SubmitButton';
-import { useFormSuccess } from '../forms/form-outcome';
+import { useFormResult, useFormSuccess } from '../forms/form-outcome';
 import { useForm } from '../forms/useForm';
 import { useI18n } from '../i18n';
 import { useMailText } from '../i18n/mail-page-strings';
 import { Link, useLocation } from '../router';
 import { useRealmSettings } from '../session';
-import { trpc } from '../trpc';
+import { trpc, type RouterOutputs } from '../trpc';
 
-/** Asks for a reset link. The answer never says whether an account has the address. */
+/** What was asked for: the address, and when another link may be asked for if none went this time. */
+interface Sent {
+  email: string;
+  retryAfter?: number;
+}
+
+/**
+ * Asks for a reset link. The answer never says whether an account has the address: an unknown
+ * one is held back by the cap on links exactly like a known one, so "ask again in …" says nothing either.
+ */
 export function ForgotPasswordPage() {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   const m = useMailText();
   const { realm } = useRealmSettings();
   const { search } = useLocation();
   // Posted without scripts, the page the server answers with says the same as after a submit here.
   const posted = useFormSuccess('forgotPassword');
-  const [sentTo, setSentTo] = useState<string | null>(() => (posted ? (posted.email ?? '').trim() : null));
+  const postedResult = useFormResult<RouterOutputs['email']['forgotPassword']>('forgotPassword');
+  const [sent, setSent] = useState<Sent | null>(() =>
+    posted ? { email: (posted.email ?? '').trim(), retryAfter: postedResult?.retryAfter } : null,
+  );
   const forgot = trpc.email.forgotPassword.useMutation();
   const form = useForm({
     name: 'forgotPassword',
@@ -29,8 +42,8 @@ export function ForgotPasswordPage() {
     schema: forgotPasswordSchema,
     whenEmpty: { email: 'emptyEmail' },
     submit: async (values) => {
-      await forgot.mutateAsync(values);
-      setSentTo(values.email.trim());
+      const { retryAfter } = await forgot.mutateAsync(values);
+      setSent({ email: values.email.trim(), retryAfter });
     },
   });
   const labels = { email: t('fieldEmail') };
@@ -38,9 +51,13 @@ export function ForgotPasswordPage() {
   return (
     <>
       <PageHeading>{m('forgotTitle')}</PageHeading>
-      {sentTo !== null ? (
+      {sent !== null ? (
         <div className="success" role="status">
-          <p className="forgot-sent">{m('forgotSent', { email: sentTo })}</p>
+          <p className="forgot-sent">
+            {sent.retryAfter === undefined
+              ? m('forgotSent', { email: sent.email })
+              : m('forgotHeld', { email: sent.email, wait: humanWait(sent.retryAfter, locale) })}
+          </p>
           <p>
             <Link to="/login">{m('backToSignIn')}</Link>
           </p>

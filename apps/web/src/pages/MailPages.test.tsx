@@ -22,6 +22,20 @@ describe('forgotten password', () => {
     expect(app.api.callsTo('email.forgotPassword')[0]!.input).toEqual({ email: 'someone@example.com' });
   });
 
+  it('when the address had its share of links, says so alike for every address, with when to ask again, in the page language', async () => {
+    const app = renderApp(
+      '/forgot-password',
+      { 'email.forgotPassword': () => ({ data: { ok: true, retryAfter: 540 } }) },
+      'fr',
+    );
+    await app.user.type(await screen.findByLabelText('Adresse e-mail'), 'someone@example.com');
+    await app.user.click(screen.getByRole('button', { name: 'Envoyer le lien' }));
+    expect((await screen.findByRole('status')).textContent).toBe(
+      'Si un compte existe pour someone@example.com, nous y avons déjà envoyé un lien. Vérifiez vos indésirables si rien n’arrive. Vous pourrez demander un autre lien dans environ 9 minutes.' +
+        'Retour à la connexion',
+    );
+  });
+
   it('the reset page takes the token off the address at once, sends it only with the new password, and then asks to sign in', async () => {
     let signedIn = true;
     const app = renderApp(`/reset-password?token=${TOKEN}`, {

@@ -1,8 +1,10 @@
-import type { Database, User } from '@accounts/db';
+import type { Database, Realm, User } from '@accounts/db';
 import { LOCALES, DEFAULT_LOCALE, type Locale } from '@accounts/validators';
+import type { MailCap } from '../config.js';
 import { describeDevice } from '../device.js';
 import { issueToken, type TokenPurpose } from '../tokens.js';
 import type { Context } from '../trpc.js';
+import type { Vault } from '../vault.js';
 import { enqueueMail, type Enqueued } from './outbox.js';
 import type { MailPayload, MailTemplate, TwoStepChange } from './templates.js';
 
@@ -14,34 +16,60 @@ export const originOf = (ctx: Context) => (ctx.origin ?? 'http://localhost').rep
 /** The language of the account's mails: the one its owner last used, whoever's request causes the mail. */
 export const accountLocale = (user: User): Locale => LOCALES.find((l) => l === user.locale) ?? DEFAULT_LOCALE;
 
+/** What queuing a mail needs of whoever causes it: a request's context, or an operator's command. */
+interface MailSource {
+  cap: MailCap;
+  realm: Realm;
+  /** Seals a working link in the payload (requests' mails; an operator's notices carry none). */
+  vault?: Vault;
+  log?: Context['log'];
+}
+
+const requestSource = (ctx: Context): MailSource => ({
+  cap: ctx.config.mailCap,
+  realm: ctx.realm,
+  vault: ctx.vault,
+  log: ctx.log,
+});
+
 /**
  * Queues a mail about the account, to its address (or `to`), under the recipient cap; a refusal is
  * logged, without the address.
  */
-async function queue<T extends MailTemplate>(
+async function queueFrom<T extends MailTemplate>(
   tx: Database,
-  ctx: Context,
+  source: MailSource,
   user: User,
   template: T,
   payload: () => MailPayload[T] | Promise<MailPayload[T]>,
   to: string = user.email,
 ): Promise<Enqueued> {
-  const result = await enqueueMail(tx, ctx.config.mailCap, {
-    realmId: ctx.realm.id,
+  const result = await enqueueMail(tx, source.cap, {
+    realmId: source.realm.id,
     userId: user.id,
     recipient: to,
     locale: accountLocale(user),
     template,
     payload,
-    vault: ctx.vault,
+    vault: source.vault,
   });
   if (!result.queued)
-    ctx.log?.warn(
-      { mail: { template, userId: user.id, realm: ctx.realm.slug } },
+    source.log?.warn(
+      { mail: { template, userId: user.id, realm: source.realm.slug } },
       'mail not queued: its address reached the mail cap',
     );
   return result;
 }
+
+/** queueFrom for the request of `ctx`. */
+const queue = <T extends MailTemplate>(
+  tx: Database,
+  ctx: Context,
+  user: User,
+  template: T,
+  payload: () => MailPayload[T] | Promise<MailPayload[T]>,
+  to?: string,
+) => queueFrom(tx, requestSource(ctx), user, template, payload, to);
 
 /**
  * Queues the mail of a new single-use link of `purpose` to `path` on the realm's origin, which
@@ -173,8 +201,8 @@ export async function queueEmailChangeRequested(tx: Database, ctx: Context, user
 }
 
 /** Tells an address another account of the realm already has that someone tried to move an account onto it. */
-export async function queueEmailChangeAttempt(tx: Database, ctx: Context, taken: User): Promise<void> {
-  await queue(tx, ctx, taken, 'email_change_attempt', () => ({
+export async function queueEmailChangeAttempt(tx: Database, ctx: Context, taken: User): Promise<Enqueued> {
+  return queue(tx, ctx, taken, 'email_change_attempt', () => ({
     realmName: ctx.realm.name,
     at: new Date().toISOString(),
   }));
@@ -203,6 +231,47 @@ export async function queueDataExported(tx: Database, ctx: Context, user: User):
     ip: ctx.clientIp,
     recoverLink: `${originOf(ctx)}/forgot-password`,
   }));
+}
+
+/**
+ * What an operator's command mails with: there is no request, so the cap and the realm's origin
+ * come from the server's configuration (the same origin its own mails link to).
+ */
+export interface OperatorMail {
+  cap: MailCap;
+  originOf: (realm: Realm) => string;
+}
+
+const operatorSource = (mail: OperatorMail, realm: Realm): MailSource => ({ cap: mail.cap, realm });
+
+/** Tells the owner the operator disabled the account. Returns whether the notice was queued. */
+export async function queueAccountDisabled(
+  tx: Database,
+  mail: OperatorMail,
+  realm: Realm,
+  user: User,
+): Promise<boolean> {
+  if (!user.emailVerifiedAt) return false;
+  const sent = await queueFrom(tx, operatorSource(mail, realm), user, 'account_disabled', () => ({
+    realmName: realm.name,
+    name: user.name,
+    at: new Date().toISOString(),
+  }));
+  return sent.queued;
+}
+
+/** Tells the owner the operator turned off their two-step sign-in. Returns whether the notice was queued. */
+export async function queueTwoStepReset(tx: Database, mail: OperatorMail, realm: Realm, user: User): Promise<boolean> {
+  if (!user.emailVerifiedAt) return false;
+  const origin = mail.originOf(realm).replace(/\/$/, '');
+  const sent = await queueFrom(tx, operatorSource(mail, realm), user, 'two_step_reset', () => ({
+    realmName: realm.name,
+    name: user.name,
+    at: new Date().toISOString(),
+    settingsLink: `${origin}/settings/two-step`,
+    recoverLink: `${origin}/forgot-password`,
+  }));
+  return sent.queued;
 }
 
 /** `ada@example.com` as `a***@example.com`: enough for the owner to recognise, little for anyone else. */

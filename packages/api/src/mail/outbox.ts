@@ -20,13 +20,18 @@ export interface QueuedMail<T extends MailTemplate = MailTemplate> {
   payload: MailPayload[T];
 }
 
-/** Mails someone can ask for; the others are notices, which follow from the right password. */
-const REQUESTED: ReadonlySet<MailTemplate> = new Set<MailTemplate>([
-  'reset_password',
-  'verify_email',
-  'confirm_email_change',
-  'email_change_attempt',
-]);
+/**
+ * Which cap a mail counts under. 'requested': a link a person asks for to their own address
+ * (reset, verification). 'caused': mail other people's actions cause (a change-of-address link or
+ * attempt onto the address, every notice). Each is counted over its own rows only, so nobody can
+ * spend an address's room for the links it asks for itself, and a flood of link requests does
+ * not silence the notices.
+ */
+export type MailKind = 'requested' | 'caused';
+
+const REQUESTED: ReadonlySet<MailTemplate> = new Set<MailTemplate>(['reset_password', 'verify_email']);
+
+export const mailKindOf = (template: MailTemplate): MailKind => (REQUESTED.has(template) ? 'requested' : 'caused');
 
 /**
  * The key mails to an address are counted under: a digest of the address alone, never the address.
@@ -41,42 +46,52 @@ const MAIL_CAP_LOCK = 0x6d61696c; // "mail"
 export type Enqueued = { queued: true } | { queued: false; retryAfter: number };
 
 /**
- * Queues one mail unless its recipient is over the cap (config.ts, MailCap), in the transaction of
- * the event that causes it. The one home of the cap: every mail is counted here, one `mail_sends`
- * row each, in the database (so every instance counts alike and deleting an account resets
+ * The one home of the cap (config.ts, MailCap): takes a place for one mail of `kind` to
+ * `recipient` in the caller's transaction, or says when there is room again. One `mail_sends` row
+ * per place, in the database (so every instance counts alike and deleting an account resets
  * nothing). Decisions for one address are serialized by a transaction-scoped advisory lock, so
- * concurrent requests, on any instance, cannot both take the last place. The payload is built only
- * once the mail will go: a link's token is issued then, and a refused request leaves older links working.
+ * concurrent requests, on any instance, cannot both take the last place. A reset request for an
+ * address no account has takes its place too: it is held back exactly like a known one.
+ */
+export async function takeMailPlace(tx: Database, cap: MailCap, recipient: string, kind: MailKind): Promise<Enqueued> {
+  const key = recipientKey(recipient);
+  const limit = kind === 'requested' ? cap.requested : cap.caused;
+  if (limit > 0) {
+    await tx.execute(sql`select pg_advisory_xact_lock(${MAIL_CAP_LOCK}, ${Number.parseInt(key.slice(0, 8), 16) | 0})`);
+    // Over the cap when the limit-th newest of its kind in the window is still in it; it leaving is when there is room again.
+    const [nth] = await tx
+      .select({ retryAfter: secondsUntilOut(mailSends.createdAt, cap.windowMs) })
+      .from(mailSends)
+      .where(and(eq(mailSends.recipientKey, key), eq(mailSends.kind, kind), gt(mailSends.createdAt, ago(cap.windowMs))))
+      .orderBy(desc(mailSends.createdAt))
+      .offset(limit - 1)
+      .limit(1);
+    if (nth) return { queued: false, retryAfter: Math.max(1, nth.retryAfter) };
+  }
+  await tx.insert(mailSends).values({ recipientKey: key, kind });
+  return { queued: true };
+}
+
+/**
+ * Queues one mail unless its recipient is over the cap of its kind, in the transaction of the
+ * event that causes it. The payload is built only once the mail will go: a link's token is issued
+ * then, and a refused request leaves older links working.
  */
 export async function enqueueMail<T extends MailTemplate>(
   tx: Database,
   cap: MailCap,
   mail: Omit<QueuedMail<T>, 'payload'> & {
     payload: () => MailPayload[T] | Promise<MailPayload[T]>;
-    /** Seals the payload's link (sealLink); every mail the flows queue has one. */
+    /** Seals the payload's link (sealLink); every mail with a working link has one. */
     vault?: Vault;
   },
 ): Promise<Enqueued> {
-  const key = recipientKey(mail.recipient);
-  const limit =
-    REQUESTED.has(mail.template) && cap.requested > 0 ? Math.min(cap.requested, cap.any || cap.requested) : cap.any;
-  if (limit > 0) {
-    await tx.execute(sql`select pg_advisory_xact_lock(${MAIL_CAP_LOCK}, ${Number.parseInt(key.slice(0, 8), 16) | 0})`);
-    // Over the cap when the limit-th newest mail in the window is still in it; it leaving is when there is room again.
-    const [nth] = await tx
-      .select({ retryAfter: secondsUntilOut(mailSends.createdAt, cap.windowMs) })
-      .from(mailSends)
-      .where(and(eq(mailSends.recipientKey, key), gt(mailSends.createdAt, ago(cap.windowMs))))
-      .orderBy(desc(mailSends.createdAt))
-      .offset(limit - 1)
-      .limit(1);
-    if (nth) return { queued: false, retryAfter: Math.max(1, nth.retryAfter) };
-  }
-  await tx.insert(mailSends).values({ recipientKey: key });
+  const place = await takeMailPlace(tx, cap, mail.recipient, mailKindOf(mail.template));
+  if (!place.queued) return place;
   const payload = await mail.payload();
   const { vault, ...row } = mail;
   await tx.insert(mailOutbox).values({ ...row, payload: vault ? sealLink(vault, mail.recipient, payload) : payload });
-  return { queued: true };
+  return place;
 }
 
 /**

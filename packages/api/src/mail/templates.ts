@@ -28,6 +28,10 @@ export interface MailPayload {
   email_changed: Base & { at: string; ip: string | null; newEmail: string; recoverLink: string };
   /** A copy of the account's data was downloaded. */
   data_exported: Base & { at: string; ip: string | null; recoverLink: string };
+  /** The service's operator disabled the account (`account disable`): it signs in no more. */
+  account_disabled: Base & { at: string };
+  /** The service's operator turned off the account's two-step sign-in (`account reset-second-factor`). */
+  two_step_reset: Base & { at: string; settingsLink: string; recoverLink: string };
 }
 
 /** What happened to an account's two-step sign-in that its owner is told of. */
@@ -46,6 +50,8 @@ export const MAIL_TEMPLATES = [
   'email_change_attempt',
   'email_changed',
   'data_exported',
+  'account_disabled',
+  'two_step_reset',
 ] as const satisfies readonly MailTemplate[];
 
 export interface RenderedMail {
@@ -206,6 +212,29 @@ const en: Texts = {
       { link: p.recoverLink, label: 'Reset my password' },
     ],
   }),
+  account_disabled: (p, l) => ({
+    subject: `Your account at ${p.realmName} was disabled`,
+    blocks: [
+      { p: `Hello ${p.name},` },
+      {
+        p: `On ${when(p.at, l)}, the administrators of ${p.realmName} disabled your account there. It can no longer sign in, and every device signed in to it was signed out.`,
+      },
+      { p: 'If you think this is a mistake, contact the service.' },
+    ],
+  }),
+  two_step_reset: (p, l) => ({
+    subject: `Two-step sign-in was turned off for ${p.realmName} by its administrators`,
+    blocks: [
+      { p: `Hello ${p.name},` },
+      {
+        p: `On ${when(p.at, l)}, the administrators of ${p.realmName} turned off two-step sign-in for your account there, as is done for someone who lost their authenticator app and recovery codes: the app, your passkeys and your recovery codes were removed, and every device was signed out.`,
+      },
+      { p: 'If you asked for this, sign in with your password and set up two-step sign-in again:' },
+      { link: p.settingsLink, label: 'Two-step sign-in settings' },
+      { p: 'If you did not, reset your password now and contact the service:' },
+      { link: p.recoverLink, label: 'Reset my password' },
+    ],
+  }),
 };
 
 const de: Texts = {
@@ -355,6 +384,31 @@ const de: Texts = {
       { link: p.recoverLink, label: 'Passwort zurücksetzen' },
     ],
   }),
+  account_disabled: (p, l) => ({
+    subject: `Ihr Konto bei ${p.realmName} wurde gesperrt`,
+    blocks: [
+      { p: `Hallo ${p.name},` },
+      {
+        p: `Am ${when(p.at, l)} haben die Administratoren von ${p.realmName} Ihr Konto dort gesperrt. Es kann sich nicht mehr anmelden, und alle Geräte, die bei ihm angemeldet waren, wurden abgemeldet.`,
+      },
+      { p: 'Wenn Sie das für einen Irrtum halten, wenden Sie sich an den Dienst.' },
+    ],
+  }),
+  two_step_reset: (p, l) => ({
+    subject: `Die Anmeldung in zwei Schritten für ${p.realmName} wurde von den Administratoren ausgeschaltet`,
+    blocks: [
+      { p: `Hallo ${p.name},` },
+      {
+        p: `Am ${when(p.at, l)} haben die Administratoren von ${p.realmName} die Anmeldung in zwei Schritten für Ihr Konto dort ausgeschaltet, wie es geschieht, wenn jemand seine Authenticator-App und seine Wiederherstellungscodes verloren hat: Die App, Ihre Passkeys und Ihre Wiederherstellungscodes wurden entfernt, und alle Geräte wurden abgemeldet.`,
+      },
+      {
+        p: 'Wenn Sie darum gebeten haben, melden Sie sich mit Ihrem Passwort an und richten Sie die Anmeldung in zwei Schritten erneut ein:',
+      },
+      { link: p.settingsLink, label: 'Anmeldung in zwei Schritten' },
+      { p: 'Wenn nicht, setzen Sie jetzt Ihr Passwort zurück und wenden Sie sich an den Dienst:' },
+      { link: p.recoverLink, label: 'Passwort zurücksetzen' },
+    ],
+  }),
 };
 
 const fr: Texts = {
@@ -493,6 +547,31 @@ const fr: Texts = {
         p: `Le ${when(p.at, l)}, depuis l’adresse ${p.ip ?? unknown.fr}, une copie de tout ce que ${p.realmName} conserve sur votre compte a été téléchargée.`,
       },
       { p: 'Si ce n’était pas vous, réinitialisez votre mot de passe maintenant\u00a0:' },
+      { link: p.recoverLink, label: 'Réinitialiser mon mot de passe' },
+    ],
+  }),
+  account_disabled: (p, l) => ({
+    subject: `Votre compte sur ${p.realmName} a été désactivé`,
+    blocks: [
+      { p: `Bonjour ${p.name},` },
+      {
+        p: `Le ${when(p.at, l)}, les administrateurs de ${p.realmName} ont désactivé votre compte. Il ne permet plus de se connecter, et tous les appareils qui y étaient connectés ont été déconnectés.`,
+      },
+      { p: 'Si vous pensez qu’il s’agit d’une erreur, contactez le service.' },
+    ],
+  }),
+  two_step_reset: (p, l) => ({
+    subject: `La connexion en deux étapes a été désactivée pour ${p.realmName} par ses administrateurs`,
+    blocks: [
+      { p: `Bonjour ${p.name},` },
+      {
+        p: `Le ${when(p.at, l)}, les administrateurs de ${p.realmName} ont désactivé la connexion en deux étapes de votre compte, comme on le fait pour une personne qui a perdu son application d’authentification et ses codes de récupération\u00a0: l’application, vos clés d’accès et vos codes de récupération ont été retirés, et tous les appareils ont été déconnectés.`,
+      },
+      {
+        p: 'Si vous l’avez demandé, connectez-vous avec votre mot de passe et configurez de nouveau la connexion en deux étapes\u00a0:',
+      },
+      { link: p.settingsLink, label: 'Connexion en deux étapes' },
+      { p: 'Sinon, réinitialisez votre mot de passe maintenant et contactez le service\u00a0:' },
       { link: p.recoverLink, label: 'Réinitialiser mon mot de passe' },
     ],
   }),

@@ -75,15 +75,16 @@ export function createEmailChangeRouter({
           await check.passed(tx, 'email_change_requested');
           if (taken) {
             // A change pending like the free branch's (`pending` shows it alike), whose link is
-            // never sent: the taken address is told instead.
-            await issueToken(tx, {
-              realmId: ctx.realm.id,
-              userId: user.id,
-              purpose: 'change_email',
-              ttlMs: ctx.config.verifyTokenTtlMs,
-              newEmail: input.new_email,
-            });
-            await queueEmailChangeAttempt(tx, ctx, taken);
+            // never sent: the taken address is told instead. Both mails go to the same address
+            // under the same cap, so the change is pending exactly when the free branch's would be.
+            if ((await queueEmailChangeAttempt(tx, ctx, taken)).queued)
+              await issueToken(tx, {
+                realmId: ctx.realm.id,
+                userId: user.id,
+                purpose: 'change_email',
+                ttlMs: ctx.config.verifyTokenTtlMs,
+                newEmail: input.new_email,
+              });
           } else {
             await queueEmailChange(tx, ctx, user, input.new_email);
           }

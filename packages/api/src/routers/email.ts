@@ -7,6 +7,7 @@ import { fieldProblem, rateLimited } from '../errors.js';
 import { eventSource, recordEvent } from '../events.js';
 import { endKnownDevices } from '../known-devices.js';
 import { queuePasswordNotice, queueReset, queueVerification } from '../mail/notices.js';
+import { takeMailPlace, type Enqueued } from '../mail/outbox.js';
 import { checkNewPassword } from '../new-password.js';
 import { deleteSessionByToken, endSessions } from '../sessions.js';
 import { consumeToken, dummyTokenWork, invalidateTokens, peekToken } from '../tokens.js';
@@ -39,31 +40,34 @@ export function createEmailRouter(
   return router({
     /**
      * Queues a reset link for an account of this realm with that address. The answer is the same
-     * whether or not the account exists, an unknown address takes like steps (a token, its digest,
-     * a database round trip), and both answer after FORGOT_PASSWORD_MIN_MS, so neither body nor
-     * timing tells them apart.
+     * whether or not the account exists: an unknown address takes a place under the address's
+     * cap of requested links and like steps (a token, its digest, a database round trip), so both
+     * are held back alike (`retryAfter`, when the address had its share), and both answer after
+     * FORGOT_PASSWORD_MIN_MS, so neither body nor timing tells them apart.
      */
     forgotPassword: limitedProcedure('forgotPassword')
       .input(forgotPasswordSchema)
       .output(acceptedResult)
       .mutation(async ({ ctx, input }) => {
         const started = performance.now();
-        const user = await findUserByEmail(ctx.db, ctx.realm.id, input.email);
-        if (user && !user.disabledAt) {
-          // Over the address's mail cap nothing is queued (older links keep working) and the answer
-          // is the same: the cap tells nothing either.
-          await ctx.db.transaction(async (tx) => {
-            if ((await queueReset(tx, ctx, user)).queued)
-              await recordEvent(tx, eventSource(ctx), 'password_reset_requested', user.id);
-          });
-        } else {
-          await ctx.db.transaction(async (tx) => {
+        const found = await findUserByEmail(ctx.db, ctx.realm.id, input.email);
+        const user = found && !found.disabledAt ? found : null;
+        const sent = await ctx.db.transaction(async (tx): Promise<Enqueued> => {
+          if (user) {
+            // Over the cap nothing is queued and older links keep working.
+            const queued = await queueReset(tx, ctx, user);
+            if (queued.queued) await recordEvent(tx, eventSource(ctx), 'password_reset_requested', user.id);
+            return queued;
+          }
+          const place = await takeMailPlace(tx, ctx.config.mailCap, input.email, 'requested');
+          if (place.queued) {
             await dummyTokenWork(tx);
             await invalidateTokens(tx, NO_USER, 'reset_password');
-          });
-        }
+          }
+          return place;
+        });
         await sleep(Math.max(0, FORGOT_PASSWORD_MIN_MS - (performance.now() - started)));
-        return { ok: true as const };
+        return sent.queued ? { ok: true as const } : { ok: true as const, retryAfter: sent.retryAfter };
       }),
 
     /**
