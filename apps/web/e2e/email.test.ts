@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startSmtp, type TestSmtp } from '../../gateway/test/support/smtp';
 import { PHONE, useBrowser } from './support/browser';
-import { FIRST_PASSWORD, SECOND_PASSWORD, appRunning, field, person, register, submitSignIn } from './support/flows';
+import {
+  FIRST_PASSWORD,
+  SECOND_PASSWORD,
+  appRunning,
+  field,
+  person,
+  register,
+  submitSignIn,
+  summaryAfterSubmit,
+} from './support/flows';
 import { axeViolations } from './support/audit';
 import { startMailGateway } from './support/mail-gateway';
 
@@ -100,6 +109,41 @@ describe.skipIf(inject('port') === null)('mailed links in Chromium', () => {
     expect(await page.locator('.error-summary').textContent()).toContain('This link is no longer valid');
     expect(await page.getByRole('link', { name: 'Ask for a new link' }).count()).toBeGreaterThan(0);
     expect(gateway.log()).not.toContain(token);
+  });
+
+  it('five wrong passwords, then a reset by mail: the same browser signs in with the new password at once', async () => {
+    const ada = person('locked');
+    const page = await (await context()).newPage();
+    await register(page, base, ada);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${base}/login`);
+    await appRunning(page);
+    for (let i = 0; i < 5; i++) {
+      await submitSignIn(page, ada.email, `not my password at all ${i}`);
+      expect(await summaryAfterSubmit(page)).toBeTruthy();
+    }
+    // Locked out for this browser: the right password waits too.
+    await submitSignIn(page, ada.email, FIRST_PASSWORD);
+    await summaryAfterSubmit(page);
+    expect(await page.locator('.error-summary').textContent()).toContain('Too many failed attempts');
+
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await page.waitForURL(`${base}/forgot-password`);
+    await appRunning(page);
+    await field(page, 'Email address').fill(ada.email);
+    await page.getByRole('button', { name: 'Send the link' }).click();
+    await page.locator('.forgot-sent').waitFor();
+    const mail = await smtp.waitFor((m) => m.to.includes(ada.email) && /Reset your password/.test(m.subject));
+    await page.goto(mail.link!);
+    await field(page, 'New password').fill(SECOND_PASSWORD);
+    await field(page, 'Confirm new password').fill(SECOND_PASSWORD);
+    await page.getByRole('button', { name: 'Set new password' }).click();
+    await page.waitForURL(`${base}/login`);
+    await appRunning(page);
+
+    // The reset proved the mailbox and set a new password: the lockout counted against the old one is lifted.
+    await submitSignIn(page, ada.email, SECOND_PASSWORD);
+    await page.waitForURL(`${base}/account`);
   });
 
   it('confirms the address from the registration mail, and the account page shows it', async () => {
