@@ -157,7 +157,7 @@ export const FORM_ROUTES: readonly FormRoute[] = [
     procedure: 'twoStep.enableTotp',
     status: 200,
     summary:
-      'Turn two-step sign-in on: `code` (what the app shows for the pending secret) and `current_password` (counted by the lockout). Answers ten single-use `recoveryCodes`, shown this once. A wrong password or code is `422` on that field and changes nothing; `409 totp_not_set_up` without a set-up.',
+      "Turn the authenticator app on: `code` (what the app shows for the pending secret) and `current_password` (counted by the lockout). Answers ten single-use `recoveryCodes`, shown this once. When this turns two-step sign-in on, every other session and known device of the account ends (the caller's stays). An account already on through passkeys binds the app with a second factor too: a session that signed in through its second step (or with a passkey, or confirmed one at POST /users/passkeys/recheck) in the last 5 minutes, or `recovery_code` (else `422 second_factor_recheck_required` on `recovery_code`). A wrong password or code is `422` on that field and changes nothing; `409 totp_not_set_up` without a set-up.",
     problems: ['two_step_on', 'totp_not_set_up', 'rate_limited', 'too_many_attempts', 'server_busy'],
   },
   {
@@ -175,7 +175,7 @@ export const FORM_ROUTES: readonly FormRoute[] = [
     procedure: 'twoStep.regenerateRecoveryCodes',
     status: 200,
     summary:
-      'Ten new recovery codes (`current_password`); the old ones stop working at once. `409 two_step_off` when two-step sign-in is off.',
+      'Ten new recovery codes (`current_password`); the old ones stop working at once. A second factor too: a session that signed in through its second step (or with a passkey, or confirmed one at POST /users/passkeys/recheck) in the last 5 minutes, or `code` (an app code or a recovery code, counted like a password when wrong); else `422 second_factor_recheck_required` on `code`, before the password is checked. `409 two_step_off` when two-step sign-in is off.',
     problems: ['two_step_off', 'rate_limited', 'too_many_attempts', 'server_busy'],
   },
   // Passkeys (WebAuthn). Their bodies are JSON: the options and answers are WebAuthn's JSON structures.
@@ -195,7 +195,7 @@ export const FORM_ROUTES: readonly FormRoute[] = [
     status: 200,
     body: 'json',
     summary:
-      "Options for navigator.credentials.create() to add a passkey (a discoverable credential; the realm's host is the RP ID). A session whose password was last proved more than 5 minutes ago (or never: a passkey sign-in) sends `current_password` (else `422 password_recheck_required` on it).",
+      "Options for navigator.credentials.create() to add a passkey (a discoverable credential; the realm's host is the RP ID). A session whose password was last proved more than 5 minutes ago (or never: a passkey sign-in) sends `current_password` (else `422 password_recheck_required` on it). With two-step sign-in on, a session that proved no second factor in the last 5 minutes (its sign-in's second step, a passkey sign-in, POST /users/passkeys/recheck) sends `code`, an app code or a recovery code (else `422 second_factor_recheck_required` on it; both asks come in one answer).",
     problems: ['rate_limited', 'too_many_attempts', 'server_busy'],
   },
   {
@@ -205,7 +205,7 @@ export const FORM_ROUTES: readonly FormRoute[] = [
     status: 201,
     body: 'json',
     summary:
-      'Add the passkey: `response` is the JSON of the new credential (PublicKeyCredential.toJSON()), `name` optional. The first second factor of the account turns two-step sign-in on and answers ten `recoveryCodes` (only if it has none). `400 passkey_challenge_invalid` for an expired or used challenge, `422 passkey_rejected` when the answer does not verify.',
+      "Add the passkey: `response` is the JSON of the new credential (PublicKeyCredential.toJSON()), `name` optional. The first second factor of the account turns two-step sign-in on, ends every other session and known device of the account (the caller's stays), and answers ten `recoveryCodes` (only if it has none). `400 passkey_challenge_invalid` for an expired or used challenge, `422 passkey_rejected` when the answer does not verify.",
     problems: ['passkey_challenge_invalid', 'passkey_rejected', 'rate_limited'],
   },
   {
@@ -224,8 +224,28 @@ export const FORM_ROUTES: readonly FormRoute[] = [
     status: 200,
     body: 'json',
     summary:
-      'Remove a passkey (`passkey_id`, `current_password`, counted like every password check). Removing the last second factor turns two-step sign-in off.',
+      'Remove a passkey (`passkey_id`, `current_password`, counted like every password check). Removing the last second factor turns two-step sign-in off, so it needs a second factor too: a session that proved one in the last 5 minutes (its second step, a passkey sign-in, POST /users/passkeys/recheck), or `code` (an app code or a recovery code, counted like a password when wrong); else `422 second_factor_recheck_required` on `code`.',
     problems: ['not_found', 'rate_limited', 'too_many_attempts', 'server_busy'],
+  },
+  {
+    method: 'POST',
+    url: '/users/passkeys/recheck/options',
+    procedure: 'passkeys.recheckOptions',
+    status: 200,
+    body: 'json',
+    summary:
+      "Options for navigator.credentials.get() to confirm a second factor with one of the account's passkeys (user verification preferred), for a signed-in session asked for one (`second_factor_recheck_required`). `409 two_step_off` without two-step sign-in.",
+    problems: ['two_step_off', 'rate_limited'],
+  },
+  {
+    method: 'POST',
+    url: '/users/passkeys/recheck',
+    procedure: 'passkeys.recheck',
+    status: 200,
+    body: 'json',
+    summary:
+      "Confirm a second factor with a passkey (`response`, the assertion's JSON): for the next 5 minutes this session may bind or remove factors without a code. `400 passkey_challenge_invalid` for an expired or used challenge; `422 passkey_rejected` when the assertion does not hold, counted by the lockout like a wrong code.",
+    problems: ['passkey_challenge_invalid', 'passkey_rejected', 'rate_limited', 'too_many_attempts'],
   },
   {
     method: 'POST',

@@ -7,8 +7,8 @@ import { mediaType } from './request-body.js';
 import { contextFor, type Services } from './request-context.js';
 import { redirectAfterForm, type Pages } from './web-app.js';
 
-/** What a form posted to a page never gets back in the page: passwords, codes, tokens. */
-const SECRET_FIELD = /password|^code$|token$/;
+/** What a form posted to a page never gets back in the page: passwords, codes (a recovery code too), tokens. */
+const SECRET_FIELD = /password|(^|_)code$|token$/;
 
 /** The posted fields the page may show again (text only; never a secret). */
 const keptValues = (body: Record<string, unknown>) =>

@@ -16,7 +16,7 @@ import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registration, startGateway, STRONG, STRONG2, uniqueEmail, type Gateway } from './support/gateway.js';
 import { startSmtp, tokenOf, type TestSmtp } from './support/smtp.js';
-import { deviceCookieOf, turnOnTwoStep } from './support/two-step.js';
+import { deviceCookieOf, pendingCookieOf, turnOnTwoStep } from './support/two-step.js';
 
 // A person's own account over real HTTP, with mail through a real SMTP server: moving it to
 // another address (POST /users/change_email, the link to the new address, the notices to the
@@ -270,11 +270,8 @@ describe.each(testDrivers())('changing the address and taking a copy of the data
       const owner = await confirmed(undefined, 'Ada Owner');
       const { email, cookie } = owner;
       const me = (await get('/users/me', { cookie })).json.user as { id: string };
-      // A second session, on a known device.
-      const second = await post('/users/login', { email, password: STRONG }, { 'user-agent': 'Firefox/140.0' });
-      expect(second.status).toBe(200);
       // Two-step sign-in, with an authenticator app and a passkey.
-      const twoStep = await turnOnTwoStep(gw, { cookie, ...from() });
+      const twoStep = await turnOnTwoStep(gw, { cookie: `${cookie}; ${owner.device}`, ...from() });
       const authenticator = new SoftAuthenticator();
       const json = { cookie, 'content-type': 'application/json' };
       const options = await gw.send('POST', '/users/passkeys/register/options', {
@@ -288,6 +285,16 @@ describe.each(testDrivers())('changing the address and taking a copy of the data
         body: JSON.stringify({ response: created, name: 'Laptop' }),
       });
       expect(added.status, added.text).toBe(201);
+      // A second session, on a known device, signed in through the second step (turning it on ended those before).
+      const firefox = { 'user-agent': 'Firefox/140.0' };
+      const asked = await post('/users/login', { email, password: STRONG }, firefox);
+      expect(asked.status).toBe(401);
+      const second = await post(
+        '/users/login/second_factor',
+        { code: await twoStep.app.next() },
+        { ...firefox, cookie: pendingCookieOf(asked)! },
+      );
+      expect(second.status).toBe(200);
       // Mailed links: a reset link, and a change of address waiting for its link.
       expect((await post('/users/forgot_password', { email })).status).toBe(202);
       const resetToken = tokenOf(await mailTo(email, /Reset your password/));

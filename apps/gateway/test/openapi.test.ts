@@ -271,6 +271,8 @@ describe.each(testDrivers())('the OpenAPI document on %s', (driver) => {
       [
         '/users/passkeys/login',
         '/users/passkeys/login/options',
+        '/users/passkeys/recheck',
+        '/users/passkeys/recheck/options',
         '/users/passkeys/register',
         '/users/passkeys/register/options',
         '/users/passkeys/remove',
@@ -309,12 +311,25 @@ describe.each(testDrivers())('the OpenAPI document on %s', (driver) => {
     );
     expect(Object.keys(body('/users/passkeys/second_factor').properties).sort()).toEqual(['pending_token', 'response']);
     expect(body('/users/passkeys/remove').required?.sort()).toEqual(['current_password', 'passkey_id']);
+    // Removing the last factor, and asking to add one, take a second-step code when asked for it.
+    expect(Object.keys(body('/users/passkeys/remove').properties).sort()).toEqual([
+      'code',
+      'current_password',
+      'passkey_id',
+    ]);
+    expect(Object.keys(body('/users/passkeys/register/options').properties).sort()).toEqual([
+      'code',
+      'current_password',
+    ]);
+    expect(Object.keys(body('/users/passkeys/recheck').properties)).toEqual(['response']);
     // Which need a session: the account's own; the sign-in and its second step do not.
     for (const path of [
       '/users/passkeys/register/options',
       '/users/passkeys/register',
       '/users/passkeys/rename',
       '/users/passkeys/remove',
+      '/users/passkeys/recheck/options',
+      '/users/passkeys/recheck',
     ])
       expect(op(path).security.length, path).toBeGreaterThan(0);
     expect(op('/users/passkeys', 'get').security.length).toBeGreaterThan(0);

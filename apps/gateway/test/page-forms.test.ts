@@ -1,5 +1,5 @@
-import { eq } from 'drizzle-orm';
-import { realms, users } from '@accounts/db';
+import { eq, inArray, sql } from 'drizzle-orm';
+import { realms, sessions, users } from '@accounts/db';
 import { parseOtpauth } from '@accounts/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGE_FORMS } from '../../web/src/page-forms.js';
@@ -286,6 +286,51 @@ describe('page forms posted without scripts', () => {
     const late = await browser(gw).post('/login', { _form: 'secondStep', code: codes[0]!, email });
     expect(late.status).toBe(401);
     expect(late.text).toMatch(/<input [^>]*id="password"/);
+  });
+
+  it('asks for a code on the page when new recovery codes need a second factor, and makes them with it', async () => {
+    const { b, email } = await register();
+    const other = browser(gw);
+    expect((await other.post('/login', { _form: 'signIn', email, password: STRONG })).status).toBe(303);
+    const setup = await b.post('/settings/two-step', { _form: 'setupTotp' });
+    const app = authenticator(parseOtpauth(pageData(setup.text).form.result.uri).secret);
+    const enabled = await b.post('/settings/two-step', {
+      _form: 'enableTotp',
+      code: await app.next(),
+      current_password: STRONG,
+    });
+    expect(enabled.status).toBe(200);
+    const [firstCode] = pageData(enabled.text).form.result.recoveryCodes as string[];
+    // The other browser's session, from before the second step, ended with it.
+    const gone = await other.get('/settings/two-step');
+    expect(gone.status).toBe(302);
+    expect(gone.location).toMatch(/^\/login\?next=/);
+
+    // Five minutes on: the session's second factor is stale.
+    await gw.db.db
+      .update(sessions)
+      .set({ factorCheckedAt: sql`now() - interval '6 minutes'` })
+      .where(inArray(sessions.userId, gw.db.db.select({ id: users.id }).from(users).where(eq(users.email, email))));
+    const asked = await b.post('/settings/two-step?open=codes', {
+      _form: 'regenerateRecoveryCodes',
+      current_password: STRONG,
+    });
+    expect(asked.status).toBe(422);
+    expect(asked.text).toMatch(/<input [^>]*id="code"/);
+    expect(asked.text).toContain('For your security, confirm it is you with your second step: enter a code.');
+    expect(inputValue(asked.text, 'current_password')).toBe('');
+    expect(summaryOf(asked.text)).toBeNull();
+    const made = await b.post('/settings/two-step?open=codes', {
+      _form: 'regenerateRecoveryCodes',
+      current_password: STRONG,
+      code: firstCode!,
+    });
+    expect(made.status).toBe(200);
+    const codes = pageData(made.text).form.result.recoveryCodes as string[];
+    expect(codes).toHaveLength(10);
+    for (const code of codes) expect(made.text).toContain(code);
+    // The code used is never shown back.
+    expect(made.text).not.toContain(firstCode!);
   });
 
   it('refuses a cross-site post, a form the page does not have, and a body that is not a form', async () => {

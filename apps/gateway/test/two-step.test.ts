@@ -46,8 +46,10 @@ describe.each(testDrivers())('two-step sign-in over HTTP on %s', (driver) => {
     const reg = await gw.form('/users/register', registration(email), { headers: address, host: opts.host });
     expect(reg.status).toBe(201);
     const session = { ...address, cookie: reg.cookie! };
-    const on = await turnOnTwoStep(gw, session, { host: opts.host });
-    return { email, session, device: deviceCookieOf(reg)!, ...on };
+    const device = deviceCookieOf(reg)!;
+    // Turned on from the browser that registered, its known-device cookie sent along: it stays known.
+    const on = await turnOnTwoStep(gw, { ...session, cookie: `${session.cookie}; ${device}` }, { host: opts.host });
+    return { email, session, device, ...on };
   }
 
   const login = (email: string, password = STRONG, headers: Record<string, string> = {}, host?: string) =>
@@ -428,6 +430,59 @@ describe.each(testDrivers())('two-step sign-in over HTTP on %s', (driver) => {
     const b = await login(email, STRONG, address);
     expect((await secondStep({ code: codes[0]! }, { ...address, cookie: pendingCookieOf(b)! })).status).toBe(200);
     expect((await me(session)).json.twoStep.recoveryCodesLeft).toBe(9);
+  });
+
+  /** Five minutes and more since the account's sessions last proved a second factor. */
+  const factorsAged = (email: string) =>
+    gw.db.db.execute(
+      sql`update sessions set factor_checked_at = now() - interval '6 minutes' where user_id = (select id from users where email = ${email})`,
+    );
+
+  it("turning it on ends the account's other sessions, the caller's stays; from a stale session new codes ask for a code first", async () => {
+    const email = uniqueEmail('2fa-level');
+    const address = fromNewAddress();
+    const reg = await gw.form('/users/register', registration(email), { headers: address });
+    const session = { ...address, cookie: reg.cookie! };
+    const elsewhere = { cookie: (await login(email, STRONG, fromNewAddress())).cookie! };
+    expect((await me(elsewhere)).status).toBe(200);
+    const { app, recoveryCodes } = await turnOnTwoStep(gw, session);
+    expect((await me(elsewhere)).json.code).toBe('unauthenticated');
+    expect((await me(session)).status).toBe(200);
+    expect(await activity(session)).toContain('sessions_revoked');
+
+    await factorsAged(email);
+    const asked = await gw.form('/users/recovery_codes', { current_password: STRONG }, { headers: session });
+    expect(asked.json).toMatchObject(fieldError('second_factor_recheck_required'));
+    expect(asked.json.errors[0].message).toBe(
+      'For your security, confirm it is you with your second step: a code or a passkey.',
+    );
+    const wrong = await gw.form(
+      '/users/recovery_codes',
+      { current_password: STRONG, code: app.wrong() },
+      { headers: session },
+    );
+    expect(wrong.json).toMatchObject(fieldError('code_incorrect'));
+    expect(await activity(session)).toContain('second_factor_failed');
+    const made = await gw.form(
+      '/users/recovery_codes',
+      { current_password: STRONG, code: recoveryCodes[0]! },
+      { headers: session },
+    );
+    expect(made.status).toBe(200);
+    expect((made.json.recoveryCodes as string[]).filter((c) => recoveryCodes.includes(c))).toEqual([]);
+    // The code proved a factor: for five minutes the session needs none.
+    expect((await gw.form('/users/recovery_codes', { current_password: STRONG }, { headers: session })).status).toBe(
+      200,
+    );
+    // A sign-in through the second step is a fresh factor of its own.
+    const fresh = fromNewAddress();
+    const asked2 = await login(email, STRONG, fresh);
+    const signedIn = await secondStep({ code: await app.next() }, { ...fresh, cookie: pendingCookieOf(asked2)! });
+    expect(signedIn.status).toBe(200);
+    expect(
+      (await gw.form('/users/recovery_codes', { current_password: STRONG }, { headers: { cookie: signedIn.cookie! } }))
+        .status,
+    ).toBe(200);
   });
 
   it('a reset link neither signs in nor skips the second step, and voids sign-ins pending before it', async () => {

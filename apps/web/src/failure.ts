@@ -63,3 +63,10 @@ export function isUnauthenticated(error: unknown) {
 export const isPasswordRecheck = (error: unknown) =>
   problemOf(error)?.errors?.some((e) => e.field === 'current_password' && e.code === 'password_recheck_required') ??
   false;
+
+/**
+ * The server asks for a second factor on `field` (this session has not proved one for 5 minutes,
+ * and the change binds or removes one): not a refusal, the code field is to appear.
+ */
+export const isFactorRecheck = (error: unknown, field = 'code') =>
+  problemOf(error)?.errors?.some((e) => e.field === field && e.code === 'second_factor_recheck_required') ?? false;

@@ -439,6 +439,45 @@ describe('a page rendered with what its form posted without scripts came to', ()
     expect(document).not.toContain('error-summary');
   });
 
+  it('asks for a second-step code where binding or removing a factor needs one, without calling that an error', async () => {
+    const recheck = (field: string) => fieldProblem([field, 'second_factor_recheck_required']);
+    const notice = 'For your security, confirm it is you with your second step: enter a code.';
+    // New recovery codes: the code field (the app's or a recovery code), empty, beside the password.
+    const codes = await html(
+      '/settings/two-step?open=codes',
+      posted(twoStepOn, 'regenerateRecoveryCodes', { values: {}, problem: recheck('code') }),
+    );
+    expect(unescape(codes)).toContain(notice);
+    expect(codes).toContain('<label for="code">Code from your app, or a recovery code</label>');
+    expect(inputValue(codes, 'code')).toBe('');
+    expect(inputValue(codes, 'current_password')).toBe('');
+    expect(codes).not.toContain('error-summary');
+    // No passkey to use without scripts: the code is the way.
+    expect(codes).not.toContain('Use a passkey');
+    // Removing the last passkey: a recovery code, in the confirm step's form.
+    const removing = await html(
+      `/settings/passkeys?remove=${LAPTOP.id}`,
+      posted(withPasskey, 'removePasskey', {
+        values: { passkey_id: LAPTOP.id, name: LAPTOP.name },
+        problem: recheck('code'),
+      }),
+    );
+    expect(unescape(removing)).toContain(notice);
+    expect(removing).toContain('<label for="code">Recovery code</label>');
+    expect(inputValue(removing, 'code')).toBe('');
+    expect(formsOf(removing).find((f) => f.name === 'removePasskey')?.hidden.passkey_id).toBe(LAPTOP.id);
+    expect(removing).not.toContain('error-summary');
+    // The app beside passkeys: a recovery code, under its own name beside the app's code; a wrong one said.
+    const enabling = await html(
+      '/settings/two-step',
+      posted(withPasskey, 'enableTotp', { values: {}, problem: fieldProblem(['recovery_code', 'code_incorrect']) }),
+    );
+    expect(enabling).toContain('<label for="recovery_code">Recovery code</label>');
+    expect(unescape(enabling)).toContain('This code is not correct, or it was already used.');
+    expect(inputValue(enabling, 'recovery_code')).toBe('');
+    expect(passwordValues(enabling).every((value) => value === '')).toBe(true);
+  });
+
   /** A success the page shows in place, and what it shows. */
   const RESULTS: [
     form: PageFormName,

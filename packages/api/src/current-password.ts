@@ -1,11 +1,12 @@
 import { eq, sql } from 'drizzle-orm';
-import { sessions, type Session, type User } from '@accounts/db';
+import { sessions, type Database, type Session, type User } from '@accounts/db';
 import { ago } from './db-time.js';
 import {
   claimPasswordCheck,
   deviceClient,
   lockoutSubject,
   sessionClient,
+  type FailureType,
   type PasswordCheck,
 } from './account-lockout.js';
 import { fieldProblem, type ProblemError } from './errors.js';
@@ -32,17 +33,8 @@ export async function verifyCurrentPassword(
   auth: { user: User; session: Session },
   password: string,
 ): Promise<CurrentPasswordCheck> {
-  const { user, session } = auth;
-  const knownDevice = await knownDeviceOf(ctx.db, user.id, parseDeviceCredential(ctx.deviceCredential));
-  const client = knownDevice ? deviceClient(knownDevice) : sessionClient(session.id);
-  const subject = lockoutSubject(ctx.realm.id, user.email, user.id);
-  const check = await claimPasswordCheck(
-    ctx.db,
-    eventSource(ctx),
-    'password_change_failed',
-    { subject, client, accountCap: false },
-    ctx.config,
-  );
+  const { user } = auth;
+  const { check, knownDevice } = await claimOwnCheck(ctx, auth, 'password_change_failed');
   const incorrect = async () => {
     await check.failed();
     return fieldProblem('current_password', 'password_incorrect');
@@ -52,10 +44,34 @@ export async function verifyCurrentPassword(
 }
 
 /**
+ * Claims a check of what a signed-in person gives (a password, a code, a passkey) under the
+ * lockout, counted as `type` when it fails. The session is its own client, or its known device:
+ * other clients' failures never refuse it and the account-wide cap does not apply.
+ */
+export async function claimOwnCheck(
+  ctx: Context,
+  auth: { user: User; session: Session },
+  type: FailureType,
+): Promise<{ check: PasswordCheck; knownDevice: string | null }> {
+  const { user, session } = auth;
+  const knownDevice = await knownDeviceOf(ctx.db, user.id, parseDeviceCredential(ctx.deviceCredential));
+  const client = knownDevice ? deviceClient(knownDevice) : sessionClient(session.id);
+  const subject = lockoutSubject(ctx.realm.id, user.email, user.id);
+  const check = await claimPasswordCheck(
+    ctx.db,
+    eventSource(ctx),
+    type,
+    { subject, client, accountCap: false },
+    ctx.config,
+  );
+  return { check, knownDevice };
+}
+
+/**
  * Confirms that the signed-in person is the account's owner before an action a stolen session
  * alone must not take (ending the account's other sessions): the current password, under the
- * per-address limit of a password change, once hashing has room. This is the one place a second
- * step will be asked for, for accounts that have one. Missing is 422 `required` on
+ * per-address limit of a password change, once hashing has room. (Binding or removing a second
+ * factor asks more: account-level.ts.) Missing is 422 `required` on
  * `current_password`; wrong is `password_incorrect`, counted by the lockout.
  */
 export async function confirmOwner(
@@ -72,6 +88,15 @@ export async function confirmOwner(
 /** How long a session's last password check lets it act without asking again (a passkey, a copy of its data). */
 export const PASSWORD_RECHECK_MS = 5 * 60_000;
 
+/** Whether the session proved the password within PASSWORD_RECHECK_MS. */
+export async function passwordIsFresh(db: Database, sessionId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ fresh: sql<boolean>`coalesce(${sessions.passwordCheckedAt} > ${ago(PASSWORD_RECHECK_MS)}, false)` })
+    .from(sessions)
+    .where(eq(sessions.id, sessionId));
+  return row?.fresh ?? false;
+}
+
 /**
  * Makes sure this session proved the password within PASSWORD_RECHECK_MS (its sign-in or a
  * re-check; a passkey sign-in proved none). If not, `password` must come now: missing is 422
@@ -83,12 +108,8 @@ export async function requireRecentPassword(
   auth: { user: User; session: Session },
   password: string | undefined,
 ): Promise<void> {
-  const [row] = await ctx.db
-    .select({ fresh: sql<boolean>`coalesce(${sessions.passwordCheckedAt} > ${ago(PASSWORD_RECHECK_MS)}, false)` })
-    .from(sessions)
-    .where(eq(sessions.id, auth.session.id));
   // A password given is always checked, fresh session or not: a wrong one is never let through.
-  if (row?.fresh && password === undefined) return;
+  if (password === undefined && (await passwordIsFresh(ctx.db, auth.session.id))) return;
   if (password === undefined) throw fieldProblem('current_password', 'password_recheck_required');
   ctx.hasher.assertCapacity();
   const { check } = await verifyCurrentPassword(ctx, auth, password);

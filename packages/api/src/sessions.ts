@@ -29,6 +29,8 @@ export interface SessionOrigin {
   clientIp?: string | null;
   /** The sign-in proved the password (default); false for a passkey sign-in. */
   passwordChecked?: boolean;
+  /** The sign-in proved a second factor: its second step, or a passkey sign-in (default false). */
+  factorChecked?: boolean;
 }
 
 /**
@@ -54,6 +56,7 @@ export async function createSession(
       userAgent: keptUserAgent(origin.userAgent),
       clientIp: origin.clientIp ?? null,
       passwordCheckedAt: origin.passwordChecked === false ? null : sql`now()`,
+      factorCheckedAt: origin.factorChecked ? sql`now()` : null,
     })
     .returning({ expiresAt: sessions.expiresAt });
   await db.execute(

@@ -29,6 +29,15 @@ export async function presentedDevice(ctx: Context, userId: string | null): Prom
   return { tokens, known: await knownDeviceOf(ctx.db, userId, tokens) };
 }
 
+/** What a sign-in proved, which the session keeps the time of: the password, a second factor. */
+export interface Proved {
+  password: boolean;
+  factor: boolean;
+}
+
+/** A password sign-in without a second step, and a registration. */
+const PASSWORD_ONLY: Proved = { password: true, factor: false };
+
 /**
  * Starts a session in the transaction that records why: the session the client presented ends (a
  * new sign-in never keeps an old token alive), a new one starts, and the client becomes (or
@@ -39,13 +48,14 @@ export async function startSession(
   ctx: Context,
   userId: string,
   device: PresentedDevice,
-  passwordChecked = true,
+  proved: Proved = PASSWORD_ONLY,
 ): Promise<Started> {
   await deleteSessionByToken(tx, ctx.sessionToken, ctx.realm.id);
   const session = await createSession(tx, userId, ctx.config, {
     userAgent: ctx.userAgent,
     clientIp: ctx.clientIp,
-    passwordChecked,
+    passwordChecked: proved.password,
+    factorChecked: proved.factor,
   });
   const credential = await rememberDevice(tx, userId, device.tokens, device.known);
   return { session, credential };
@@ -53,7 +63,8 @@ export async function startSession(
 
 /**
  * What proves a sign-in besides (or, for a passkey, instead of) the password, checked and used
- * up inside the sign-in's transaction: a second step's code, or a passkey's assertion.
+ * up inside the sign-in's transaction: a second step's code, or a passkey's assertion. Either is
+ * a second factor: the session starts with it proved (a passkey sign-in verifies the person).
  */
 export interface SignInProof {
   holds(tx: Database): Promise<boolean>;
@@ -88,7 +99,7 @@ export async function signInKnown(
       if (proof && !(await proof.holds(tx))) throw new ProofFailed();
       await check.passed(tx, 'signed_in');
       if (!device.known) await queueNewSignIn(tx, ctx, user);
-      return startSession(tx, ctx, user.id, device, !proof?.passwordless);
+      return startSession(tx, ctx, user.id, device, { password: !proof?.passwordless, factor: proof !== undefined });
     })
     .catch((err: unknown) => {
       if (err instanceof ProofFailed) return null;

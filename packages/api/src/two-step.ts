@@ -48,16 +48,28 @@ export async function twoStepStatus(db: Database, user: User): Promise<TwoStepSt
   return { enabled: true, methods, recoveryCodesLeft: left };
 }
 
+/** Whether the account has a second factor (an active authenticator app, a passkey), leaving out one passkey. */
+const hasFactorSql = (userId: string, exceptPasskey: string | null = null) =>
+  sql<boolean>`(exists (select 1 from ${totpCredentials} where ${totpCredentials.userId} = ${userId} and ${totpCredentials.secret} is not null) or exists (select 1 from ${passkeys} where ${passkeys.userId} = ${userId}${exceptPasskey === null ? sql`` : sql` and ${passkeys.id} <> ${exceptPasskey}`}))`;
+
+/**
+ * Whether the account has a second factor, besides the passkey `exceptPasskey` when given (would
+ * removing it leave one?).
+ */
+export async function hasSecondFactor(db: Database, userId: string, exceptPasskey?: string): Promise<boolean> {
+  const [row] = await db.select({ on: hasFactorSql(userId, exceptPasskey ?? null) }).from(sql`(select 1) as one`);
+  return row?.on ?? false;
+}
+
 /**
  * Sets users.two_step from the account's factors, in the caller's transaction; returns it. Called
  * whenever a factor is turned on or off, so it also ends the account's outstanding mailed links
  * (tokens.ts): a link granted before a change of factors never works after it.
  */
 export async function refreshTwoStep(tx: Database, userId: string): Promise<boolean> {
-  const active = sql`(exists (select 1 from ${totpCredentials} where ${totpCredentials.userId} = ${userId} and ${totpCredentials.secret} is not null) or exists (select 1 from ${passkeys} where ${passkeys.userId} = ${userId}))`;
   const [row] = await tx
     .update(users)
-    .set({ twoStep: active, credentialsChangedAt: sql`now()` })
+    .set({ twoStep: hasFactorSql(userId), credentialsChangedAt: sql`now()` })
     .where(eq(users.id, userId))
     .returning({ on: users.twoStep });
   return row?.on ?? false;

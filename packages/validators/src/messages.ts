@@ -60,6 +60,8 @@ const en = {
   passkey_challenge_invalid: 'This passkey request has expired or was already used. Try again.',
   passkey_rejected: 'This passkey could not be verified here. Try again, or use another way to sign in.',
   password_recheck_required: 'Enter your current password to continue.',
+  second_factor_recheck_required: 'For your security, confirm it is you with your second step: a code or a passkey.',
+  recovery_code_format: 'Enter a recovery code (xxxxx-xxxxx).',
   totp_off: 'The authenticator app is not on for this account.',
   email_unchanged: 'This is already the address of your account.',
   email_change_token_invalid: 'This link is no longer valid. Ask for the change again.',
@@ -132,6 +134,9 @@ const de: Record<MessageCode, string> = {
   passkey_rejected:
     'Dieser Passkey konnte hier nicht bestätigt werden. Versuchen Sie es erneut oder melden Sie sich auf andere Weise an.',
   password_recheck_required: 'Geben Sie Ihr aktuelles Passwort ein, um fortzufahren.',
+  second_factor_recheck_required:
+    'Bestätigen Sie zu Ihrer Sicherheit mit Ihrem zweiten Schritt, dass Sie es sind: mit einem Code oder einem Passkey.',
+  recovery_code_format: 'Geben Sie einen Wiederherstellungscode (xxxxx-xxxxx) ein.',
   totp_off: 'Die Authenticator-App ist für dieses Konto nicht eingeschaltet.',
   email_unchanged: 'Das ist bereits die Adresse Ihres Kontos.',
   email_change_token_invalid: 'Dieser Link ist nicht mehr gültig. Fordern Sie die Änderung erneut an.',
@@ -195,6 +200,9 @@ const fr: Record<MessageCode, string> = {
   passkey_challenge_invalid: 'Cette demande de clé d’accès a expiré ou a déjà été utilisée. Réessayez.',
   passkey_rejected: 'Cette clé d’accès n’a pas pu être vérifiée ici. Réessayez, ou connectez-vous d’une autre manière.',
   password_recheck_required: 'Saisissez votre mot de passe actuel pour continuer.',
+  second_factor_recheck_required:
+    'Pour votre sécurité, confirmez qu’il s’agit bien de vous avec votre deuxième étape : un code ou une clé d’accès.',
+  recovery_code_format: 'Saisissez un code de récupération (xxxxx-xxxxx).',
   totp_off: 'L’application d’authentification n’est pas activée pour ce compte.',
   email_unchanged: 'C’est déjà l’adresse de votre compte.',
   email_change_token_invalid: 'Ce lien n’est plus valide. Demandez à nouveau le changement.',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { currentPasswordField, nameField } from './schemas.js';
+import { secondStepCodeField } from './two-step.js';
 
 // Inputs of the passkey ceremonies. The WebAuthn structures are the JSON the browser's
 // PublicKeyCredential.toJSON() (or @simplewebauthn/browser) gives; their contents are checked by
@@ -51,16 +52,32 @@ const passkeyId = text().min(1, { error: 'required' }).max(200, { error: 'requir
 
 /**
  * Asking to add a passkey: the current password, needed when this session has not proved it in
- * the last five minutes (then 422 `password_recheck_required` on `current_password`).
+ * the last five minutes (then 422 `password_recheck_required` on `current_password`), and, with
+ * two-step sign-in on, a code (app or recovery) when it has not proved a second factor in that
+ * time (then 422 `second_factor_recheck_required` on `code`).
  */
-export const passkeyRegistrationOptionsSchema = z.object({ current_password: currentPasswordField.optional() });
+export const passkeyRegistrationOptionsSchema = z.object({
+  current_password: currentPasswordField.optional(),
+  code: secondStepCodeField.optional(),
+});
 
 /** The new passkey, and what to call it (the authenticator's kind or the device when none is given). */
 export const addPasskeySchema = z.object({ response: registrationResponseField, name: nameField.optional() });
 
 export const renamePasskeySchema = z.object({ passkey_id: passkeyId, name: nameField });
 
-export const removePasskeySchema = z.object({ passkey_id: passkeyId, current_password: currentPasswordField });
+/**
+ * Removing a passkey: the password; removing the account's last second factor asks for a code
+ * too (app or recovery) unless the session proved a second factor in the last five minutes.
+ */
+export const removePasskeySchema = z.object({
+  passkey_id: passkeyId,
+  current_password: currentPasswordField,
+  code: secondStepCodeField.optional(),
+});
+
+/** A signed-in session's second factor confirmed with one of the account's passkeys. */
+export const passkeyRecheckSchema = z.object({ response: authenticationResponseField });
 
 /** Signing in with a passkey alone (a discoverable credential, user verification required). */
 export const passkeySignInSchema = z.object({ response: authenticationResponseField });

@@ -58,14 +58,41 @@ export const secondStepCodeField = text()
     return z.NEVER;
   });
 
-/** Turning the authenticator app on: a code it shows for the pending secret, and the password. */
-export const enableTotpSchema = z.object({ code: totpCodeField, current_password: currentPasswordField });
+/** One of the account's recovery codes (`xxxxx-xxxxx`), where an app's code cannot be one. */
+export const recoveryCodeField = text()
+  .min(1, { error: 'required' })
+  .max(64, { error: 'recovery_code_format' })
+  .transform((s, ctx): SecondStepCode => {
+    const recovery = normalizeRecoveryCode(s);
+    if (recovery) return { kind: 'recovery', code: recovery };
+    ctx.addIssue({ code: 'custom', message: 'recovery_code_format' });
+    return z.NEVER;
+  });
+
+/**
+ * Turning the authenticator app on: a code it shows for the pending secret, and the password. An
+ * account already on through passkeys binds it with a second factor too: the session's, proved in
+ * the last five minutes, or one of its recovery codes (`recovery_code`; else 422
+ * `second_factor_recheck_required` on it).
+ */
+export const enableTotpSchema = z.object({
+  code: totpCodeField,
+  current_password: currentPasswordField,
+  recovery_code: recoveryCodeField.optional(),
+});
 
 /** Turning two-step sign-in off: the password and a current code or a recovery code. */
 export const disableTotpSchema = z.object({ current_password: currentPasswordField, code: secondStepCodeField });
 
-/** New recovery codes (the old ones stop working): the password. */
-export const regenerateRecoveryCodesSchema = z.object({ current_password: currentPasswordField });
+/**
+ * New recovery codes (the old ones stop working): the password, and a second factor: the
+ * session's, proved in the last five minutes, or `code` (else 422 `second_factor_recheck_required`
+ * on it).
+ */
+export const regenerateRecoveryCodesSchema = z.object({
+  current_password: currentPasswordField,
+  code: secondStepCodeField.optional(),
+});
 
 /**
  * The second step of a sign-in: the code, and the pending sign-in the password step handed out

@@ -8,8 +8,8 @@ import { pendingCookieOf } from './two-step.js';
 /**
  * Answers every documented status of the passkey routes (but 503) through the OpenAPI test's
  * checked `postJson` and `get`, so each is held to the document: adding, listing, renaming and
- * removing a passkey, a sign-in with it alone, and the second step of a password sign-in done
- * with it. The gateway runs with the per-address limits of sign-in, passkey options and
+ * removing a passkey, a sign-in with it alone, the second step of a password sign-in done
+ * with it, and a signed-in session's second factor confirmed with it. The gateway runs with the per-address limits of sign-in, passkey options and
  * change_password at 6, and 20 signed-in writes per account and per address.
  */
 export async function exercisePasskeyRoutes({
@@ -162,6 +162,49 @@ export async function exercisePasskeyRoutes({
     { cookie: other.cookie },
   );
 
+  // Confirming a second factor with a passkey, for a signed-in session asked for one: a fresh
+  // account with a passkey (its writes counted apart from the first one's).
+  const confirmer = await signedUp();
+  const own = { cookie: confirmer.cookie };
+  const key = new SoftAuthenticator();
+  const keyOptions = (await postJson('/users/passkeys/register/options', {}, own)).json;
+  expect(
+    (await postJson('/users/passkeys/register', { response: key.create(keyOptions, originOf()) }, own)).status,
+  ).toBe(201);
+  const recheckOptions = async () => {
+    const res = await postJson('/users/passkeys/recheck/options', {}, own);
+    expect(res.status).toBe(200);
+    return res.json;
+  };
+  const confirmed = key.get(await recheckOptions(), originOf());
+  expect((await postJson('/users/passkeys/recheck', { response: confirmed }, own)).json).toEqual({ ok: true });
+  expect((await postJson('/users/passkeys/recheck', { response: confirmed }, own)).json.code).toBe(
+    'passkey_challenge_invalid',
+  );
+  expect((await postJson('/users/passkeys/recheck/options', {}, { cookie: other.cookie })).json.code).toBe(
+    'two_step_off',
+  );
+  await expectJsonPostRefusals(
+    postJson,
+    { '/users/passkeys/recheck/options': {}, '/users/passkeys/recheck': { response: confirmed } },
+    { cookie: confirmer.cookie, signedIn: true },
+  );
+  // Five refused assertions (each from its own address: the lockout counts the session), then 429.
+  for (let i = 0; i < 5; i++)
+    expect(
+      (
+        await postJson(
+          '/users/passkeys/recheck',
+          { response: key.get(await recheckOptions(), 'http://evil.example') },
+          own,
+        )
+      ).json.code,
+    ).toBe('passkey_rejected');
+  expect(
+    (await postJson('/users/passkeys/recheck', { response: key.get(await recheckOptions(), originOf()) }, own)).json
+      .code,
+  ).toBe('too_many_attempts');
+
   // The lockout: five refused assertions from one address (the options from others), then 429.
   const guesser = { 'x-forwarded-for': '203.0.113.153' };
   for (let i = 0; i < 5; i++)
@@ -192,6 +235,8 @@ export async function exercisePasskeyRoutes({
     ['/users/passkeys/second_factor/options', {}, '203.0.113.156'],
     ['/users/passkeys/second_factor', { response: stepAnswer }, '203.0.113.157'],
     ['/users/passkeys/register/options', { current_password: 'not the password at all' }, '203.0.113.158'],
+    ['/users/passkeys/recheck/options', {}, '203.0.113.162'],
+    ['/users/passkeys/recheck', { response: stepAnswer }, '203.0.113.163'],
     [
       '/users/passkeys/remove',
       { passkey_id: '00000000-0000-0000-0000-000000000000', current_password: STRONG },

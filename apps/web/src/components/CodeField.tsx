@@ -4,8 +4,10 @@ import { Field } from './Field';
 /** What a code field takes: an app's six digits, a recovery code, or either. */
 export type CodeKind = 'app' | 'recovery' | 'either';
 
-interface CodeFieldProps<F extends string> {
-  form: Form<F | 'code'>;
+interface CodeFieldProps<F extends string, N extends string> {
+  form: Form<F | N>;
+  /** The field's name: `code` unless the form has another code already (`recovery_code`). */
+  name?: N;
   kind: CodeKind;
   label: string;
   /** Ids of the instructions the input is described by, read after its error. */
@@ -17,11 +19,17 @@ interface CodeFieldProps<F extends string> {
  * phone offer a code it received (`one-time-code`); a recovery code has letters, so neither. A code
  * is never capitalised, corrected or spell-checked.
  */
-export function CodeField<F extends string>({ form, kind, label, describedBy }: CodeFieldProps<F>) {
+export function CodeField<F extends string, N extends string = 'code'>({
+  form,
+  name = 'code' as N,
+  kind,
+  label,
+  describedBy,
+}: CodeFieldProps<F, N>) {
   return (
     <Field
       form={form}
-      name="code"
+      name={name}
       label={label}
       type="text"
       inputMode={kind === 'app' ? 'numeric' : undefined}

@@ -91,6 +91,11 @@ const en = {
   fieldCode: '6-digit code',
   fieldRecoveryCode: 'Recovery code',
   fieldAnyCode: 'Code from your app, or a recovery code',
+  factorRecheck: 'For your security, confirm it is you with your second step: enter a code.',
+  factorRecheckPasskey: 'For your security, confirm it is you with your second step: use a passkey, or enter a code.',
+  factorUsePasskey: 'Use a passkey',
+  factorUsingPasskey: 'Waiting for your passkey…',
+  factorConfirmed: 'Confirmed with your passkey. You can go on.',
   // The two-step sign-in page
   twoStepIntro:
     'With two-step sign-in, signing in asks for your password and then for a 6-digit code from an authenticator app on your phone (such as Google Authenticator, Microsoft Authenticator, 1Password or Aegis). Someone who learns your password still cannot sign in.',
@@ -315,6 +320,13 @@ const de: Record<SecurityKey, string> = {
   fieldCode: '6-stelliger Code',
   fieldRecoveryCode: 'Wiederherstellungscode',
   fieldAnyCode: 'Code aus Ihrer App oder Wiederherstellungscode',
+  factorRecheck:
+    'Bestätigen Sie zu Ihrer Sicherheit mit Ihrem zweiten Schritt, dass Sie es sind: Geben Sie einen Code ein.',
+  factorRecheckPasskey:
+    'Bestätigen Sie zu Ihrer Sicherheit mit Ihrem zweiten Schritt, dass Sie es sind: Verwenden Sie einen Passkey oder geben Sie einen Code ein.',
+  factorUsePasskey: 'Passkey verwenden',
+  factorUsingPasskey: 'Warten auf Ihren Passkey…',
+  factorConfirmed: 'Mit Ihrem Passkey bestätigt. Sie können fortfahren.',
   twoStepIntro:
     'Bei der Anmeldung in zwei Schritten werden Sie nach Ihrem Passwort und danach nach einem 6-stelligen Code aus einer Authenticator-App auf Ihrem Telefon gefragt (etwa Google Authenticator, Microsoft Authenticator, 1Password oder Aegis). Wer Ihr Passwort kennt, kann sich trotzdem nicht anmelden.',
   twoStepIsOff: 'Die Anmeldung in zwei Schritten ist ausgeschaltet.',
@@ -542,6 +554,13 @@ const fr: Record<SecurityKey, string> = {
   fieldCode: 'Code à 6 chiffres',
   fieldRecoveryCode: 'Code de récupération',
   fieldAnyCode: 'Code de votre application, ou code de récupération',
+  factorRecheck:
+    'Pour votre sécurité, confirmez qu’il s’agit bien de vous avec votre deuxième étape\u00a0: saisissez un code.',
+  factorRecheckPasskey:
+    'Pour votre sécurité, confirmez qu’il s’agit bien de vous avec votre deuxième étape\u00a0: utilisez une clé d’accès, ou saisissez un code.',
+  factorUsePasskey: 'Utiliser une clé d’accès',
+  factorUsingPasskey: 'En attente de votre clé d’accès…',
+  factorConfirmed: 'Confirmé avec votre clé d’accès. Vous pouvez continuer.',
   twoStepIntro:
     'Avec la connexion en deux étapes, la connexion demande votre mot de passe puis un code à 6 chiffres d’une application d’authentification sur votre téléphone (comme Google Authenticator, Microsoft Authenticator, 1Password ou Aegis). Quelqu’un qui connaît votre mot de passe ne peut toujours pas se connecter.',
   twoStepIsOff: 'La connexion en deux étapes est désactivée.',

@@ -62,6 +62,9 @@ const KEY: Passkey = {
   lastUsedAt: null,
 };
 const PASSKEY_ONLY = { enabled: true, methods: ['passkey' as const, 'recovery_code' as const], recoveryCodesLeft: 10 };
+const FACTOR_RECHECK = problem(422, 'validation_failed', {
+  errors: [{ field: 'code', code: 'second_factor_recheck_required', message: 'x' }],
+});
 const field = (label: string) => screen.getByLabelText<HTMLInputElement>(label);
 const dismissed = () =>
   Object.assign(new Error('The operation either timed out or was not allowed.'), { name: 'NotAllowedError' });
@@ -284,6 +287,70 @@ describe('the passkeys page', () => {
       { passkey_id: LAPTOP.id, current_password: 'wrong' },
       { passkey_id: LAPTOP.id, current_password: PASSWORD },
     ]);
+  });
+
+  it('removing the last passkey asks for a second-step code when the server does; with it the passkey goes', async () => {
+    let passkeys = [LAPTOP];
+    const app = renderApp('/settings/passkeys', {
+      'account.me': () => signedInAs(ADA, passkeys.length ? PASSKEY_ONLY : TWO_STEP_OFF),
+      'passkeys.list': () => ({ data: { passkeys } }),
+      'passkeys.remove': (input) => {
+        if ((input as { code?: string }).code === undefined) return FACTOR_RECHECK;
+        passkeys = [];
+        return { data: { ok: true } };
+      },
+    });
+    await app.user.click(await screen.findByRole('link', { name: 'Remove Work laptop' }));
+    await app.user.type(await screen.findByLabelText('Current password'), PASSWORD);
+    await app.user.click(screen.getByRole('button', { name: 'Remove Work laptop' }));
+    const code = await screen.findByLabelText<HTMLInputElement>('Recovery code');
+    await waitFor(() => expect(document.activeElement).toBe(code));
+    expect(document.querySelector('.error-summary')).toBeNull();
+    expect(field('Current password').value).toBe(PASSWORD);
+    await app.user.type(code, 'abcde-fghjk');
+    await app.user.click(screen.getByRole('button', { name: 'Remove Work laptop' }));
+    await screen.findByText('Work laptop was removed. Two-step sign-in is off, and your recovery codes were deleted.');
+    expect(app.api.callsTo('passkeys.remove').map((c) => c.input)).toEqual([
+      { passkey_id: LAPTOP.id, current_password: PASSWORD },
+      { passkey_id: LAPTOP.id, current_password: PASSWORD, code: 'abcde-fghjk' },
+    ]);
+  });
+
+  it('adding a passkey beside the app asks for the password and a code at once when the server does', async () => {
+    const app = renderApp('/settings/passkeys', {
+      'account.me': () => signedInAs(ADA, { enabled: true, methods: ['totp', 'recovery_code'], recoveryCodesLeft: 10 }),
+      'passkeys.list': () => ({ data: { passkeys: [] } }),
+      'passkeys.registrationOptions': (input) => {
+        const { current_password, code } = input as { current_password?: string; code?: string };
+        if (current_password === undefined && code === undefined)
+          return problem(422, 'validation_failed', {
+            errors: [
+              { field: 'current_password', code: 'password_recheck_required', message: 'x' },
+              { field: 'code', code: 'second_factor_recheck_required', message: 'x' },
+            ],
+          });
+        return { data: OPTIONS };
+      },
+      'passkeys.add': () => ({ data: { passkey: KEY } }),
+    });
+    await app.user.click(await screen.findByRole('button', { name: 'Add a passkey' }));
+    const password = await screen.findByLabelText<HTMLInputElement>('Current password');
+    await waitFor(() => expect(document.activeElement).toBe(password));
+    const code = field('Code from your app, or a recovery code');
+    expect(document.querySelector('.error-summary')).toBeNull();
+    expect(browser.startRegistration).not.toHaveBeenCalled();
+    browser.startRegistration.mockResolvedValue(MADE);
+    await app.user.type(password, PASSWORD);
+    await app.user.type(code, '123 456');
+    await app.user.click(screen.getByRole('button', { name: 'Add a passkey' }));
+    await screen.findByText('Your passkey Security key was added.');
+    expect(app.api.callsTo('passkeys.registrationOptions').map((c) => c.input)).toEqual([
+      {},
+      { current_password: PASSWORD, code: '123 456' },
+    ]);
+    // Proved for a few minutes: the form is as new, asking for neither.
+    expect(screen.queryByLabelText('Current password')).toBeNull();
+    expect(screen.queryByLabelText('Code from your app, or a recovery code')).toBeNull();
   });
 
   it('renames a passkey in place, and says when it was gone already', async () => {

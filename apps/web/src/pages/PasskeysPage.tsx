@@ -1,5 +1,10 @@
 import '../security.css';
-import { changeNameSchema, regenerateRecoveryCodesSchema } from '@accounts/validators';
+import {
+  changeNameSchema,
+  disableTotpSchema,
+  revokeOtherSessionsSchema,
+  type SecondStepMethod,
+} from '@accounts/validators';
 import { browserSupportsWebAuthn, startRegistration } from '@simplewebauthn/browser';
 import { useEffect, useMemo, useState } from 'react';
 import { ConfirmOwner } from '../components/ConfirmOwner';
@@ -9,6 +14,7 @@ import { Field } from '../components/Field';
 import { PageHeading } from '../components/PageHeading';
 import { postFormOf, PostForm } from '../components/PostForm';
 import { RecoveryCodes } from '../components/RecoveryCodes';
+import { factorLabelKey, SecondFactorField, useFactorRecheck } from '../components/SecondFactorField';
 import { LoadError, Loading } from '../components/Status';
 import { StepLink, stepHref } from '../components/StepLink';
 import { SubmitButton } from '../components/SubmitButton';
@@ -162,9 +168,9 @@ function Passkeys({ user }: { user: SignedInUser }) {
   // Removing the only passkey of an account without the app turns two-step sign-in off.
   const onlyFactor = passkeys.length === 1 && twoStep !== undefined && !twoStep.methods.includes('totp');
 
-  const onRemove = async (passkey: Passkey, current_password: string) => {
+  const onRemove = async (passkey: Passkey, current_password: string, code?: string) => {
     try {
-      await remove.mutateAsync({ passkey_id: passkey.id, current_password });
+      await remove.mutateAsync({ passkey_id: passkey.id, current_password, ...(code === undefined ? {} : { code }) });
     } catch (error) {
       if (!isGone(error)) throw error;
       gone(error);
@@ -225,7 +231,9 @@ function Passkeys({ user }: { user: SignedInUser }) {
                     label={s('passkeyRemoveLabel', { name })}
                     busyLabel={s('passkeyRemoving')}
                     cancelLabel={s('passkeyCancel')}
-                    onConfirm={(password) => onRemove(passkey, password)}
+                    // Removing the last second factor asks for one (when this session proved none lately).
+                    methods={twoStep?.methods ?? []}
+                    onConfirm={(password, code) => onRemove(passkey, password, code)}
                     onCancel={cancel}
                   >
                     {onlyFactor && <p className="notice">{s('passkeyRemoveLast')}</p>}
@@ -264,6 +272,7 @@ function Passkeys({ user }: { user: SignedInUser }) {
       {open === null && hydrated && (
         <AddPasskey
           user={user}
+          methods={twoStep?.methods ?? []}
           onAdded={(passkey, codes) => {
             const text = s('passkeyAdded', { name: passkey.name });
             if (!codes) return say(text);
@@ -335,20 +344,26 @@ function RenameForm({
 }
 
 // The rules of the shared schemas: a passkey's name follows a person's name (as renamePasskeySchema
-// does), the current password is the one every form asks for. The passkey schemas themselves are
-// not imported: their WebAuthn shapes would add zod parts to every page's vendor chunk.
+// does), the current password is the one every form asks for, a second-step code the one turning
+// the app off takes. The passkey schemas themselves are not imported: their WebAuthn shapes would
+// add zod parts to every page's vendor chunk.
 const RENAME_SCHEMA = changeNameSchema;
-const PASSWORD_ONLY = regenerateRecoveryCodesSchema;
-const NAME_AND_PASSWORD = RENAME_SCHEMA.extend(PASSWORD_ONLY.shape);
+const PASSWORD_ONLY = revokeOtherSessionsSchema;
+const CODE_ONLY = disableTotpSchema.pick({ code: true });
+const NOTHING_ASKED = PASSWORD_ONLY.pick({});
 
-/** The add form's rule: an optional name (left empty, the server names it), and the password when asked for. */
-const addSchema = (withPassword: boolean): FormSchema => ({
-  safeParse: (values) => {
-    const { name, current_password } = values as { name: string; current_password: string };
-    if (name.trim()) return withPassword ? NAME_AND_PASSWORD.safeParse(values) : RENAME_SCHEMA.safeParse({ name });
-    return withPassword ? PASSWORD_ONLY.safeParse({ current_password }) : { success: true };
-  },
-});
+/**
+ * The add form's rule: an optional name (left empty, the server names it), and the password and
+ * the second-step code when asked for.
+ */
+const addSchema = (withPassword: boolean, withCode: boolean): FormSchema => {
+  const asked = NOTHING_ASKED.extend({
+    ...(withPassword ? PASSWORD_ONLY.shape : {}),
+    ...(withCode ? CODE_ONLY.shape : {}),
+  });
+  const named = asked.extend(RENAME_SCHEMA.shape);
+  return { safeParse: (values) => ((values as { name: string }).name.trim() ? named : asked).safeParse(values) };
+};
 
 /**
  * Adding a passkey: its options (the password first, when the server asks for it again), the
@@ -357,9 +372,12 @@ const addSchema = (withPassword: boolean): FormSchema => ({
  */
 function AddPasskey({
   user,
+  methods,
   onAdded,
 }: {
   user: SignedInUser;
+  /** The account's ways of the second step: with two-step sign-in on, adding a passkey may ask for one. */
+  methods: readonly SecondStepMethod[];
   onAdded: (passkey: Passkey, recoveryCodes: string[] | undefined) => void;
 }) {
   const { s, t } = useSecurityStrings();
@@ -367,28 +385,34 @@ function AddPasskey({
   const add = trpc.passkeys.add.useMutation();
   const p = useTranslator(translatePrompt);
   const [recheck, setRecheck] = useState(false);
+  const factor = useFactorRecheck(null);
   const [note, setNote] = useState<string | null>(null);
-  const schema = useMemo(() => addSchema(recheck), [recheck]);
+  const schema = useMemo(() => addSchema(recheck, factor.asked), [recheck, factor.asked]);
   // Only the app shows this form (no `_form`: the browser never posts it).
   const form = useForm({
     name: null,
-    initial: { name: '', current_password: '' },
+    initial: { name: '', current_password: '', code: '' },
     schema,
-    whenEmpty: { current_password: 'emptyCurrentPassword' },
-    submit: async ({ name, current_password }) => {
+    whenEmpty: { current_password: 'emptyCurrentPassword', code: 'emptySecondStepCode' },
+    submit: async ({ name, current_password, code }) => {
       setNote(null);
       let options;
       try {
-        options = await utils.client.passkeys.registrationOptions.mutate(recheck ? { current_password } : {});
+        options = await utils.client.passkeys.registrationOptions.mutate({
+          ...(recheck ? { current_password } : {}),
+          ...(factor.asked ? { code } : {}),
+        });
       } catch (error) {
-        if (recheck || !isPasswordRecheck(error)) throw error;
-        // Asked, not refused: the field appears as new (nothing marked wrong yet), the name kept.
-        form.reset({ name });
-        setRecheck(true);
+        // Asked, not refused: the fields asked for appear as new (nothing marked wrong yet), the rest kept.
+        const password = !recheck && isPasswordRecheck(error);
+        if (!factor.askedBy(error) && !password) throw error;
+        form.reset({ name, ...(recheck ? { current_password } : {}) });
+        if (password) setRecheck(true);
         return;
       }
-      // The password is proved for the next few minutes: a second try needs it no more.
+      // The password and the factor are proved for the next few minutes: a second try needs neither.
       setRecheck(false);
+      factor.done();
       let response;
       try {
         response = await prompt(() => startRegistration({ optionsJSON: creationOptions(options) }));
@@ -412,7 +436,11 @@ function AddPasskey({
     if (recheck) document.getElementById('current_password')?.focus();
   }, [recheck]);
 
-  const labels = { name: s('passkeyAddName'), current_password: t('fieldCurrentPassword') };
+  const labels = {
+    name: s('passkeyAddName'),
+    current_password: t('fieldCurrentPassword'),
+    code: s(factorLabelKey(methods, 'code')),
+  };
   return (
     <section className="passkey-add" aria-labelledby="passkey-add-title">
       <h2 id="passkey-add-title">{s('passkeyAddTitle')}</h2>
@@ -448,6 +476,7 @@ function AddPasskey({
                 />
               </>
             )}
+            <SecondFactorField form={form} recheck={factor} methods={methods} />
             <SubmitButton busy={form.submitting} label={s('passkeyAdd')} busyLabel={s('passkeyAdding')} />
           </form>
           <p className="passkey-note" role="status">

@@ -30,6 +30,27 @@ const WRONG_PASSWORD = problem(422, 'validation_failed', {
   errors: [{ field: 'current_password', code: 'password_incorrect', message: 'x' }],
 });
 const field = (label: string) => screen.getByLabelText<HTMLInputElement>(label);
+/** The server asks for a second factor on `field` (the session proved none in the last five minutes). */
+const factorRecheck = (field = 'code') =>
+  problem(422, 'validation_failed', {
+    errors: [{ field, code: 'second_factor_recheck_required', message: 'x' }],
+  });
+const ASSERTION = {
+  id: 'Y3JlZA',
+  rawId: 'Y3JlZA',
+  type: 'public-key',
+  response: { clientDataJSON: 'e30', authenticatorData: 'AAAA', signature: 'c2ln' },
+  clientExtensionResults: {},
+};
+
+// The browser's side of WebAuthn (a passkey confirmed in place) is @simplewebauthn/browser's: a stand-in here.
+const browser = vi.hoisted(() => ({ startAuthentication: vi.fn() }));
+vi.mock('@simplewebauthn/browser', () => ({
+  browserSupportsWebAuthn: () => true,
+  browserSupportsWebAuthnAutofill: () => Promise.resolve(false),
+  startAuthentication: browser.startAuthentication,
+  WebAuthnAbortService: { cancelCeremony: vi.fn() },
+}));
 
 /** The file the Download button hands the browser: its name and text. */
 function catchDownloads() {
@@ -240,6 +261,131 @@ describe('two-step sign-in page', () => {
       ),
     );
     expect(screen.queryByText(NEW_CODES[0]!)).toBeNull();
+  });
+
+  it('when on: asks for a code for new codes when the server does, keeping the password typed; with it they come', async () => {
+    const app = renderApp('/settings/two-step', {
+      'account.me': () => signedInAs(ADA, TWO_STEP_ON),
+      'twoStep.regenerateRecoveryCodes': (input) => {
+        const { code } = input as { code?: string };
+        if (code === undefined) return factorRecheck();
+        if (code !== '123456')
+          return problem(422, 'validation_failed', {
+            errors: [{ field: 'code', code: 'code_incorrect', message: 'x' }],
+          });
+        return { data: { recoveryCodes: NEW_CODES } };
+      },
+    });
+    await app.user.click(await screen.findByRole('link', { name: 'Make new codes' }));
+    await app.user.type(await screen.findByLabelText('Current password'), PASSWORD);
+    expect(screen.queryByLabelText('Code from your app, or a recovery code')).toBeNull();
+    await app.user.click(screen.getByRole('button', { name: 'Make new codes' }));
+
+    // Asked, not refused: the code field appears and takes focus, said calmly; the password stays.
+    const code = await screen.findByLabelText<HTMLInputElement>('Code from your app, or a recovery code');
+    await waitFor(() => expect(document.activeElement).toBe(code));
+    expect(code.name).toBe('code');
+    expect(code.getAttribute('aria-describedby')).toBe('code-recheck');
+    expect(document.getElementById('code-recheck')?.textContent).toBe(
+      'For your security, confirm it is you with your second step: enter a code.',
+    );
+    expect(document.querySelector('.error-summary')).toBeNull();
+    expect(field('Current password').value).toBe(PASSWORD);
+    // No passkey on this account: none offered.
+    expect(screen.queryByRole('button', { name: 'Use a passkey' })).toBeNull();
+
+    await app.user.click(screen.getByRole('button', { name: 'Make new codes' }));
+    expect([...(await findSummary()).querySelectorAll('a')].map((a) => a.textContent)).toEqual([
+      'Code from your app, or a recovery code: Enter a code from your authenticator app, or a recovery code.',
+    ]);
+    await app.user.type(code, '654321');
+    await app.user.click(screen.getByRole('button', { name: 'Make new codes' }));
+    await waitFor(() =>
+      expect(document.getElementById('code-error')?.textContent).toBe(message('code_incorrect', 'en')),
+    );
+    await app.user.clear(code);
+    await app.user.type(code, '123456');
+    await app.user.click(screen.getByRole('button', { name: 'Make new codes' }));
+    await screen.findByRole('heading', { level: 2, name: 'Save your recovery codes' });
+    expect(app.api.callsTo('twoStep.regenerateRecoveryCodes').map((c) => c.input)).toEqual([
+      { current_password: PASSWORD },
+      { current_password: PASSWORD, code: '654321' },
+      { current_password: PASSWORD, code: '123456' },
+    ]);
+  });
+
+  it('when on with passkeys: a passkey confirmed in place answers the ask, and the form goes without a code', async () => {
+    let confirmed = false;
+    const app = renderApp('/settings/two-step', {
+      'account.me': () =>
+        signedInAs(ADA, { enabled: true, methods: ['passkey', 'recovery_code'], recoveryCodesLeft: 3 }),
+      'passkeys.list': () => ({ data: { passkeys: [] } }),
+      'passkeys.recheckOptions': () => ({ data: { challenge: 'Y2hhbGxlbmdl', allowCredentials: [] } }),
+      'passkeys.recheck': () => {
+        confirmed = true;
+        return { data: { ok: true } };
+      },
+      'twoStep.regenerateRecoveryCodes': () => (confirmed ? { data: { recoveryCodes: NEW_CODES } } : factorRecheck()),
+    });
+    await app.user.click(await screen.findByRole('link', { name: 'Make new codes' }));
+    await app.user.type(await screen.findByLabelText('Current password'), PASSWORD);
+    await app.user.click(screen.getByRole('button', { name: 'Make new codes' }));
+    // Without the app, the code is a recovery code; or a passkey.
+    await screen.findByLabelText('Recovery code');
+    expect(document.getElementById('code-recheck')?.textContent).toBe(
+      'For your security, confirm it is you with your second step: use a passkey, or enter a code.',
+    );
+
+    // A dismissed prompt is a calm note; then the passkey.
+    browser.startAuthentication.mockRejectedValueOnce(
+      Object.assign(new Error('The operation either timed out or was not allowed.'), { name: 'NotAllowedError' }),
+    );
+    await app.user.click(screen.getByRole('button', { name: 'Use a passkey' }));
+    await screen.findByText(
+      'No passkey was used: the request was cancelled or timed out. Try again when you are ready.',
+    );
+    expect(app.api.callsTo('passkeys.recheck')).toHaveLength(0);
+    browser.startAuthentication.mockResolvedValueOnce(ASSERTION);
+    await app.user.click(screen.getByRole('button', { name: 'Use a passkey' }));
+    await screen.findByText('Confirmed with your passkey. You can go on.');
+    expect(screen.queryByLabelText('Recovery code')).toBeNull();
+    expect(app.api.callsTo('passkeys.recheck').map((c) => c.input)).toEqual([{ response: ASSERTION }]);
+
+    await app.user.click(screen.getByRole('button', { name: 'Make new codes' }));
+    await screen.findByRole('heading', { level: 2, name: 'Save your recovery codes' });
+    expect(app.api.callsTo('twoStep.regenerateRecoveryCodes').map((c) => c.input)).toEqual([
+      { current_password: PASSWORD },
+      { current_password: PASSWORD },
+    ]);
+  });
+
+  it('with passkeys only: turning the app on asks for a recovery code when the server does, keeping what was typed', async () => {
+    const app = renderApp('/settings/two-step', {
+      'account.me': () =>
+        signedInAs(ADA, { enabled: true, methods: ['passkey', 'recovery_code'], recoveryCodesLeft: 10 }),
+      'passkeys.list': () => ({ data: { passkeys: [] } }),
+      'twoStep.setupTotp': () => ({ data: SETUP }),
+      'twoStep.enableTotp': (input) =>
+        (input as { recovery_code?: string }).recovery_code === undefined
+          ? factorRecheck('recovery_code')
+          : { data: { recoveryCodes: NEW_CODES } },
+    });
+    await app.user.click(await screen.findByRole('button', { name: 'Set up' }));
+    await app.user.type(await screen.findByLabelText('6-digit code'), '123456');
+    await app.user.type(field('Current password'), PASSWORD);
+    await app.user.click(screen.getByRole('button', { name: 'Turn on' }));
+    const recovery = await screen.findByLabelText<HTMLInputElement>('Recovery code');
+    await waitFor(() => expect(document.activeElement).toBe(recovery));
+    expect(recovery.name).toBe('recovery_code');
+    expect(field('6-digit code').value).toBe('123456');
+    expect(document.querySelector('.error-summary')).toBeNull();
+    await app.user.type(recovery, 'abcde-fghjk');
+    await app.user.click(screen.getByRole('button', { name: 'Turn on' }));
+    await screen.findByRole('heading', { level: 2, name: 'Save your recovery codes' });
+    expect(app.api.callsTo('twoStep.enableTotp').map((c) => c.input)).toEqual([
+      { code: '123456', current_password: PASSWORD },
+      { code: '123456', current_password: PASSWORD, recovery_code: 'abcde-fghjk' },
+    ]);
   });
 
   it('shows the state as the server has it when it was changed elsewhere', async () => {

@@ -1,5 +1,10 @@
 import '../security.css';
-import { disableTotpSchema, enableTotpSchema, regenerateRecoveryCodesSchema } from '@accounts/validators';
+import {
+  disableTotpSchema,
+  enableTotpSchema,
+  regenerateRecoveryCodesSchema,
+  type SecondStepMethod,
+} from '@accounts/validators';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { CodeField } from '../components/CodeField';
 import { CopyButton } from '../components/CopyButton';
@@ -9,10 +14,11 @@ import { PageHeading } from '../components/PageHeading';
 import { PasskeysLink } from '../components/PasskeysLink';
 import { postFormOf, PostForm } from '../components/PostForm';
 import { RecoveryCodes, type CodesMadeAfter } from '../components/RecoveryCodes';
+import { factorLabelKey, SecondFactorField, useFactorRecheck } from '../components/SecondFactorField';
 import { LoadError, Loading } from '../components/Status';
 import { StepLink, stepHref } from '../components/StepLink';
 import { SubmitButton } from '../components/SubmitButton';
-import { describeFailure, isUnauthenticated } from '../failure';
+import { describeFailure, isFactorRecheck, isUnauthenticated } from '../failure';
 import { problemError, useFormOutcome, usePostedForm } from '../forms/form-outcome';
 import { useForm } from '../forms/useForm';
 import { useSecurityStrings } from '../i18n/security-strings';
@@ -204,7 +210,7 @@ function TwoStepOff({
       <p className="two-step-state" id="two-step-state" tabIndex={-1}>
         <strong>{s('twoStepIsOff')}</strong>
       </p>
-      <AppSetUp user={user} onEnabled={onEnabled} onStale={onStale} />
+      <AppSetUp user={user} methods={[]} onEnabled={onEnabled} onStale={onStale} />
       <PasskeysSection help={s('twoStepOffPasskeys')} />
     </>
   );
@@ -224,13 +230,18 @@ function PasskeysSection({ help }: { help: string }) {
   );
 }
 
-/** The authenticator app's set-up (QR code, key, then a code and the password to turn it on). */
+/**
+ * The authenticator app's set-up (QR code, key, then a code and the password to turn it on; beside
+ * passkeys, `methods` non-empty, a second factor when the server asks for one).
+ */
 function AppSetUp({
   user,
+  methods,
   onEnabled,
   onStale,
 }: {
   user: SignedInUser;
+  methods: readonly SecondStepMethod[];
   onEnabled: (codes: string[]) => void;
   onStale: (text: string) => void;
 }) {
@@ -279,7 +290,14 @@ function AppSetUp({
         </div>
       )}
       {data ? (
-        <TotpSetup user={user} setup={data} headingRef={headingRef} onEnabled={onEnabled} onStale={onStale} />
+        <TotpSetup
+          user={user}
+          setup={data}
+          methods={methods}
+          headingRef={headingRef}
+          onEnabled={onEnabled}
+          onStale={onStale}
+        />
       ) : (
         <PostForm name="setupTotp" onSubmit={start} busy={setup.isPending}>
           <SubmitButton busy={setup.isPending} label={s('twoStepSetUp')} busyLabel={s('twoStepSettingUp')} />
@@ -292,15 +310,21 @@ function AppSetUp({
 /** The secret in groups of four, as authenticator apps show keys and people type them. */
 const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret;
 
+/** The app's code and the password; beside passkeys, a recovery code when the server asks for one. */
+const ENABLE_ASKED = enableTotpSchema.required({ recovery_code: true });
+const ENABLE = enableTotpSchema.omit({ recovery_code: true });
+
 function TotpSetup({
   user,
   setup,
+  methods,
   headingRef,
   onEnabled,
   onStale,
 }: {
   user: SignedInUser;
   setup: RouterOutputs['twoStep']['setupTotp'];
+  methods: readonly SecondStepMethod[];
   headingRef: React.RefObject<HTMLHeadingElement | null>;
   onEnabled: (codes: string[]) => void;
   onStale: (text: string) => void;
@@ -308,18 +332,33 @@ function TotpSetup({
   const { s, t } = useSecurityStrings();
   const enable = trpc.twoStep.enableTotp.useMutation();
   const guarded = useStaleAware(onStale);
+  const factor = useFactorRecheck('enableTotp', 'recovery_code');
   const form = useForm({
     name: 'enableTotp',
-    initial: { code: '', current_password: '' },
-    schema: enableTotpSchema,
-    pageShows: isStale,
-    whenEmpty: { code: 'emptyCode', current_password: 'emptyCurrentPassword' },
-    submit: async (values) => {
-      const result = await guarded(() => enable.mutateAsync(values));
+    initial: { code: '', current_password: '', recovery_code: '' },
+    schema: factor.asked ? ENABLE_ASKED : ENABLE,
+    pageShows: (error) => isStale(error) || isFactorRecheck(error, 'recovery_code'),
+    whenEmpty: { code: 'emptyCode', current_password: 'emptyCurrentPassword', recovery_code: 'emptyRecoveryCode' },
+    submit: async ({ code, current_password, recovery_code }) => {
+      let result;
+      try {
+        result = await guarded(() =>
+          enable.mutateAsync({ code, current_password, ...(factor.asked ? { recovery_code } : {}) }),
+        );
+      } catch (error) {
+        if (!factor.askedBy(error)) throw error;
+        // Asked, not refused: what was typed stays, the recovery code is to come.
+        form.reset({ code, current_password });
+        return;
+      }
       if (result) onEnabled(result.recoveryCodes);
     },
   });
-  const labels = { code: s('fieldCode'), current_password: t('fieldCurrentPassword') };
+  const labels = {
+    code: s('fieldCode'),
+    current_password: t('fieldCurrentPassword'),
+    recovery_code: s(factorLabelKey(methods, 'recovery_code')),
+  };
   return (
     <section className="totp-setup" aria-labelledby="totp-scan">
       <h2 id="totp-scan" tabIndex={-1} ref={headingRef}>
@@ -341,6 +380,7 @@ function TotpSetup({
       <PostForm {...postFormOf(form)}>
         <CodeField form={form} kind="app" label={labels.code} describedBy={['totp-confirm-help']} />
         <CurrentPasswordField form={form} label={labels.current_password} email={user.email} />
+        <SecondFactorField form={form} recheck={factor} methods={methods} />
         <SubmitButton busy={form.submitting} label={s('twoStepTurnOn')} busyLabel={s('twoStepTurningOn')} />
       </PostForm>
     </section>
@@ -398,7 +438,7 @@ function TwoStepOn({
         <h2 id="new-codes-title">{s('newCodesTitle')}</h2>
         <p>{s('newCodesHelp')}</p>
         {open === 'codes' ? (
-          <NewCodesForm user={user} onDone={onChange} onStale={onStale} onCancel={cancel} />
+          <NewCodesForm user={user} methods={twoStep.methods} onDone={onChange} onStale={onStale} onCancel={cancel} />
         ) : (
           <StepLink
             href={stepHref(path, OPEN, 'codes')}
@@ -432,7 +472,7 @@ function TwoStepOn({
         <section className="two-step-action" aria-labelledby="two-step-app-title">
           <h2 id="two-step-app-title">{s('twoStepAppTitle')}</h2>
           <p>{s('twoStepAppIsOff')}</p>
-          <AppSetUp user={user} onEnabled={onAppEnabled} onStale={onStale} />
+          <AppSetUp user={user} methods={twoStep.methods} onEnabled={onAppEnabled} onStale={onStale} />
         </section>
       )}
       <PasskeysSection help={s('twoStepPasskeysHelp')} />
@@ -507,28 +547,48 @@ function TurnOffForm({ user, onDone, onStale, onCancel }: ActionFormProps) {
   );
 }
 
-function NewCodesForm({ user, onDone, onStale, onCancel }: ActionFormProps) {
+/** The password; and a code when the server asks for a second factor. */
+const NEW_CODES_ASKED = regenerateRecoveryCodesSchema.required({ code: true });
+const NEW_CODES = regenerateRecoveryCodesSchema.omit({ code: true });
+
+function NewCodesForm({
+  user,
+  methods,
+  onDone,
+  onStale,
+  onCancel,
+}: ActionFormProps & { methods: readonly SecondStepMethod[] }) {
   const { s, t } = useSecurityStrings();
   const regenerate = trpc.twoStep.regenerateRecoveryCodes.useMutation();
   const guarded = useStaleAware(onStale);
+  const factor = useFactorRecheck('regenerateRecoveryCodes');
   const form = useForm({
     name: 'regenerateRecoveryCodes',
-    initial: { current_password: '' },
-    schema: regenerateRecoveryCodesSchema,
-    pageShows: isStale,
-    whenEmpty: { current_password: 'emptyCurrentPassword' },
-    submit: async (values) => {
-      const result = await guarded(() => regenerate.mutateAsync(values));
+    initial: { current_password: '', code: '' },
+    schema: factor.asked ? NEW_CODES_ASKED : NEW_CODES,
+    pageShows: (error) => isStale(error) || isFactorRecheck(error),
+    whenEmpty: { current_password: 'emptyCurrentPassword', code: 'emptySecondStepCode' },
+    submit: async ({ current_password, code }) => {
+      let result;
+      try {
+        result = await guarded(() => regenerate.mutateAsync({ current_password, ...(factor.asked ? { code } : {}) }));
+      } catch (error) {
+        if (!factor.askedBy(error)) throw error;
+        // Asked, not refused: the password typed stays, the code is to come.
+        form.reset({ current_password });
+        return;
+      }
       if (result) onDone({ codes: result.recoveryCodes });
     },
   });
-  const labels = { current_password: t('fieldCurrentPassword') };
+  const labels = { current_password: t('fieldCurrentPassword'), code: s(factorLabelKey(methods, 'code')) };
   useEffect(() => document.getElementById('current_password')?.focus(), []);
   return (
     <>
       <ErrorSummary report={form.report} labels={labels} />
       <PostForm {...postFormOf(form)}>
         <CurrentPasswordField form={form} label={labels.current_password} email={user.email} />
+        <SecondFactorField form={form} recheck={factor} methods={methods} />
         <SubmitButton busy={form.submitting} label={s('newCodesSubmit')} busyLabel={s('newCodesBusy')} />{' '}
         <CancelLink busy={form.submitting} onCancel={onCancel} />
       </PostForm>

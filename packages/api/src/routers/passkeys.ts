@@ -1,8 +1,9 @@
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { and, count, eq, isNull } from 'drizzle-orm';
-import { isUniqueViolation, passkeys, recoveryCodes } from '@accounts/db';
+import { isUniqueViolation, passkeys, recoveryCodes, users } from '@accounts/db';
 import {
   addPasskeySchema,
+  passkeyRecheckSchema,
   passkeyRegistrationOptionsSchema,
   passkeySignInSchema,
   removePasskeySchema,
@@ -10,7 +11,8 @@ import {
   secondStepPasskeyOptionsSchema,
   secondStepPasskeySchema,
 } from '@accounts/validators';
-import { requireRecentPassword, verifyCurrentPassword } from '../current-password.js';
+import { confirmWithPasskey, requireAccountLevel, secondFactorOf, twoStepTurnedOn } from '../account-level.js';
+import { verifyCurrentPassword } from '../current-password.js';
 import { describeDevice } from '../device.js';
 import { ProblemError } from '../errors.js';
 import { eventSource, recordEvent } from '../events.js';
@@ -24,7 +26,7 @@ import { issueRecoveryCodes } from '../recovery-codes.js';
 import { completeSecondStep, pendingSignInOf } from '../second-step.js';
 import { handOver } from '../sign-in.js';
 import { router, type Procedures } from '../trpc.js';
-import { afterFactorRemoved, refreshTwoStep } from '../two-step.js';
+import { afterFactorRemoved, hasSecondFactor, refreshTwoStep } from '../two-step.js';
 import { lockIfHashUnchanged, publicUser, rememberLocale } from '../users.js';
 import { userResult } from './account-outputs.js';
 import { passkeyAddedResult, passkeyListResult, webauthnOptionsResult } from './passkeys-outputs.js';
@@ -44,10 +46,11 @@ const asRegistration = (r: unknown) => r as RegistrationResponseJSON;
 const asAssertion = (r: unknown) => r as AuthenticationResponseJSON;
 
 /**
- * Passkeys: the account's own (list, add, rename, remove), signing in with one alone, and the
- * second step of a password sign-in done with one. A passkey is a second factor: the first one
- * turns two-step sign-in on (with recovery codes, if the account has none), removing the last
- * factor turns it off.
+ * Passkeys: the account's own (list, add, rename, remove), signing in with one alone, the second
+ * step of a password sign-in done with one, and a signed-in session's second factor confirmed with
+ * one. A passkey is a second factor: the first one turns two-step sign-in on (with recovery codes,
+ * if the account has none, and every other session ends), removing the last factor turns it off.
+ * Adding one, and removing the last factor, ask for the account's level (account-level.ts).
  */
 export function createPasskeysRouter({
   authedProcedure,
@@ -61,19 +64,25 @@ export function createPasskeysRouter({
       .query(async ({ ctx }) => ({ passkeys: (await passkeysOf(ctx.db, ctx.auth.user.id)).map(view) })),
 
     /**
-     * Options to add a passkey. A session whose password was last proved more than five minutes
-     * ago (or never: a passkey sign-in) must give `current_password` first (422
-     * `password_recheck_required`), checked and counted like every password check.
+     * Options to add a passkey, at the account's level: a session whose password was last proved
+     * more than five minutes ago (or never: a passkey sign-in) gives `current_password` (422
+     * `password_recheck_required`); with two-step sign-in on, one that proved no second factor in
+     * that time gives `code` (422 `second_factor_recheck_required`), or confirms a passkey first
+     * (`recheck`). Both are checked and counted like every password check. The options' challenge,
+     * good for five minutes, is what `add` holds the proof by.
      */
     registrationOptions: authedLimitedProcedure('changePassword')
       .input(passkeyRegistrationOptionsSchema)
       .output(webauthnOptionsResult)
       .mutation(async ({ ctx, input }) => {
-        await requireRecentPassword(ctx, ctx.auth, input.current_password);
+        await requireAccountLevel(ctx, ctx.auth, input);
         return { ...(await registrationOptions(ctx, ctx.auth.user)) };
       }),
 
-    /** Adds the passkey an authenticator made for the options' challenge. */
+    /**
+     * Adds the passkey an authenticator made for the options' challenge. The account's first second
+     * factor turns two-step sign-in on: every other session and known device of the account ends.
+     */
     add: accountWriteProcedure
       .input(addPasskeySchema)
       .output(passkeyAddedResult)
@@ -83,11 +92,18 @@ export function createPasskeysRouter({
         const name = input.name ?? passkeyKind(made.aaguid) ?? describeDevice(ctx.userAgent ?? null) ?? 'Passkey';
         const added = await ctx.db
           .transaction(async (tx) => {
+            // Held to the end: of two first passkeys added at once, one turns the step on.
+            const [before] = await tx
+              .select({ twoStep: users.twoStep })
+              .from(users)
+              .where(eq(users.id, user.id))
+              .for('update');
             const [row] = await tx
               .insert(passkeys)
               .values({ ...made, userId: user.id, name })
               .returning();
             await refreshTwoStep(tx, user.id);
+            if (!before?.twoStep) await twoStepTurnedOn(tx, ctx, ctx.auth);
             // The account's first second factor comes with recovery codes, as the app's does.
             const [left] = await tx
               .select({ n: count() })
@@ -126,7 +142,11 @@ export function createPasskeysRouter({
         return { ok: true as const };
       }),
 
-    /** Removes a passkey (current password required); removing the last factor turns two-step sign-in off. */
+    /**
+     * Removes a passkey (current password required). Removing the last second factor turns
+     * two-step sign-in off, so it asks for a second factor too: this session's, fresh, a `code`
+     * (app or recovery code), or a passkey confirmed first (`recheck`).
+     */
     remove: authedLimitedProcedure('changePassword')
       .input(removePasskeySchema)
       .output(okResult)
@@ -138,11 +158,15 @@ export function createPasskeysRouter({
         const [found] = await ctx.db.select({ id: passkeys.id }).from(passkeys).where(mine);
         if (!found) throw new ProblemError('not_found');
         ctx.hasher.assertCapacity();
+        const factor = secondFactorOf(ctx, ctx.auth, input.code);
+        if (!(await hasSecondFactor(ctx.db, user.id, id))) await factor.ask();
         const { check, incorrect } = await verifyCurrentPassword(ctx, ctx.auth, input.current_password);
-        const outcome = await ctx.db.transaction(async (tx) => {
+        const outcome = await factor.transaction(check, async (tx) => {
           if (!(await lockIfHashUnchanged(tx, user.id, user.passwordHash))) return 'stale';
           const gone = await tx.delete(passkeys).where(mine).returning({ id: passkeys.id });
           if (!gone.length) return 'gone';
+          // Decided under the lock: the last factor (another may have gone meanwhile) takes the step with it.
+          await factor.prove(tx, !(await hasSecondFactor(tx, user.id)));
           await afterFactorRemoved(tx, user.id);
           await check.passed(tx, 'passkey_removed');
           await queueTwoStepNotice(tx, ctx, user, 'passkey_removed');
@@ -153,6 +177,26 @@ export function createPasskeysRouter({
           await check.withdraw();
           throw new ProblemError('not_found');
         }
+        return { ok: true as const };
+      }),
+
+    /**
+     * Options to confirm a second factor with one of the account's passkeys, for a signed-in session
+     * asked for one (`second_factor_recheck_required`). 409 `two_step_off` without two-step sign-in.
+     */
+    recheckOptions: authedLimitedProcedure('passkeyOptions')
+      .output(webauthnOptionsResult)
+      .mutation(async ({ ctx }) => {
+        if (!ctx.auth.user.twoStep) throw new ProblemError('two_step_off');
+        return { ...(await assertionOptions(ctx, 'second_step', ctx.auth.user)) };
+      }),
+
+    /** Confirms a second factor with a passkey: this session's proof for the next five minutes. */
+    recheck: authedLimitedProcedure('changePassword')
+      .input(passkeyRecheckSchema)
+      .output(okResult)
+      .mutation(async ({ ctx, input }) => {
+        await confirmWithPasskey(ctx, ctx.auth, asAssertion(input.response));
         return { ok: true as const };
       }),
 

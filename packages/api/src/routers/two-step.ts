@@ -1,6 +1,7 @@
 import { and, eq, isNotNull } from 'drizzle-orm';
 import { totpCredentials } from '@accounts/db';
 import { disableTotpSchema, enableTotpSchema, regenerateRecoveryCodesSchema } from '@accounts/validators';
+import { secondFactorOf, twoStepTurnedOn } from '../account-level.js';
 import { verifyCurrentPassword } from '../current-password.js';
 import { fieldProblem, ProblemError } from '../errors.js';
 import { queueTwoStepNotice } from '../mail/notices.js';
@@ -9,7 +10,7 @@ import { DEFAULT_REALM_SLUG } from '../realms.js';
 import { issueRecoveryCodes } from '../recovery-codes.js';
 import { matchingStep, newTotpSecret, otpauthUri, qrCodeImage } from '../totp.js';
 import { router, type Context, type Procedures } from '../trpc.js';
-import { openSecret, refreshTwoStep, removeTotp, useSecondStepCode } from '../two-step.js';
+import { openSecret, refreshTwoStep, removeTotp } from '../two-step.js';
 import type { Database } from '@accounts/db';
 import { lockIfHashUnchanged } from '../users.js';
 import { recoveryCodesResult, totpSetupResult } from './two-step-outputs.js';
@@ -27,13 +28,11 @@ async function totpIsOn(db: Database, userId: string): Promise<boolean> {
   return rows.length === 1;
 }
 
-/** Rolls back a transaction whose code turned out wrong. */
-class WrongCode extends Error {}
-
 /**
  * Two-step sign-in's settings: set up an authenticator app, turn it on with a code it shows,
  * turn it off, make new recovery codes. Changing anything needs the current password, counted
- * by the lockout like every password check; each change is an account event and a mail notice.
+ * by the lockout like every password check, and once two-step sign-in is on a second factor too
+ * (account-level.ts); each change is an account event and a mail notice.
  */
 export function createTwoStepRouter({ accountWriteProcedure, authedLimitedProcedure, authedProcedure }: Procedures) {
   return router({
@@ -72,7 +71,12 @@ export function createTwoStepRouter({ accountWriteProcedure, authedLimitedProced
       return { secret, uri, qrCode: await qrCodeImage(uri) };
     }),
 
-    /** Turns the pending app on with a code it shows and the password; answers the ten recovery codes. */
+    /**
+     * Turns the pending app on with a code it shows and the password; answers the ten recovery
+     * codes. When this turns two-step sign-in on, every other session and known device of the
+     * account ends. An account already on through passkeys binds the app with a second factor
+     * too: this session's, fresh, or a recovery code (`recovery_code`).
+     */
     enableTotp: authedLimitedProcedure('changePassword')
       .input(enableTotpSchema)
       .output(recoveryCodesResult)
@@ -84,6 +88,8 @@ export function createTwoStepRouter({ accountWriteProcedure, authedLimitedProced
         const [row] = await ctx.db.select({ pending: totpCredentials.pendingSecret }).from(totpCredentials).where(mine);
         const pending = row?.pending;
         if (!pending) throw new ProblemError('totp_not_set_up');
+        const factor = secondFactorOf(ctx, ctx.auth, input.recovery_code, 'recovery_code');
+        if (user.twoStep) await factor.ask();
         const { check, incorrect } = await verifyCurrentPassword(ctx, ctx.auth, input.current_password);
         const secret = openSecret(ctx.vault, pending, user.id, ctx.log);
         const step = secret === null ? null : matchingStep(secret, input.code);
@@ -93,8 +99,9 @@ export function createTwoStepRouter({ accountWriteProcedure, authedLimitedProced
           return fieldProblem('code', 'code_incorrect');
         };
         if (step === null) throw await wrongCode();
-        const codes = await ctx.db.transaction(async (tx) => {
-          if (!(await lockIfHashUnchanged(tx, user.id, user.passwordHash))) return 'stale';
+        const codes = await factor.transaction(check, async (tx) => {
+          const locked = await lockIfHashUnchanged(tx, user.id, user.passwordHash);
+          if (!locked) return 'stale';
           // Only the secret this code was checked against: a set-up that replaced it meanwhile wins.
           const [on] = await tx
             .update(totpCredentials)
@@ -102,8 +109,11 @@ export function createTwoStepRouter({ accountWriteProcedure, authedLimitedProced
             .where(and(mine, eq(totpCredentials.pendingSecret, pending)))
             .returning({ userId: totpCredentials.userId });
           if (!on) return 'replaced';
+          // Already on (passkeys): the app is bound at the account's level.
+          await factor.prove(tx, locked.twoStep);
           await refreshTwoStep(tx, user.id);
           await check.passed(tx, 'two_step_enabled');
+          if (!locked.twoStep) await twoStepTurnedOn(tx, ctx, ctx.auth);
           const issued = await issueRecoveryCodes(tx, ctx.vault, user.id);
           await queueTwoStepNotice(tx, ctx, user, 'enabled');
           return issued;
@@ -114,9 +124,10 @@ export function createTwoStepRouter({ accountWriteProcedure, authedLimitedProced
       }),
 
     /**
-     * Turns the authenticator app off with the password and a current code or a recovery code: its
-     * secret goes, and with the last factor (no passkey left) the step and its recovery codes. 409
-     * `totp_off` when the app is not on. A wrong code counts like a wrong password.
+     * Turns the authenticator app off with the password and a current code or a recovery code
+     * (always, however fresh the session's proof): its secret goes, and with the last factor (no
+     * passkey left) the step and its recovery codes. 409 `totp_off` when the app is not on. A
+     * wrong code counts like a wrong password.
      */
     disableTotp: authedLimitedProcedure('changePassword')
       .input(disableTotpSchema)
@@ -125,29 +136,24 @@ export function createTwoStepRouter({ accountWriteProcedure, authedLimitedProced
         const { user } = ctx.auth;
         ctx.hasher.assertCapacity();
         if (!user.twoStep || !(await totpIsOn(ctx.db, user.id))) throw new ProblemError('totp_off');
+        const factor = secondFactorOf(ctx, ctx.auth, input.code);
         const { check, incorrect } = await verifyCurrentPassword(ctx, ctx.auth, input.current_password);
-        const outcome = await ctx.db
-          .transaction(async (tx) => {
-            if (!(await lockIfHashUnchanged(tx, user.id, user.passwordHash))) return 'stale';
-            if (!(await useSecondStepCode(tx, ctx.vault, user.id, input.code, ctx.log))) throw new WrongCode();
-            await removeTotp(tx, user.id);
-            await check.passed(tx, 'two_step_disabled');
-            await queueTwoStepNotice(tx, ctx, user, 'disabled');
-            return 'off';
-          })
-          .catch((err: unknown) => {
-            if (err instanceof WrongCode) return 'wrong';
-            throw err;
-          });
+        const outcome = await factor.transaction(check, async (tx) => {
+          if (!(await lockIfHashUnchanged(tx, user.id, user.passwordHash))) return 'stale';
+          await factor.prove(tx);
+          await removeTotp(tx, user.id);
+          await check.passed(tx, 'two_step_disabled');
+          await queueTwoStepNotice(tx, ctx, user, 'disabled');
+          return 'off';
+        });
         if (outcome === 'stale') throw await incorrect();
-        if (outcome === 'wrong') {
-          await check.failed('second_factor_failed');
-          throw fieldProblem('code', 'code_incorrect');
-        }
         return { ok: true as const };
       }),
 
-    /** Ten new recovery codes with the password; the old ones stop working at once. */
+    /**
+     * Ten new recovery codes with the password and a second factor (this session's, fresh, or
+     * `code`); the old ones stop working at once.
+     */
     regenerateRecoveryCodes: authedLimitedProcedure('changePassword')
       .input(regenerateRecoveryCodesSchema)
       .output(recoveryCodesResult)
@@ -155,9 +161,12 @@ export function createTwoStepRouter({ accountWriteProcedure, authedLimitedProced
         const { user } = ctx.auth;
         ctx.hasher.assertCapacity();
         if (!user.twoStep) throw new ProblemError('two_step_off');
+        const factor = secondFactorOf(ctx, ctx.auth, input.code);
+        await factor.ask();
         const { check, incorrect } = await verifyCurrentPassword(ctx, ctx.auth, input.current_password);
-        const codes = await ctx.db.transaction(async (tx) => {
+        const codes = await factor.transaction(check, async (tx) => {
           if (!(await lockIfHashUnchanged(tx, user.id, user.passwordHash))) return null;
+          await factor.prove(tx);
           await check.passed(tx, 'recovery_codes_regenerated');
           const issued = await issueRecoveryCodes(tx, ctx.vault, user.id);
           await queueTwoStepNotice(tx, ctx, user, 'recovery_codes_regenerated');
