@@ -1,5 +1,5 @@
 import { createVault, createRealm, listRealms, pepperId, RealmError, setRequireVerifiedEmail } from '@accounts/api';
-import { DataDirBusyError, openDatabase } from '@accounts/db';
+import { DATA_DIR_WAS_OPEN, DataDirBusyError, openDatabase } from '@accounts/db';
 import {
   AccountCommandError,
   accountCommandValid,
@@ -50,6 +50,7 @@ async function main(args: string[]): Promise<number> {
     }
   }
   const database = await openDatabase(options);
+  if (database.dataDirWasOpen) console.warn(`${config.DATA_DIR}: ${DATA_DIR_WAS_OPEN}`);
   try {
     if (!(config.DATABASE_URL && config.DATABASE_MIGRATION_URL)) await database.migrate();
     if (command === 'account') {

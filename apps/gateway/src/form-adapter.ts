@@ -49,12 +49,16 @@ export const callProcedure = (services: Services, path: ProcedurePath, ctx: Requ
     batchIndex: 0,
   }) as Promise<unknown>;
 
-/** A procedure's answer sent as a file to keep, named for the realm and the day. */
+/**
+ * A procedure's answer sent as a file to keep, named for the realm and the day. Whatever address
+ * it was posted to (a page's form too), no cache keeps it: it is the person's data.
+ */
 export function sendDownload(reply: FastifyReply, ctx: RequestContext, result: unknown) {
   const day = new Date().toISOString().slice(0, 10);
   return reply
     .header('content-disposition', `attachment; filename="account-${ctx.realm.slug}-${day}.json"`)
     .header('content-language', ctx.locale)
+    .header('cache-control', 'no-store')
     .send(result);
 }
 

@@ -337,18 +337,8 @@ export const FORM_ROUTES: readonly FormRoute[] = [
       "Use a change-of-address link's `token` (no session needed): the new address becomes the account's, confirmed; every other session ends; the old address is told. `409 email_taken` when another account of the realm took the address meanwhile (nothing changes); `400 email_change_token_invalid` for a link that does not work.",
     problems: ['email_change_token_invalid', 'email_taken'],
   },
-  // A copy of one's data.
-  {
-    method: 'GET',
-    url: '/users/export',
-    procedure: 'accountData.exportRecent',
-    status: 200,
-    download: true,
-    summary:
-      'Everything the service holds about the account, as a JSON file (docs/account-export.schema.json), for a session that proved its password in the last 5 minutes (else `422 password_recheck_required`: use POST with `current_password`). An account event, and a notice to the owner.',
-    // No input, but the recheck is a field error on `current_password`.
-    problems: ['validation_failed', 'rate_limited', 'too_many_attempts', 'server_busy'],
-  },
+  // A copy of one's data. A POST only: a download that records an event and mails a notice is
+  // never something another site can start with a link (a GET navigation carries the session).
   {
     method: 'POST',
     url: '/users/export',
@@ -356,7 +346,7 @@ export const FORM_ROUTES: readonly FormRoute[] = [
     status: 200,
     download: true,
     summary:
-      'The same copy, with `current_password` when the session has not proved it in the last 5 minutes (checked and counted like every password check).',
+      'Everything the service holds about the account, as a JSON file (docs/account-export.schema.json). It needs a session that proved its password in the last 5 minutes, or `current_password` now (checked and counted like every password check; without it, a session that has not proved it lately is `422 password_recheck_required` on `current_password`). An account event, and a notice to the owner.',
     problems: ['rate_limited', 'too_many_attempts', 'server_busy'],
   },
   // The mailed-link flows.

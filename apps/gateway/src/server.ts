@@ -1,5 +1,5 @@
 import { createHasher, createVault, secretCensus, setEventRetention, type Hasher, type Vault } from '@accounts/api';
-import { openDatabase, type DatabaseHandle, type QueryObserver } from '@accounts/db';
+import { DATA_DIR_WAS_OPEN, openDatabase, type DatabaseHandle, type QueryObserver } from '@accounts/db';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
@@ -127,13 +127,14 @@ export async function createServer(config: Config, deps: ServerDeps = {}): Promi
     // After the database: its data directory is held, and keeps the generated key and pepper.
     const secret = secretKeyFor(config);
     if (secret.generated) generated.push(secret.generated);
-    vault = createVault(secret.key, config.SECRET_KEY_PREVIOUS);
     if (!deps.hasher) {
       const pepper = pepperFor(config);
       if (pepper.generated) generated.push(pepper.generated);
       hasher = await createHasher({ ...hasherOptionsFrom(config, pepper.pepper), observer: observers.hashing });
     } else hasher = deps.hasher;
     if (!deps.hasher) owned.push(() => hasher.close());
+    // Recovery codes are hashed on the hashing pool.
+    vault = createVault(secret.key, config.SECRET_KEY_PREVIOUS, hasher);
     app = await buildApp({
       config,
       db: database.db,
@@ -180,6 +181,7 @@ export async function createServer(config: Config, deps: ServerDeps = {}): Promi
     async start() {
       for (const file of generated)
         app.log.info({ file }, 'secret generated: back this file up with the database, apart from its dumps');
+      if (database.dataDirWasOpen) app.log.warn({ dataDir: config.DATA_DIR }, DATA_DIR_WAS_OPEN);
       await reportEarlierSecrets(app, database, vault, hasher);
       const address = await app.listen({ port: config.PORT, host: config.HOST });
       if (metrics && config.METRICS_PORT !== undefined) {

@@ -271,8 +271,9 @@ export async function registerWebApp(
     // The build writes a .br and a .gz beside each text file; the one the browser accepts is sent
     // as is (no compression work per request), else the plain file.
     preCompressed: true,
-    // Source maps stay with the build (for error tracking), never served: they would publish the source.
-    allowedPath: (path) => !path.endsWith('.map'),
+    // Source maps stay with the build (for error tracking), never served: they would publish the
+    // source. No route is made for them, so one is not found (404) like any file that is not there.
+    globIgnore: ['**/*.map'],
     setHeaders(res, path) {
       // Vite fingerprints everything under assets/; index.html and the favicon must be revalidated.
       res.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');

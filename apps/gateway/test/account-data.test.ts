@@ -20,7 +20,7 @@ import { deviceCookieOf, pendingCookieOf, turnOnTwoStep } from './support/two-st
 
 // A person's own account over real HTTP, with mail through a real SMTP server: moving it to
 // another address (POST /users/change_email, the link to the new address, the notices to the
-// old), and a copy of everything held about it (GET/POST /users/export).
+// old), and a copy of everything held about it (POST /users/export).
 
 const SCHEMA = JSON.parse(
   readFileSync(new URL('../../../docs/account-export.schema.json', import.meta.url), 'utf8'),
@@ -244,7 +244,7 @@ describe.each(testDrivers())('changing the address and taking a copy of the data
     });
   });
 
-  describe('GET and POST /users/export', () => {
+  describe('POST /users/export', () => {
     /** Every value of the account's rows that must never leave: hashes, digests, secrets, keys. */
     async function storedSecrets(db: Database, userId: string): Promise<string[]> {
       const [user] = await db.select().from(users).where(eq(users.id, userId));
@@ -313,7 +313,7 @@ describe.each(testDrivers())('changing the address and taking a copy of the data
       const twinId = (await get('/users/me', { cookie: twin.cookie! }, 'acme.localhost')).json.user.id as string;
 
       const before = today();
-      const res = await get('/users/export', { cookie });
+      const res = await post('/users/export', {}, { cookie });
       const after = today();
       expect(res.status, res.text).toBe(200);
       expect(res.headers['content-type']).toMatch(/^application\/json/);
@@ -392,7 +392,7 @@ describe.each(testDrivers())('changing the address and taking a copy of the data
       expect(notice.text).toContain('http://localhost:3000/forgot-password');
 
       // The twin's own copy, named for its realm, holds its account only.
-      const theirs = await get('/users/export', { cookie: twin.cookie! }, 'acme.localhost');
+      const theirs = await post('/users/export', {}, { cookie: twin.cookie! }, 'acme.localhost');
       expect(theirs.status).toBe(200);
       expect(theirs.headers['content-disposition']).toMatch(
         /^attachment; filename="account-acme-\d{4}-\d{2}-\d{2}\.json"$/,
@@ -406,12 +406,12 @@ describe.each(testDrivers())('changing the address and taking a copy of the data
     it('asks for the password when the session has not proved it in the last five minutes; POST with current_password proves it', async () => {
       const { email, cookie } = await confirmed();
       const userId = (await get('/users/me', { cookie })).json.user.id as string;
-      expect((await get('/users/export')).status).toBe(401);
+      expect((await post('/users/export', {})).status).toBe(401);
       await gw.db.db
         .update(sessions)
         .set({ passwordCheckedAt: sql`now() - interval '6 minutes'` })
         .where(eq(sessions.userId, userId));
-      const stale = await get('/users/export', { cookie });
+      const stale = await post('/users/export', {}, { cookie });
       expect(stale.status).toBe(422);
       expect(stale.json).toMatchObject({
         code: 'validation_failed',
@@ -432,8 +432,8 @@ describe.each(testDrivers())('changing the address and taking a copy of the data
       expect(proved.status).toBe(200);
       expect(proved.headers['content-disposition']).toMatch(/^attachment; filename="account-default-[\d-]{10}\.json"$/);
       expect(proved.json.account.email).toBe(email);
-      // Proved now: for five minutes the GET needs no password.
-      expect((await get('/users/export', { cookie })).status).toBe(200);
+      // Proved now: for five minutes no password is needed.
+      expect((await post('/users/export', {}, { cookie })).status).toBe(200);
       expect((await post('/users/export', {}, { cookie })).status).toBe(200);
       expect((await eventTypes(cookie)).filter((t) => t === 'data_exported')).toHaveLength(3);
       await expect.poll(() => mailsTo(email, /A copy of your data/).length).toBe(3);
@@ -442,6 +442,31 @@ describe.each(testDrivers())('changing the address and taking a copy of the data
         .from(sessions)
         .where(eq(sessions.userId, userId));
       expect(Date.now() - row!.at!.getTime()).toBeLessThan(60_000);
+    });
+
+    it('takes no GET or HEAD, however it comes (a link or a navigation from another site): 405, no file, no event, no notice', async () => {
+      const { email, cookie } = await confirmed();
+      // What Chromium sends for a link on another site: the session cookie (SameSite=Lax) goes along.
+      const navigation = {
+        cookie,
+        accept: 'text/html,application/xhtml+xml',
+        'sec-fetch-site': 'cross-site',
+        'sec-fetch-mode': 'navigate',
+        'sec-fetch-dest': 'document',
+      };
+      for (const method of ['GET', 'HEAD'])
+        for (const headers of [navigation, { cookie }]) {
+          const res = await gw.send(method, '/users/export', { headers: { ...from(), ...headers } });
+          expect(res.status, method).toBe(405);
+          expect(res.headers.allow, method).toBe('POST');
+          expect(res.headers['content-disposition'], method).toBeUndefined();
+        }
+      expect(await eventTypes(cookie)).not.toContain('data_exported');
+      // The POST after them hands over the first copy, and its notice is the only one.
+      expect((await post('/users/export', {}, { cookie })).status).toBe(200);
+      await mailTo(email, /A copy of your data/);
+      expect(mailsTo(email, /A copy of your data/)).toHaveLength(1);
+      expect((await eventTypes(cookie)).filter((t) => t === 'data_exported')).toHaveLength(1);
     });
   });
 });

@@ -383,13 +383,14 @@ describe('page forms posted without scripts', () => {
     }
   });
 
-  it('hands the copy of the data over as a file, and forgets nothing typed in the page', async () => {
+  it('hands the copy of the data over as a file no cache keeps, and forgets nothing typed in the page', async () => {
     const { b, email } = await register();
     const res = await b.post('/settings/data', { _form: 'exportData', current_password: STRONG });
     expect(res.status).toBe(200);
     expect(res.headers['content-disposition']).toMatch(
       /^attachment; filename="account-default-\d{4}-\d{2}-\d{2}\.json"$/,
     );
+    expect(res.headers['cache-control']).toBe('no-store');
     expect(res.json.account.email).toBe(email);
     const wrong = await b.post('/settings/data', { _form: 'exportData', current_password: STRONG2 });
     expect(wrong.status).toBe(422);

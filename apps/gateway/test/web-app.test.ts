@@ -49,6 +49,22 @@ describe('the web app as served by the gateway', () => {
     expect(br.body.length).toBeLessThan(plain.body.length / 2);
   });
 
+  it('never serves a source map: it is not found (404), as a file that is not there, not a 405', async () => {
+    const map = readdirSync(`${WEB_DIST_DIR}/assets`).find((f) => f.endsWith('.js.map'));
+    expect(map, 'the build writes source maps').toBeDefined();
+    for (const method of ['GET', 'HEAD']) {
+      for (const path of [`/assets/${map}`, '/assets/no-such-file.js']) {
+        const res = await request(`http://127.0.0.1:${gw.port}${path}`, {
+          method: method as 'GET',
+          headers: { host: `localhost:${gw.port}`, 'accept-encoding': 'gzip, br' },
+        });
+        await res.body.dump();
+        expect(res.statusCode, `${method} ${path}`).toBe(404);
+        expect(res.headers.allow, `${method} ${path}`).toBeUndefined();
+      }
+    }
+  });
+
   it('sends a signed-out page, compressed, to be revalidated on every load, and the root to where it leads', async () => {
     for (const path of ['/login', '/register?x=1', '/no/such/page']) {
       const res = await raw(path, { ...html, 'accept-encoding': 'gzip' });

@@ -1,4 +1,6 @@
 import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startSmtp, type TestSmtp } from '../../gateway/test/support/smtp';
 import { auditBothSizes } from './support/audit';
@@ -15,7 +17,7 @@ import {
   uniqueEmail,
 } from './support/flows';
 import { startMailGateway } from './support/mail-gateway';
-import type { Page } from 'playwright-core';
+import type { Download, Page } from 'playwright-core';
 
 // A person's own account in Chromium: moving it to another address (the link mailed to the new
 // address, the notices to the old one, a cancelled change) and downloading a copy of its data,
@@ -253,5 +255,66 @@ describe.skipIf(inject('port') === null)('the email address and a copy of one’
     await auditBothSizes(page, 'data-downloaded', DESKTOP);
     // The owner is told.
     await smtp.waitFor((m) => m.to.includes(alan.email) && /A copy of your data/.test(m.subject));
+  });
+
+  /** Another site (127.0.0.1 is not the same site as localhost): one page, `html`. */
+  async function otherSite(html: string): Promise<{ url: string; close: () => Promise<void> }> {
+    const server: Server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  }
+
+  it('another site cannot take a copy of the data: its link to /users/export, followed while signed in, gets no file, and nothing is recorded or mailed', async () => {
+    const eve = person('export-cross-site', 'Eve Target');
+    const page = await fresh();
+    await register(page, base, eve);
+    await confirmAddress(page, eve.email);
+    const downloads: Download[] = [];
+    page.on('download', (d) => downloads.push(d));
+    const site = await otherSite(
+      `<!doctype html><title>Prize</title><a id="link" href="${base}/users/export">Claim your prize</a>`,
+    );
+    try {
+      await page.goto(site.url);
+      // A link followed: a top-level navigation, which carries the session cookie (SameSite=Lax).
+      const [answer] = await Promise.all([page.waitForResponse(`${base}/users/export`), page.locator('#link').click()]);
+      const sent = await answer.request().allHeaders();
+      expect(sent['sec-fetch-site']).toBe('cross-site');
+      expect(sent.cookie).toMatch(/(^|; )session=/);
+      expect(answer.status()).toBe(405);
+      expect(await answer.headerValue('content-disposition')).toBeNull();
+      // Shown as a page (the refusal), not kept as a file.
+      await page.waitForURL(`${base}/users/export`);
+      // The other site's script sending the browser there instead.
+      await page.goto(site.url);
+      const [again] = await Promise.all([
+        page.waitForResponse(`${base}/users/export`),
+        page.evaluate((to) => void (location.href = to), `${base}/users/export`),
+      ]);
+      expect(again.status()).toBe(405);
+      await page.waitForURL(`${base}/users/export`);
+    } finally {
+      await site.close();
+    }
+    expect(downloads).toEqual([]);
+
+    // Nothing was recorded: the account's activity shows no copy taken.
+    await page.goto(`${base}/account`);
+    type Activity = { events: { type: string }[] };
+    const types = await page.evaluate(async () =>
+      ((await (await fetch('/users/activity')).json()) as Activity).events.map((e) => e.type),
+    );
+    expect(types).toContain('registered');
+    expect(types).not.toContain('data_exported');
+    // And nothing was mailed: the copy the owner then takes with the page's button is the first one told.
+    await page.goto(`${base}/settings/data`);
+    await appRunning(page);
+    await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download your data' }).click(),
+    ]);
+    await smtp.waitFor((m) => m.to.includes(eve.email) && /A copy of your data/.test(m.subject));
+    expect(smtp.mails.filter((m) => m.to.includes(eve.email) && /A copy of your data/.test(m.subject))).toHaveLength(1);
   });
 });

@@ -83,9 +83,13 @@ export default function run(task) {
 }
 
 /**
+ * `hashCode` and `verifyCode` take a recovery code's keyed digest (64 hex digits: within bcrypt's
+ * 72 bytes, already peppered), so no pre-hash is needed.
  * @param {{ op: 'hash', password: string, pepper: string, cost: number }
  *   | { op: 'judge', password: string, context: object }
  *   | { op: 'verify', password: string, peppers: string[], hash: string, padToCost?: number }
+ *   | { op: 'hashCode', digest: string, cost: number }
+ *   | { op: 'verifyCode', digest: string, hash: string }
  *   | { op: 'thread' }} task
  */
 function work(task) {
@@ -102,6 +106,10 @@ function work(task) {
       for (let cost = bcrypt.getRounds(task.hash); cost < (task.padToCost ?? 0); cost++) bcrypt.hashSync('pad', cost);
       return ok;
     }
+    case 'hashCode':
+      return bcrypt.hashSync(task.digest, task.cost);
+    case 'verifyCode':
+      return bcrypt.compareSync(task.digest, task.hash);
     case 'judge':
       return passwordJudge().then((judge) => judge(task.password, task.context));
     case 'thread':

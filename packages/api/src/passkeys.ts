@@ -9,7 +9,7 @@ import {
   type PublicKeyCredentialRequestOptionsJSON,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
-import { decodeClientDataJSON, isoBase64URL, parseAuthenticatorData } from '@simplewebauthn/server/helpers';
+import { decodeClientDataJSON, isoBase64URL } from '@simplewebauthn/server/helpers';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { passkeys, users, webauthnChallenges, type Database, type User } from '@accounts/db';
 import { fromNow } from './db-time.js';
@@ -198,7 +198,8 @@ export type AssertionOutcome = { ok: true; assertion: Assertion } | { ok: false;
 /**
  * Checks an assertion of `passkey` against its challenge (already taken), this realm's origin and
  * RP ID, the stored public key and counter. A counter that did not move forward, where the
- * authenticator keeps one, is refused (a cloned authenticator) and said so for the record.
+ * authenticator keeps one, is refused (a cloned authenticator) and said so for the record, but
+ * only for an assertion whose signature holds: anyone can send a low counter with a bad signature.
  */
 export async function verifyAssertion(
   ctx: Context,
@@ -207,13 +208,6 @@ export async function verifyAssertion(
   expectedChallenge: string,
   requireUserVerification: boolean,
 ): Promise<AssertionOutcome> {
-  let counter: number;
-  try {
-    counter = parseAuthenticatorData(isoBase64URL.toBuffer(response.response.authenticatorData)).counter;
-  } catch {
-    return { ok: false, counterWentBack: false };
-  }
-  if ((counter > 0 || passkey.counter > 0) && counter <= passkey.counter) return { ok: false, counterWentBack: true };
   const { origin, rpID } = relyingParty(ctx);
   const verification = await verifyAuthenticationResponse({
     response,
@@ -223,13 +217,18 @@ export async function verifyAssertion(
     credential: {
       id: passkey.credentialId,
       publicKey: isoBase64URL.toBuffer(passkey.publicKey),
-      counter: passkey.counter,
+      // The library compares the counter before it checks the signature, and throws alike for
+      // both: given none, it checks everything else, and the counter is compared below.
+      counter: 0,
       transports: passkey.transports,
     },
     requireUserVerification,
   }).catch(() => null);
   if (!verification?.verified) return { ok: false, counterWentBack: false };
-  return { ok: true, assertion: { passkey, newCounter: verification.authenticationInfo.newCounter } };
+  const { newCounter } = verification.authenticationInfo;
+  if ((newCounter > 0 || passkey.counter > 0) && newCounter <= passkey.counter)
+    return { ok: false, counterWentBack: true };
+  return { ok: true, assertion: { passkey, newCounter } };
 }
 
 /** Takes a sign-in's or a second step's challenge from an assertion. */

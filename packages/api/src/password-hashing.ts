@@ -21,6 +21,17 @@ export const PUBLIC_DEFAULT_PEPPER = 'accounts-default-pepper-set-PASSWORD_PEPPE
 /** A pepper's id in stored hashes: the first 8 hex digits of its SHA-256 (tells nothing of the pepper). */
 export const pepperId = (pepper: string) => createHash('sha256').update(pepper).digest('hex').slice(0, 8);
 
+/**
+ * bcrypt's cost for recovery codes (never above the passwords'). A typed code is compared with each
+ * of the account's unused codes, up to ten: at 8, a wrong code's ten compares (10 × 2^8 rounds) cost
+ * about what one password check costs at the default 11 (2^11), where at 11 they would cost ten.
+ * A code's 50 random bits (not a password's few) carry the rest: a search of a dump, SECRET_KEY in
+ * hand, needs some 2^49 compares of cost 8 per code. Measured with `npx tsx scripts/code-cost.ts`
+ * in packages/api (2 hashing threads, a busy 2-core machine): a password 308 ms, one code 51 ms,
+ * a wrong code against ten 378 ms, ten codes issued 417 ms.
+ */
+export const RECOVERY_CODE_COST = 8;
+
 export interface HasherOptions {
   cost: number;
   /** The current pepper: every new hash is made with it. */
@@ -56,6 +67,10 @@ export interface Hasher {
   /** Compares against a throwaway hash, so an unknown account costs as much time as a known one. */
   verifyDummy(password: string): Promise<void>;
   needsRehash(stored: string): boolean;
+  /** A recovery code's keyed digest (vault.ts), salted and hashed to be kept: bcrypt at RECOVERY_CODE_COST. */
+  hashCode(digest: string): Promise<string>;
+  /** Whether a keyed digest is the one hashCode hashed into `hash`. */
+  verifyCode(digest: string, hash: string): Promise<boolean>;
   /** The password rule's verdict on how easy a new password is to guess, estimated on the estimating thread. */
   judge(password: string, context: PasswordContext): Promise<PasswordVerdict>;
   /** Throws server_busy when `slots` hashing tasks (bcrypt runs) would not find room in the queue. */
@@ -166,6 +181,9 @@ export async function createHasher(opts: HasherOptions): Promise<Hasher> {
     verifyDummy: async (password) => void (await verify(password, dummy)),
     // An older cost, or another pepper (a previous one, or none recorded): re-hashed at sign-in.
     needsRehash: (stored) => costOf(stored) !== opts.cost || pepperIdOf(stored) !== currentId,
+    hashCode: (digest) =>
+      run<string>('hashing', { op: 'hashCode', digest, cost: Math.min(opts.cost, RECOVERY_CODE_COST) }),
+    verifyCode: (digest, hash) => run<boolean>('hashing', { op: 'verifyCode', digest, hash }),
     judge: (password, context) => run<PasswordVerdict>('estimating', { op: 'judge', password, context }),
     assertCapacity(slots = 1) {
       // A request needing more slots than the whole queue still runs when nothing waits.

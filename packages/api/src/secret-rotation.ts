@@ -1,6 +1,6 @@
 import { and, count, eq, isNotNull, not, or, sql } from 'drizzle-orm';
 import { recoveryCodes, totpCredentials, users, type Database } from '@accounts/db';
-import type { Vault } from './vault.js';
+import { hashedCodePrefix, type Vault } from './vault.js';
 
 // What is still made by an earlier secret after a rotation (PASSWORD_PEPPER_PREVIOUS,
 // SECRET_KEY_PREVIOUS), and the sealing again of what can be sealed again without the person:
@@ -27,10 +27,15 @@ export async function secretCensus(db: Database, vault: Vault, pepperId: string)
     })
     .from(users)
     .where(not(sql`${users.passwordHash} like ${`bcrypt-hmac-sha384:${pepperId}$%`}`));
+  // A code's row holds its hash, or (issued before codes were hashed) its digest; both name their key.
+  const underCurrent = or(
+    sql`${recoveryCodes.digest} like ${`${currentDigest}.%`}`,
+    sql`${recoveryCodes.digest} like ${`${hashedCodePrefix(currentDigest)}%`}`,
+  )!;
   const [codes] = await db
     .select({ n: count() })
     .from(recoveryCodes)
-    .where(and(sql`${recoveryCodes.usedAt} is null`, not(sql`${recoveryCodes.digest} like ${`${currentDigest}.%`}`)));
+    .where(and(sql`${recoveryCodes.usedAt} is null`, not(underCurrent)));
   return {
     hashesUnderOtherPeppers: hashes?.other ?? 0,
     hashesWithoutPepperId: hashes?.legacy ?? 0,

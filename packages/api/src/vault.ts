@@ -1,8 +1,9 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 
 // What SECRET_KEY protects: TOTP secrets and mailed links waiting in the outbox, sealed with
-// AES-256-GCM so a dump of the database holds none in clear, and recovery codes, stored as
-// HMAC-SHA256 digests so a dump cannot be searched for them. Each use has its own key, derived
+// AES-256-GCM so a dump of the database holds none in clear, and recovery codes, whose HMAC-SHA256
+// digest is the pepper under a bcrypt hash made on the hashing pool (hashCode), so that even with
+// the key a dump can only be searched at bcrypt's pace. Each use has its own key, derived
 // from SECRET_KEY with HKDF. Rotation: SECRET_KEY_PREVIOUS keeps earlier keys, which still open
 // and verify what they made; everything new is sealed and digested under the current key, and
 // what an earlier key sealed is sealed again under the current one when used (resealed()) or by
@@ -41,7 +42,29 @@ export interface Vault {
   digests(value: string): string[];
   /** Whether a stored digest was made under the current key. */
   isCurrentDigest(digest: string): boolean;
+  /**
+   * A short secret to keep (a recovery code): its digest under the current key, salted and hashed
+   * with bcrypt on the hashing pool, as `bcrypt-hmac-sha256:<key id>$<bcrypt string>`.
+   */
+  hashCode(value: string): Promise<string>;
+  /**
+   * Which of `stored` `value` is: what hashCode made of it under a kept key (compared on the
+   * hashing pool), or a digest (what was kept before codes were hashed). Its index, or -1.
+   */
+  findCode(value: string, stored: readonly string[]): Promise<number>;
 }
+
+/** What hashes the codes off the event loop: the hashing pool (password-hashing.ts). */
+export interface CodeHashing {
+  hashCode(digest: string): Promise<string>;
+  verifyCode(digest: string, hash: string): Promise<boolean>;
+}
+
+const CODE_SCHEME = 'bcrypt-hmac-sha256';
+const HASHED_CODE = /^bcrypt-hmac-sha256:([0-9a-f]{8})(\$2[aby]\$\d\d\$.+)$/;
+
+/** The stored codes of the key `keyId` start so (the census counts the others). */
+export const hashedCodePrefix = (keyId: string) => `${CODE_SCHEME}:${keyId}$`;
 
 const VERSION = 'v1';
 const IV_BYTES = 12;
@@ -51,9 +74,10 @@ const keyId = (key: Buffer) => derive(key, 'accounts/key-id').toString('hex').sl
 
 /**
  * The vault of `secretKey` (the current key), also opening what `previousKeys` sealed. Digests
- * are "<key id>.<hex>"; bare hex is a digest from before key ids, made by one of the keys.
+ * are "<key id>.<hex>"; bare hex is a digest from before key ids, made by one of the keys. Codes
+ * are hashed on `codes`, the hashing pool; a vault without it (an operator command) hashes none.
  */
-export function createVault(secretKey: Buffer, previousKeys: readonly Buffer[] = []): Vault {
+export function createVault(secretKey: Buffer, previousKeys: readonly Buffer[] = [], codes?: CodeHashing): Vault {
   const ring = [secretKey, ...previousKeys];
   if (ring.some((k) => k.length < SECRET_KEY_BYTES))
     throw new Error(`SECRET_KEY must be at least ${SECRET_KEY_BYTES} bytes`);
@@ -89,6 +113,24 @@ export function createVault(secretKey: Buffer, previousKeys: readonly Buffer[] =
       .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
       .join('.');
   };
+  const pool = () => {
+    if (!codes) throw new Error('this vault was made without the hashing pool: it hashes no codes');
+    return codes;
+  };
+  const digests = (value: string) =>
+    keys.flatMap((k) => {
+      const hex = hmac(k.digest, value);
+      return [`${k.id}.${hex}`, hex];
+    });
+  /** Whether `value` is what `kept` holds: a hash compared on the pool, a digest of earlier versions at once. */
+  const isCode = (value: string, kept: string, earlier: ReadonlySet<string>) => {
+    const hashed = HASHED_CODE.exec(kept);
+    if (!hashed) return Promise.resolve(earlier.has(kept));
+    const key = keys.find((k) => k.id === hashed[1]);
+    // Hashed under a key no longer kept: nothing can match it.
+    if (!key) return Promise.resolve(false);
+    return pool().verifyCode(hmac(key.digest, value), hashed[2]!);
+  };
   return {
     seal,
     open: (sealed, boundTo) => openAny(sealed, boundTo).plain,
@@ -97,11 +139,14 @@ export function createVault(secretKey: Buffer, previousKeys: readonly Buffer[] =
       return by === 0 ? null : seal(plain, boundTo);
     },
     digest: (value) => `${current.id}.${hmac(current.digest, value)}`,
-    digests: (value) =>
-      keys.flatMap((k) => {
-        const hex = hmac(k.digest, value);
-        return [`${k.id}.${hex}`, hex];
-      }),
+    digests,
     isCurrentDigest: (digest) => digest.startsWith(`${current.id}.`),
+    hashCode: async (value) => `${CODE_SCHEME}:${current.id}${await pool().hashCode(hmac(current.digest, value))}`,
+    async findCode(value, stored) {
+      const earlier = new Set(digests(value));
+      // Each on a thread of the pool, side by side.
+      const found = await Promise.all(stored.map((kept) => isCode(value, kept, earlier)));
+      return found.indexOf(true);
+    },
   };
 }

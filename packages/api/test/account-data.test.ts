@@ -191,7 +191,7 @@ describe.each(testDrivers())('change of address and copy of data on %s', (driver
       .update(sessions)
       .set({ passwordCheckedAt: sql`now() - interval '6 minutes'` })
       .where(eq(sessions.userId, user.id));
-    expect(await problemOf(owner.accountData.exportRecent())).toMatchObject({
+    expect(await problemOf(owner.accountData.export({}))).toMatchObject({
       status: 422,
       fields: { current_password: 'password_recheck_required' },
     });
@@ -199,7 +199,7 @@ describe.each(testDrivers())('change of address and copy of data on %s', (driver
       fields: { current_password: 'password_incorrect' },
     });
     await owner.accountData.export({ current_password: STRONG });
-    await owner.accountData.exportRecent();
+    await owner.accountData.export({});
   });
 
   it('the documented schema is the one the export is checked against', () => {

@@ -94,7 +94,10 @@ export function testContext(
   return { context, handed };
 }
 
-/** The tests' SECRET_KEY vault: one key, so the mail helpers can open the links the outbox keeps sealed. */
+/**
+ * The tests' SECRET_KEY vault: one key, so the mail helpers can open the links the outbox keeps
+ * sealed. A harness's own vault (h.vault) has the same key and its hashing pool.
+ */
 export const TEST_SECRET_KEY = Buffer.from(newSecretKey(), 'hex');
 export const TEST_VAULT = createVault(TEST_SECRET_KEY);
 
@@ -107,6 +110,8 @@ export function useHarness(driver: Driver, overrides: Partial<AccountConfig> = {
   beforeAll(async () => {
     h.db = await createTestDatabase(driver);
     h.hasher = await createHasher({ cost, pepper: 'test-pepper', workers: 2 });
+    // TEST_VAULT's key, with the pool that hashes recovery codes.
+    h.vault = createVault(TEST_SECRET_KEY, [], h.hasher);
   });
   afterAll(async () => {
     await h.hasher?.close();

@@ -150,6 +150,33 @@ describe.each(testDrivers())('passkeys on %s', (driver) => {
     expect(await eventsOf(user.id)).toContain('passkey_counter_regressed');
   });
 
+  it('raises no cloned-authenticator alarm for a low counter whose signature does not hold', async () => {
+    const { authenticator, user, email } = await withPasskey();
+    await (
+      await passkeySignIn(authenticator)
+    ).result;
+    /** An assertion with a counter that went back, its signature made by no key of the account. */
+    const forged = (options: never) => {
+      const response = authenticator.get(options, origin(), { counter: 1 });
+      const signature = Buffer.from(response.response.signature, 'base64url');
+      signature[signature.length - 1]! ^= 0xff;
+      return { ...response, response: { ...response.response, signature: signature.toString('base64url') } };
+    };
+    // A sign-in with the passkey alone, and the second step of a password sign-in.
+    const c = mailCaller(h);
+    const signIn = c.passkeys.signIn({ response: forged((await c.passkeys.signInOptions()) as never) });
+    expect(await problemOf(signIn)).toMatchObject({ status: 422, code: 'passkey_rejected' });
+    const password = mailCaller(h);
+    await problemOf(password.account.signIn({ email, password: STRONG }));
+    const step = mailCaller(h, { pending: password.pending.at(-1)! });
+    const options = await step.passkeys.secondStepOptions({});
+    expect(await problemOf(step.passkeys.secondStep({ response: forged(options as never) }))).toMatchObject({
+      status: 422,
+      code: 'passkey_rejected',
+    });
+    expect(await eventsOf(user.id)).not.toContain('passkey_counter_regressed');
+  });
+
   it("a realm's passkey does not work in another realm", async () => {
     await h.realm('acme');
     const { authenticator } = await withPasskey(new SoftAuthenticator(), 'acme');

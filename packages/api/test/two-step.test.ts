@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { accountEvents, sessions, users } from '@accounts/db';
+import { accountEvents, recoveryCodes, sessions, users } from '@accounts/db';
 import { base32Decode, parseOtpauth, STRONG, STRONG2, testDrivers, totpCode } from '@accounts/testing';
 import { describe, expect, it } from 'vitest';
 import { resetSecondStep } from '../src/account-admin.js';
@@ -366,6 +366,50 @@ describe.each(testDrivers())('two-step sign-in on %s', (driver) => {
       expect(lower).not.toContain(code);
       expect(lower).not.toContain(code.replace('-', ''));
     }
+  });
+
+  it('keeps each recovery code as a salted bcrypt hash: a dump holds no digest of it that a key could look up', async () => {
+    const { recoveryCodes: codes, user } = await withTwoStep();
+    const rows = await h.db.db.select().from(recoveryCodes).where(eq(recoveryCodes.userId, user.id));
+    expect(rows).toHaveLength(10);
+    for (const row of rows) expect(row.digest).toMatch(/^bcrypt-hmac-sha256:[0-9a-f]{8}\$2[aby]\$04\$.{53}$/);
+    // Salted: no two alike, and none of them is what SECRET_KEY alone makes of a code (a digest).
+    expect(new Set(rows.map((r) => r.digest)).size).toBe(10);
+    const stored = JSON.stringify(rows);
+    for (const code of codes)
+      for (const digest of h.vault.digests(`${user.id}\n${code.replace('-', '')}`))
+        expect(stored).not.toContain(digest.split('.').at(-1));
+  });
+
+  it('a recovery code used twice at once completes one sign-in', async () => {
+    const { email, recoveryCodes: codes, owner } = await withTwoStep();
+    const ip = '198.51.100.61';
+    const pendings = [(await passwordStep(email, { ip })).pending, (await passwordStep(email, { ip })).pending];
+    const outcomes = await Promise.allSettled(pendings.map((pending) => secondStep(pending, codes[0]!, { ip }).result));
+    expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect((await owner.account.me()).twoStep.recoveryCodesLeft).toBe(9);
+  });
+
+  it('a code issued before codes were hashed (its digest kept) still works, once', async () => {
+    const { email, user, owner } = await withTwoStep();
+    // What earlier versions stored: the keyed digest alone, with or without the key's id.
+    const old = ['0123456789', 'abcdefghjk'];
+    await h.db.db.insert(recoveryCodes).values([
+      { userId: user.id, digest: h.vault.digest(`${user.id}\n${old[0]}`) },
+      { userId: user.id, digest: h.vault.digest(`${user.id}\n${old[1]}`).split('.')[1]! },
+    ]);
+    expect((await owner.account.me()).twoStep.recoveryCodesLeft).toBe(12);
+    const ip = '198.51.100.62';
+    for (const code of old) {
+      await secondStep((await passwordStep(email, { ip })).pending, code, { ip }).result;
+      expect(
+        await problemOf(secondStep((await passwordStep(email, { ip })).pending, code, { ip }).result),
+      ).toMatchObject({
+        status: 422,
+        fields: { code: 'code_incorrect' },
+      });
+    }
+    expect((await owner.account.me()).twoStep.recoveryCodesLeft).toBe(10);
   });
 
   it('the operator reset turns it off, ends every session and is recorded', async () => {

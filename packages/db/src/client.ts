@@ -9,7 +9,12 @@ import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import { pgliteAuthChanges, postgresAuthChanges, unheardChanges, type AuthChangeFeed } from './auth-changes.js';
 import { lockDataDir } from './data-dir-lock.js';
-import { compileWasmWithLiftoffOnly, initialiseDataDir, PGLITE_START_PARAMS } from './pglite-setup.js';
+import {
+  compileWasmWithLiftoffOnly,
+  initialiseDataDir,
+  keepDataDirPrivate,
+  PGLITE_START_PARAMS,
+} from './pglite-setup.js';
 import { takingTurns } from './pglite-turns.js';
 import { observeStatements, PGLITE_METHODS, POSTGRES_METHODS, type QueryObserver } from './query-observer.js';
 import * as schema from './schema.js';
@@ -28,8 +33,14 @@ export interface DatabaseHandle {
   ping(): Promise<void>;
   /** Changes to sessions and accounts, heard from the database (see auth-changes.ts). */
   authChanges: AuthChangeFeed;
+  /** PGlite: its directory was open to other users until this open closed it (DATA_DIR_WAS_OPEN says so). */
+  dataDirWasOpen?: boolean;
   close(): Promise<void>;
 }
+
+/** What the server and the commands tell the operator when an open found the data directory open to others. */
+export const DATA_DIR_WAS_OPEN =
+  "the data directory was open to other users of this machine, who could read the database's files: it and everything in it are now the service user's alone (directories 0700, files 0600)";
 
 export interface OpenOptions {
   /** postgres:// URL; when absent the embedded PGlite is used. */
@@ -173,12 +184,16 @@ async function openPglite(
 ): Promise<DatabaseHandle> {
   const inMemory = dataDir.startsWith('memory://');
   let release = async () => {};
+  let dataDirWasOpen = false;
   if (!inMemory) {
-    mkdirSync(dataDir, { recursive: true });
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     release = await lockDataDir(dataDir, lockWaitMs);
   }
   try {
-    if (!inMemory) await initialiseDataDir(dataDir, migrationsFolder);
+    if (!inMemory) {
+      await initialiseDataDir(dataDir, migrationsFolder);
+      dataDirWasOpen = keepDataDirPrivate(dataDir).wasOpen;
+    }
     compileWasmWithLiftoffOnly();
     const client = new PGlite(inMemory ? undefined : dataDir, { startParams: PGLITE_START_PARAMS });
     await client.waitReady;
@@ -191,12 +206,19 @@ async function openPglite(
       driver: 'pglite',
       poolSize: 1,
       authChanges,
+      dataDirWasOpen,
       migrate: () => migratePglite(db as never, { migrationsFolder }),
       ping: async () => void (await client.query('select 1')),
       close: async () => {
         await authChanges.close();
         await client.close();
-        await release();
+        try {
+          // What PGlite wrote while it ran is open to all (its modes ignore the umask); the
+          // directory kept others out meanwhile, and from now on its files do too.
+          if (!inMemory) keepDataDirPrivate(dataDir);
+        } finally {
+          await release();
+        }
       },
     };
   } catch (err) {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -42,7 +42,9 @@ export function compileWasmWithLiftoffOnly(): void {
 // that ran it, and the first migrations grow the heap of the one that runs them by another
 // 40-60 MB for good. So a new data directory is made and migrated by a short-lived child
 // process, and the server opens it as it opens an existing one.
+// Its umask makes the directories it creates the owner's alone (PGlite's files are fixed up after).
 const INIT_SCRIPT = `
+process.umask(0o077);
 const [pglite, drizzle, migrator, dir, migrationsFolder] = process.argv.slice(1);
 const { PGlite } = require(pglite);
 (async () => {
@@ -64,7 +66,7 @@ export async function initialiseDataDir(dataDir: string, migrationsFolder: strin
   if (existsSync(join(dataDir, 'PG_VERSION'))) return;
   const staging = join(dataDir, STAGING);
   rmSync(staging, { recursive: true, force: true });
-  mkdirSync(staging);
+  mkdirSync(staging, { mode: 0o700 });
   await runInitdb(staging, migrationsFolder);
   const entries = readdirSync(staging).sort((a, b) => Number(a === 'PG_VERSION') - Number(b === 'PG_VERSION'));
   for (const entry of entries) {
@@ -73,6 +75,56 @@ export async function initialiseDataDir(dataDir: string, migrationsFolder: strin
     renameSync(join(staging, entry), join(dataDir, entry));
   }
   rmSync(staging, { recursive: true, force: true });
+}
+
+/** Group and other permission bits: nobody but the owner may read, write or enter. */
+const OTHERS = 0o077;
+
+/** Takes the group's and others' permissions from a file or directory (never through a symlink); whether it had any. */
+function ownerOnly(path: string): boolean {
+  let mode: number;
+  try {
+    const stat = lstatSync(path);
+    if (stat.isSymbolicLink()) return false;
+    mode = stat.mode;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw err;
+  }
+  if ((mode & OTHERS) === 0) return false;
+  try {
+    chmodSync(path, mode & 0o7777 & ~OTHERS);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') throw err;
+    throw new Error(
+      `${path} is open to other users and belongs to another user than the one the service runs as: ` +
+        'the data directory and everything in it must be that user’s (chown -R it, then start again)',
+    );
+  }
+  return true;
+}
+
+/**
+ * Makes the data directory and everything in it the service user's alone: the group's and others'
+ * permissions go (directories 0700, files 0600; an owner's bit is never added). PGlite writes its
+ * files (WAL, catalog, settings) readable by everyone whatever the umask, so the directory's own
+ * mode is what keeps other local users out while it runs; the files are put right at every open
+ * (before PGlite starts) and close all the same, under the caller's lock. Returns whether the
+ * directory itself was open to others (then they could read the database until now); throws when
+ * it cannot be changed (another user's directory).
+ */
+export function keepDataDirPrivate(dataDir: string): { wasOpen: boolean } {
+  const wasOpen = ownerOnly(dataDir);
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isSymbolicLink()) continue;
+      ownerOnly(path);
+      if (entry.isDirectory()) walk(path);
+    }
+  };
+  walk(dataDir);
+  return { wasOpen };
 }
 
 function runInitdb(dir: string, migrationsFolder: string): Promise<void> {

@@ -1,5 +1,16 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { join } from 'node:path';
@@ -113,6 +124,74 @@ describe('PGlite start-up', () => {
       expect(await h.db.select().from(realms).where(eq(realms.slug, 'default'))).toHaveLength(1);
       await h.close();
       expect(existsSync(join(broken, 'base', '1', 'junk'))).toBe(false);
+    },
+  );
+});
+
+/** The mode of every entry under `dir` (itself included) that lets anyone but the owner in: none for a private one. */
+function openToOthers(dir: string): string[] {
+  const open = (path: string) =>
+    lstatSync(path).mode & 0o077 ? [`${(lstatSync(path).mode & 0o777).toString(8)} ${path}`] : [];
+  const walk = (d: string): string[] =>
+    readdirSync(d, { withFileTypes: true }).flatMap((e) => {
+      const path = join(d, e.name);
+      if (e.isSymbolicLink()) return [];
+      return [...open(path), ...(e.isDirectory() ? walk(path) : [])];
+    });
+  return [...open(dir), ...walk(dir)];
+}
+
+describe('PGlite data directory permissions', () => {
+  const root = mkdtempSync(join(tmpdir(), 'accounts-db-mode-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it(
+    'makes a new data directory the service user’s alone: itself and its directories 0700, its files 0600',
+    FIRST_START,
+    async () => {
+      const dir = join(root, 'new', 'data');
+      const h = await openDatabase({ dataDir: dir });
+      expect(h.dataDirWasOpen).toBe(false);
+      // Running: the directory keeps everyone else out of what PGlite writes meanwhile.
+      expect(statSync(dir).mode & 0o777).toBe(0o700);
+      expect(statSync(join(dir, 'PG_VERSION')).mode & 0o777).toBe(0o600);
+      expect(statSync(join(dir, 'pg_wal')).mode & 0o777).toBe(0o700);
+      await h.migrate();
+      await h.close();
+      // Stopped: every file is the owner's alone too, the ones written while it ran included.
+      expect(readdirSync(join(dir, 'pg_wal')).length).toBeGreaterThan(0);
+      expect(statSync(join(dir, 'global', 'pg_internal.init')).mode & 0o777).toBe(0o600);
+      expect(openToOthers(dir)).toEqual([]);
+    },
+  );
+
+  it(
+    'closes a data directory left open at start-up, says so once, and never follows a link out of it',
+    FIRST_START,
+    async () => {
+      const dir = join(root, 'new', 'data');
+      // As earlier versions left it: the directory 0755, the database's files 0666.
+      chmodSync(dir, 0o755);
+      chmodSync(join(dir, 'pg_wal'), 0o755);
+      chmodSync(join(dir, 'PG_VERSION'), 0o666);
+      chmodSync(join(dir, 'postgresql.conf'), 0o666);
+      const outside = join(root, 'outside.txt');
+      writeFileSync(outside, 'not the database', { mode: 0o644 });
+      chmodSync(outside, 0o644);
+      symlinkSync(outside, join(dir, 'link-out'));
+      expect(openToOthers(dir).length).toBeGreaterThanOrEqual(4);
+
+      const h = await openDatabase({ dataDir: dir });
+      expect(h.dataDirWasOpen).toBe(true);
+      expect(statSync(dir).mode & 0o777).toBe(0o700);
+      for (const path of ['pg_wal', 'PG_VERSION', 'postgresql.conf'])
+        expect(statSync(join(dir, path)).mode & 0o077, path).toBe(0);
+      await h.close();
+      expect(openToOthers(dir)).toEqual([]);
+      expect(statSync(outside).mode & 0o777).toBe(0o644);
+      const again = await openDatabase({ dataDir: dir });
+      expect(again.dataDirWasOpen).toBe(false);
+      await again.close();
     },
   );
 });

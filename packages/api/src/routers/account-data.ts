@@ -28,10 +28,5 @@ export function createAccountDataRouter({ authedLimitedProcedure }: Procedures) 
       .input(exportDataSchema)
       .output(accountExportSchema)
       .mutation(({ ctx, input }) => handOverCopy(ctx, ctx.auth, input.current_password)),
-
-    /** The same, for a session that proved its password lately (GET /users/export: no password in a URL). */
-    exportRecent: authedLimitedProcedure('changePassword')
-      .output(accountExportSchema)
-      .mutation(({ ctx }) => handOverCopy(ctx, ctx.auth, undefined)),
   });
 }
