@@ -11,7 +11,7 @@ import { endKnownDevices, knownDeviceOf, parseDeviceCredential } from './known-d
 import { findPasskey, recordPasskeyUse, takeAssertionChallenge, verifyAssertion } from './passkeys.js';
 import { endSessions } from './sessions.js';
 import type { Context } from './trpc.js';
-import { useSecondStepCode } from './two-step.js';
+import { checkSecondStepCode, type CodeUse } from './two-step.js';
 
 // Authentication at the account's own level (NIST SP 800-63B-4 §4.1.2.1): what binding a second
 // factor (new recovery codes, a passkey, an authenticator app) or removing the last one asks of a
@@ -80,19 +80,23 @@ export function secondFactorOf(
   field = 'code',
 ): SecondFactor {
   const missing = () => new ProblemError('validation_failed', { fields: [recheckRequired(field)] });
+  // The code, checked before the transaction (a recovery code is compared on the hashing pool).
+  let using: CodeUse | null = null;
   return {
     async ask() {
       if (code === undefined && !(await factorIsFresh(ctx.db, auth.session.id))) throw missing();
     },
     async prove(tx, needed = true) {
       if (code !== undefined) {
-        if (!(await useSecondStepCode(tx, ctx.vault, auth.user.id, code, ctx.log))) throw new FactorRefused('wrong');
+        if (!using || !(await using(tx))) throw new FactorRefused('wrong');
         await factorProved(tx, auth.session.id);
         return;
       }
       if (needed && !(await factorIsFresh(tx, auth.session.id))) throw new FactorRefused('missing');
     },
     async transaction(check, act) {
+      if (code !== undefined)
+        using = await check.during(() => checkSecondStepCode(ctx.db, ctx.vault, auth.user.id, code, ctx.log));
       try {
         return await ctx.db.transaction(act);
       } catch (err) {

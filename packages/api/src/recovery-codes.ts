@@ -20,15 +20,29 @@ function newCode(): string {
   return code;
 }
 
-/** Replaces the account's recovery codes with ten new ones (inside the caller's transaction); returns them as shown. */
-export async function issueRecoveryCodes(tx: Database, vault: Vault, userId: string): Promise<string[]> {
+/** Ten new codes as shown, and what is kept of each: hashed on the pool before any transaction opens. */
+export interface NewRecoveryCodes {
+  shown: string[];
+  kept: string[];
+}
+
+/**
+ * Ten new codes for the account, hashed side by side on the hashing pool. Done before the
+ * transaction that stores them (storeRecoveryCodes): on the embedded database a transaction holds
+ * the only connection, and bcrypt inside one would hold every other request.
+ */
+export async function newRecoveryCodes(vault: Vault, userId: string): Promise<NewRecoveryCodes> {
   const codes = new Set<string>();
   while (codes.size < RECOVERY_CODE_COUNT) codes.add(newCode());
-  // Hashed before the account's rows are touched, side by side on the pool.
-  const hashes = await Promise.all([...codes].map((code) => vault.hashCode(boundTo(userId, code))));
+  const kept = await Promise.all([...codes].map((code) => vault.hashCode(boundTo(userId, code))));
+  return { shown: [...codes].map(formatRecoveryCode), kept };
+}
+
+/** Replaces the account's recovery codes with `fresh` (inside the caller's transaction); returns them as shown. */
+export async function storeRecoveryCodes(tx: Database, userId: string, fresh: NewRecoveryCodes): Promise<string[]> {
   await deleteRecoveryCodes(tx, userId);
-  await tx.insert(recoveryCodes).values(hashes.map((digest) => ({ userId, digest })));
-  return [...codes].map(formatRecoveryCode);
+  await tx.insert(recoveryCodes).values(fresh.kept.map((digest) => ({ userId, digest })));
+  return fresh.shown;
 }
 
 export async function deleteRecoveryCodes(tx: Database, userId: string): Promise<void> {
@@ -36,27 +50,32 @@ export async function deleteRecoveryCodes(tx: Database, userId: string): Promise
 }
 
 /**
- * Uses up one recovery code (normalized): compared with the account's unused codes on the hashing
- * pool, then marked used only if it still is (compare-and-set), so of two concurrent uses exactly
- * one succeeds.
+ * Which unused code of the account a typed one (normalized) is: compared with each on the hashing
+ * pool, before any transaction (see newRecoveryCodes). Its row's id, or null.
  */
-export async function useRecoveryCode(tx: Database, vault: Vault, userId: string, code: string): Promise<boolean> {
-  const unused = await tx
+export async function findRecoveryCode(
+  db: Database,
+  vault: Vault,
+  userId: string,
+  code: string,
+): Promise<string | null> {
+  const unused = await db
     .select({ id: recoveryCodes.id, digest: recoveryCodes.digest })
     .from(recoveryCodes)
     .where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt)));
-  const found =
-    unused[
-      await vault.findCode(
-        boundTo(userId, code),
-        unused.map((row) => row.digest),
-      )
-    ];
-  if (!found) return false;
+  const index = await vault.findCode(
+    boundTo(userId, code),
+    unused.map((row) => row.digest),
+  );
+  return unused[index]?.id ?? null;
+}
+
+/** Uses up a code findRecoveryCode found, in one statement: of two concurrent uses exactly one succeeds. */
+export async function useRecoveryCode(tx: Database, userId: string, id: string): Promise<boolean> {
   const used = await tx
     .update(recoveryCodes)
     .set({ usedAt: sql`now()` })
-    .where(and(eq(recoveryCodes.id, found.id), isNull(recoveryCodes.usedAt)))
+    .where(and(eq(recoveryCodes.id, id), eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt)))
     .returning({ id: recoveryCodes.id });
   return used.length === 1;
 }

@@ -15,7 +15,7 @@ import { findPasskey, recordPasskeyUse, takeAssertionChallenge, verifyAssertion 
 import { beginPendingSignIn, countWrongCode, endPendingSignIn, findPendingSignIn } from './pending-sign-ins.js';
 import { presentedDevice, signInKnown, type Started } from './sign-in.js';
 import type { Context } from './trpc.js';
-import { twoStepStatus, useSecondStepCode } from './two-step.js';
+import { checkSecondStepCode, twoStepStatus } from './two-step.js';
 import { lockIfHashUnchanged } from './users.js';
 
 // The gate every way into a session of an account with two-step sign-in passes: the password
@@ -66,7 +66,7 @@ async function usingAnswer(
   answer: SecondStepAnswer,
   challenge: string | null,
 ): Promise<((tx: Database) => Promise<SecondStepMethod | null>) | null> {
-  if ('code' in answer) return (tx) => useSecondStepCode(tx, ctx.vault, user.id, answer.code, ctx.log);
+  if ('code' in answer) return checkSecondStepCode(ctx.db, ctx.vault, user.id, answer.code, ctx.log);
   const found = challenge ? await findPasskey(ctx.db, ctx.realm.id, answer.passkey.id) : null;
   if (!challenge || !found || found.user.id !== user.id) return null;
   const outcome = await verifyAssertion(ctx, found.passkey, answer.passkey, challenge, false);

@@ -28,7 +28,7 @@ export interface SessionSink {
 export interface RequestContext {
   db: Database;
   hasher: Hasher;
-  /** Seals the authenticator-app secrets and digests the recovery codes (SECRET_KEY). */
+  /** Seals the authenticator-app secrets and peppers the recovery codes' hashes (SECRET_KEY). */
   vault: Vault;
   /** The realm the request is addressed to (from its host). */
   realm: Realm;

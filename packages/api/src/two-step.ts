@@ -9,7 +9,7 @@ import {
   type User,
 } from '@accounts/db';
 import type { SecondStepCode, SecondStepMethod } from '@accounts/validators';
-import { deleteRecoveryCodes, useRecoveryCode } from './recovery-codes.js';
+import { deleteRecoveryCodes, findRecoveryCode, useRecoveryCode } from './recovery-codes.js';
 import { matchingStep } from './totp.js';
 import type { Context } from './trpc.js';
 import type { Vault } from './vault.js';
@@ -97,19 +97,37 @@ export async function removeSecondStep(tx: Database, userId: string): Promise<vo
   await removeTotp(tx, userId);
 }
 
+/** A second-step code checked as far as it can be outside a transaction, to be used up inside one. */
+export type CodeUse = (tx: Database) => Promise<SecondStepMethod | null>;
+
 /**
- * Uses up a second-step code of the account inside `tx`: an app code once per time step (a step
- * at or before the last one accepted is refused, so a code seen over a shoulder cannot be
- * replayed), a recovery code once. Returns what was used, or null for a wrong, used or replayed code.
+ * Checks a second-step code of the account and returns how to use it up inside a transaction: a
+ * recovery code is compared with the account's on the hashing pool now (bcrypt must not run while
+ * a transaction holds the database) and marked used there once; an app code is used once per time
+ * step (a step at or before the last one accepted is refused, so a code seen over a shoulder cannot
+ * be replayed). The use answers what was used, or null for a wrong, used or replayed code.
  */
-export async function useSecondStepCode(
-  tx: Database,
+export async function checkSecondStepCode(
+  db: Database,
   vault: Vault,
   userId: string,
   code: SecondStepCode,
   log?: Log,
+): Promise<CodeUse> {
+  if (code.kind === 'recovery') {
+    const id = await findRecoveryCode(db, vault, userId, code.code);
+    return async (tx) => (id !== null && (await useRecoveryCode(tx, userId, id)) ? 'recovery_code' : null);
+  }
+  return (tx) => useAppCode(tx, vault, userId, code.code, log);
+}
+
+async function useAppCode(
+  tx: Database,
+  vault: Vault,
+  userId: string,
+  code: string,
+  log?: Log,
 ): Promise<SecondStepMethod | null> {
-  if (code.kind === 'recovery') return (await useRecoveryCode(tx, vault, userId, code.code)) ? 'recovery_code' : null;
   const mine = eq(totpCredentials.userId, userId);
   const [row] = await tx
     .select({ secret: totpCredentials.secret })
@@ -118,7 +136,7 @@ export async function useSecondStepCode(
   if (!row?.secret) return null;
   const secret = openSecret(vault, row.secret, userId, log);
   if (secret === null) return null;
-  const step = matchingStep(secret, code.code);
+  const step = matchingStep(secret, code);
   if (step === null) return null;
   // Compare-and-set: of two uses of one code, only the first moves the step.
   // A secret sealed under an earlier SECRET_KEY is sealed again under the current one as it is used.

@@ -1,6 +1,6 @@
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
-import { and, count, eq, isNull } from 'drizzle-orm';
-import { isUniqueViolation, passkeys, recoveryCodes, users } from '@accounts/db';
+import { and, eq } from 'drizzle-orm';
+import { isUniqueViolation, passkeys, users } from '@accounts/db';
 import {
   addPasskeySchema,
   passkeyRecheckSchema,
@@ -22,7 +22,7 @@ import { okResult } from '../outputs.js';
 import { passkeyKind } from '../passkey-kinds.js';
 import { signInWithPasskey } from '../passkey-sign-in.js';
 import { assertionOptions, passkeysOf, registrationOptions, verifyRegistration, type Passkey } from '../passkeys.js';
-import { issueRecoveryCodes } from '../recovery-codes.js';
+import { newRecoveryCodes, recoveryCodesLeft, storeRecoveryCodes } from '../recovery-codes.js';
 import { completeSecondStep, pendingSignInOf } from '../second-step.js';
 import { handOver } from '../sign-in.js';
 import { router, type Procedures } from '../trpc.js';
@@ -90,6 +90,10 @@ export function createPasskeysRouter({
         const { user } = ctx.auth;
         const made = await verifyRegistration(ctx, user, asRegistration(input.response));
         const name = input.name ?? passkeyKind(made.aaguid) ?? describeDevice(ctx.userAgent ?? null) ?? 'Passkey';
+        // The account's first second factor comes with recovery codes, as the app's does: hashed
+        // before the transaction (recovery-codes.ts), stored in it if the account still has none.
+        const fresh =
+          (await recoveryCodesLeft(ctx.db, user.id)) === 0 ? await newRecoveryCodes(ctx.vault, user.id) : null;
         const added = await ctx.db
           .transaction(async (tx) => {
             // Held to the end: of two first passkeys added at once, one turns the step on.
@@ -104,12 +108,10 @@ export function createPasskeysRouter({
               .returning();
             await refreshTwoStep(tx, user.id);
             if (!before?.twoStep) await twoStepTurnedOn(tx, ctx, ctx.auth);
-            // The account's first second factor comes with recovery codes, as the app's does.
-            const [left] = await tx
-              .select({ n: count() })
-              .from(recoveryCodes)
-              .where(and(eq(recoveryCodes.userId, user.id), isNull(recoveryCodes.usedAt)));
-            const codes = left!.n === 0 ? await issueRecoveryCodes(tx, ctx.vault, user.id) : undefined;
+            const codes =
+              fresh && (await recoveryCodesLeft(tx, user.id)) === 0
+                ? await storeRecoveryCodes(tx, user.id, fresh)
+                : undefined;
             await recordEvent(tx, eventSource(ctx), 'passkey_added', user.id);
             await queueTwoStepNotice(tx, ctx, user, 'passkey_added');
             return { passkey: view(row!), recoveryCodes: codes };

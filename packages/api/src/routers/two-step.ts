@@ -7,7 +7,7 @@ import { fieldProblem, ProblemError } from '../errors.js';
 import { queueTwoStepNotice } from '../mail/notices.js';
 import { okResult } from '../outputs.js';
 import { DEFAULT_REALM_SLUG } from '../realms.js';
-import { issueRecoveryCodes } from '../recovery-codes.js';
+import { newRecoveryCodes, storeRecoveryCodes } from '../recovery-codes.js';
 import { matchingStep, newTotpSecret, otpauthUri, qrCodeImage } from '../totp.js';
 import { router, type Context, type Procedures } from '../trpc.js';
 import { openSecret, refreshTwoStep, removeTotp } from '../two-step.js';
@@ -99,6 +99,7 @@ export function createTwoStepRouter({ accountWriteProcedure, authedLimitedProced
           return fieldProblem('code', 'code_incorrect');
         };
         if (step === null) throw await wrongCode();
+        const fresh = await check.during(() => newRecoveryCodes(ctx.vault, user.id));
         const codes = await factor.transaction(check, async (tx) => {
           const locked = await lockIfHashUnchanged(tx, user.id, user.passwordHash);
           if (!locked) return 'stale';
@@ -114,7 +115,7 @@ export function createTwoStepRouter({ accountWriteProcedure, authedLimitedProced
           await refreshTwoStep(tx, user.id);
           await check.passed(tx, 'two_step_enabled');
           if (!locked.twoStep) await twoStepTurnedOn(tx, ctx, ctx.auth);
-          const issued = await issueRecoveryCodes(tx, ctx.vault, user.id);
+          const issued = await storeRecoveryCodes(tx, user.id, fresh);
           await queueTwoStepNotice(tx, ctx, user, 'enabled');
           return issued;
         });
@@ -164,11 +165,12 @@ export function createTwoStepRouter({ accountWriteProcedure, authedLimitedProced
         const factor = secondFactorOf(ctx, ctx.auth, input.code);
         await factor.ask();
         const { check, incorrect } = await verifyCurrentPassword(ctx, ctx.auth, input.current_password);
+        const fresh = await check.during(() => newRecoveryCodes(ctx.vault, user.id));
         const codes = await factor.transaction(check, async (tx) => {
           if (!(await lockIfHashUnchanged(tx, user.id, user.passwordHash))) return null;
           await factor.prove(tx);
           await check.passed(tx, 'recovery_codes_regenerated');
-          const issued = await issueRecoveryCodes(tx, ctx.vault, user.id);
+          const issued = await storeRecoveryCodes(tx, user.id, fresh);
           await queueTwoStepNotice(tx, ctx, user, 'recovery_codes_regenerated');
           return issued;
         });
