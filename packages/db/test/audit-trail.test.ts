@@ -193,7 +193,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a least-privilege serving role on
       .values({
         realmId: realm!.id,
         type: 'signed_out',
-        createdAt: sql`now() - interval '100 days'` as unknown as Date,
+        createdAt: sql`now() - interval '100 days'`,
       })
       .returning();
     await app.db.execute(sql`select accounts_purge_events(now() + interval '1 day', 100)`);
