@@ -239,10 +239,19 @@ describe.skipIf(port === null)('two-step sign-in in Chromium', () => {
       // Each wrong code is said in the summary, which takes focus once the answer is in.
       expect(await summaryAfterSubmit(page), `wrong code ${i}`).toBe('Please correct the following:');
       expect(await page.locator('.error-summary').textContent()).toContain(message('code_incorrect', 'en'));
+      // Once two tries remain, the code step says how many.
+      expect(await page.locator('#attempts-left').textContent()).toBe(
+        i >= 3 ? message('code_attempts_left', 'en', { attemptsLeft: 5 - i }) : '',
+      );
     }
     await code.fill(wrongCode(secret));
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByText(message('sign_in_expired', 'en')).waitFor();
+    // Too many wrong codes: back to the password, with the wait.
+    const ended = page.locator('.sign-in-expired');
+    await ended.waitFor();
+    expect(await ended.textContent()).toMatch(
+      /^Too many wrong codes\. Sign in again with your password in .+ minutes?\.$/,
+    );
     expect(await page.evaluate(() => document.activeElement?.classList.contains('sign-in-expired'))).toBe(true);
     expect(await field(page, 'Email address').inputValue()).toBe(cy.email);
     expect(await field(page, 'Password').inputValue()).toBe('');

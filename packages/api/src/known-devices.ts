@@ -59,12 +59,10 @@ export async function rememberDevice(
     return tokens.join('.');
   }
   const token = newToken();
-  const [added] = await db
-    .insert(knownDevices)
-    .values({ userId, tokenHash: hashToken(token) })
-    .returning({ id: knownDevices.id });
+  // One statement: the delete reads the table as it was before the insert, so it keeps the
+  // account's most recently used devices but one, and the new one makes the count.
   await db.execute(
-    sql`delete from ${knownDevices} where ${knownDevices.id} in (select ${knownDevices.id} from ${knownDevices} where ${knownDevices.userId} = ${userId} and ${knownDevices.id} <> ${added!.id} order by ${knownDevices.lastUsedAt} desc, ${knownDevices.createdAt} desc offset ${KNOWN_DEVICES_PER_ACCOUNT - 1})`,
+    sql`with added as (insert into known_devices (user_id, token_hash) values (${userId}, ${hashToken(token)})) delete from ${knownDevices} where ${knownDevices.id} in (select ${knownDevices.id} from ${knownDevices} where ${knownDevices.userId} = ${userId} order by ${knownDevices.lastUsedAt} desc, ${knownDevices.createdAt} desc offset ${KNOWN_DEVICES_PER_ACCOUNT - 1})`,
   );
   return [token, ...tokens].slice(0, MAX_DEVICE_TOKENS).join('.');
 }
