@@ -13,6 +13,8 @@ import { formDone as formDoneOf, pageFormAt, type PageFormName } from './page-fo
 import { PAGE_PREFETCH } from './pages/prefetch';
 import { normalizePath, pageAt } from './pages/registry';
 import { Root } from './Root';
+// The server renders every language (a browser loads only its page's: main.tsx).
+import '@accounts/validators/all-messages';
 
 export type { PageData };
 

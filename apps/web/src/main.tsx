@@ -1,4 +1,5 @@
 import './zod-jitless';
+import { loadMessages } from '@accounts/validators';
 import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { browserLocale } from './i18n';
@@ -20,7 +21,11 @@ document.documentElement.lang = locale;
 if (data?.state) window.history.replaceState(data.state, '');
 
 const container = document.getElementById('root')!;
-// As a transition, hydration runs in slices of a few milliseconds with the browser free between
-// them (input, paint), not as one long task; a control used meanwhile is hydrated first.
-if (data) startTransition(() => void hydrateRoot(container, <Root locale={locale} data={data} />));
-else createRoot(container).render(<Root locale={locale} />);
+// The page's language's messages first (English comes with the app; another is a small chunk of
+// its own), so the app says what the server's render said.
+void loadMessages(locale).then(() => {
+  // As a transition, hydration runs in slices of a few milliseconds with the browser free between
+  // them (input, paint), not as one long task; a control used meanwhile is hydrated first.
+  if (data) startTransition(() => void hydrateRoot(container, <Root locale={locale} data={data} />));
+  else createRoot(container).render(<Root locale={locale} />);
+});

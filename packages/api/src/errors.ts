@@ -10,6 +10,8 @@ import {
 } from '@accounts/validators';
 import { ZodError } from 'zod';
 import { isUnavailable } from '@accounts/db';
+// Answers are in the request's language: every language's messages, not only English.
+import '@accounts/validators/all-messages';
 
 /** The one registry of problem codes: each has one HTTP status, on every path. */
 export const PROBLEM_STATUS = {

@@ -73,143 +73,28 @@ export type MessageCode = keyof typeof en;
 /** Every message code, in the order of the English table. */
 export const MESSAGE_CODES = Object.keys(en) as MessageCode[];
 
-const de: Record<MessageCode, string> = {
-  required: 'Dieses Feld ist erforderlich.',
-  invalid_type: 'Dieses Feld muss Text sein.',
-  name_too_long: 'Verwenden Sie höchstens {max} Zeichen.',
-  name_invalid_chars: 'Der Name darf keine Steuer-, Formatierungs- oder unsichtbaren Zeichen enthalten.',
-  name_combining_marks: 'Verwenden Sie höchstens {max} Akzentzeichen auf einem Buchstaben.',
-  invalid_email: 'Geben Sie eine gültige E-Mail-Adresse ein.',
-  email_too_long: 'Die E-Mail-Adresse darf höchstens {max} Zeichen lang sein.',
-  email_local_too_long: 'Der Teil vor dem @ darf höchstens {max} Zeichen lang sein.',
-  email_taken: 'Hier gibt es bereits ein Konto mit dieser E-Mail-Adresse.',
-  password_too_short: 'Verwenden Sie mindestens {min} Zeichen.',
-  password_too_long: 'Verwenden Sie höchstens {max} Zeichen.',
-  password_too_common:
-    'Dieses Passwort ist leicht zu erraten: Es ist ein verbreitetes Passwort oder ein Muster (Wiederholungen, Folgen, Tastaturreihen, häufige Wörter mit Ziffern). Verwenden Sie stattdessen einige Wörter, die nichts miteinander zu tun haben.',
-  password_too_similar:
-    'Ohne Ihren Namen, Ihre E-Mail-Adresse oder den Namen dieser Website ist der Rest dieses Passworts leicht zu erraten.',
-  password_mismatch: 'Die Passwörter stimmen nicht überein.',
-  password_unchanged: 'Das neue Passwort muss sich vom aktuellen unterscheiden.',
-  password_incorrect: 'Das Passwort ist falsch.',
-  credentials_invalid: 'E-Mail-Adresse oder Passwort ist falsch.',
-  cursor_invalid: 'Dieser Seitenverweis ist ungültig: Beginnen Sie wieder bei der ersten Seite.',
-  reset_token_invalid: 'Dieser Link ist nicht mehr gültig. Fordern Sie einen neuen an.',
-  verify_token_invalid: 'Dieser Link ist nicht mehr gültig. Fordern Sie einen neuen an.',
-  validation_failed: 'Einige Felder sind ungültig.',
-  invalid_body: 'Der Inhalt der Anfrage konnte nicht gelesen werden.',
-  invalid_host: 'Die Anfrage nennt keinen gültigen Host, oder ihr Ziel nennt einen anderen.',
-  duplicate_field: 'Ein Feld wurde mehrfach gesendet.',
-  unauthenticated: 'Sie sind nicht angemeldet oder Ihre Sitzung ist abgelaufen.',
-  cross_origin: 'Ursprungsübergreifende Anfragen sind nicht erlaubt.',
-  not_found: 'Nicht gefunden.',
-  realm_not_found: 'Diesen Bereich gibt es hier nicht.',
-  method_not_allowed: 'Diese Methode ist hier nicht erlaubt.',
-  payload_too_large: 'Der Inhalt der Anfrage ist zu groß.',
-  headers_too_large: 'Die Header der Anfrage sind zu groß.',
-  unsupported_media_type: 'Senden Sie den Inhalt als application/x-www-form-urlencoded.',
-  unsupported_media_type_json: 'Senden Sie den Inhalt als application/json.',
-  rate_limited: 'Zu viele Anfragen. Versuchen Sie es in {wait} erneut.',
-  too_many_attempts:
-    'Zu viele Fehlversuche (Passwörter oder Codes) für dieses Konto. Versuchen Sie es in {wait} erneut.',
-  too_many_codes: 'Zu viele falsche Codes. Melden Sie sich in {wait} erneut mit Ihrem Passwort an.',
-  server_busy: 'Der Server ist ausgelastet. Versuchen Sie es in einigen Sekunden erneut.',
-  not_ready: 'Der Dienst ist noch nicht bereit. Versuchen Sie es gleich erneut.',
-  internal: 'Bei uns ist etwas schiefgelaufen.',
-  email_not_verified: 'Bestätigen Sie zuerst Ihre E-Mail-Adresse mit dem Link, den wir Ihnen gesendet haben.',
-  totp_code_format: 'Geben Sie den 6-stelligen Code aus Ihrer Authenticator-App ein.',
-  second_step_code_format:
-    'Geben Sie den 6-stelligen Code aus Ihrer Authenticator-App oder einen Wiederherstellungscode (xxxxx-xxxxx) ein.',
-  code_incorrect: 'Dieser Code ist nicht richtig oder wurde bereits verwendet.',
-  second_factor_required: 'Schließen Sie die Anmeldung mit Ihrem zweiten Schritt ab: einem Passkey oder einem Code.',
-  sign_in_expired:
-    'Diese Anmeldung ist abgelaufen oder wurde abgebrochen. Melden Sie sich erneut mit Ihrem Passwort an.',
-  two_step_on:
-    'Die Anmeldung in zwei Schritten ist bereits aktiv. Schalten Sie sie zuerst aus, um eine andere Authenticator-App einzurichten.',
-  two_step_off: 'Die Anmeldung in zwei Schritten ist für dieses Konto nicht aktiv.',
-  totp_not_set_up:
-    'Beginnen Sie zuerst mit der Einrichtung: Scannen Sie den neuen QR-Code und geben Sie den Code ein, den Ihre App anzeigt.',
-  passkey_challenge_invalid:
-    'Diese Passkey-Anfrage ist abgelaufen oder wurde bereits verwendet. Versuchen Sie es erneut.',
-  passkey_rejected:
-    'Dieser Passkey konnte hier nicht bestätigt werden. Versuchen Sie es erneut oder melden Sie sich auf andere Weise an.',
-  password_recheck_required: 'Geben Sie Ihr aktuelles Passwort ein, um fortzufahren.',
-  second_factor_recheck_required:
-    'Bestätigen Sie zu Ihrer Sicherheit mit Ihrem zweiten Schritt, dass Sie es sind: mit einem Code oder einem Passkey.',
-  recovery_code_format: 'Geben Sie einen Wiederherstellungscode (xxxxx-xxxxx) ein.',
-  totp_off: 'Die Authenticator-App ist für dieses Konto nicht eingeschaltet.',
-  email_unchanged: 'Das ist bereits die Adresse Ihres Kontos.',
-  email_change_token_invalid: 'Dieser Link ist nicht mehr gültig. Fordern Sie die Änderung erneut an.',
-  code_attempts_left: 'Verbleibende Versuche für diese Anmeldung: {attemptsLeft}.',
+/** One language's messages. */
+export type MessageTable = Record<MessageCode, string>;
+
+// English is always here; the other languages load on demand, each a chunk of its own in the
+// browser, so a page carries only its own language's messages: the server has every language
+// (all-messages.ts), a browser loads its page's before the app takes the page over.
+const TABLES: Partial<Record<Locale, MessageTable>> = { en };
+const LOADERS: Record<Exclude<Locale, 'en'>, () => Promise<{ messages: MessageTable }>> = {
+  de: () => import('./messages-de.js'),
+  fr: () => import('./messages-fr.js'),
 };
 
-const fr: Record<MessageCode, string> = {
-  required: 'Ce champ est obligatoire.',
-  invalid_type: 'Ce champ doit être du texte.',
-  name_too_long: 'Utilisez au plus {max} caractères.',
-  name_invalid_chars: 'Le nom ne doit pas contenir de caractères de contrôle, de mise en forme ou invisibles.',
-  name_combining_marks: 'Utilisez au plus {max} accents sur une même lettre.',
-  invalid_email: 'Saisissez une adresse e-mail valide.',
-  email_too_long: "L'adresse e-mail doit comporter au plus {max} caractères.",
-  email_local_too_long: 'La partie avant le @ doit comporter au plus {max} caractères.',
-  email_taken: 'Un compte existe déjà ici avec cette adresse e-mail.',
-  password_too_short: 'Utilisez au moins {min} caractères.',
-  password_too_long: 'Utilisez au plus {max} caractères.',
-  password_too_common:
-    'Ce mot de passe est facile à deviner\u00a0: c’est un mot de passe courant ou un motif (répétitions, suites, rangées du clavier, mots courants suivis de chiffres). Utilisez plutôt quelques mots sans rapport entre eux.',
-  password_too_similar:
-    'Sans votre nom, votre adresse e-mail ou le nom de ce site, le reste de ce mot de passe est facile à deviner.',
-  password_mismatch: 'Les mots de passe ne correspondent pas.',
-  password_unchanged: "Le nouveau mot de passe doit être différent de l'actuel.",
-  password_incorrect: 'Le mot de passe est incorrect.',
-  credentials_invalid: "L'adresse e-mail ou le mot de passe est incorrect.",
-  cursor_invalid: "Ce lien de page n'est pas valide\u00a0: recommencez à la première page.",
-  reset_token_invalid: "Ce lien n'est plus valide. Demandez-en un nouveau.",
-  verify_token_invalid: "Ce lien n'est plus valide. Demandez-en un nouveau.",
-  validation_failed: 'Certains champs ne sont pas valides.',
-  invalid_body: 'Le corps de la requête est illisible.',
-  invalid_host: 'La requête ne nomme aucun hôte valide, ou sa cible en nomme un autre.',
-  duplicate_field: 'Un champ a été envoyé plusieurs fois.',
-  unauthenticated: "Vous n'êtes pas connecté ou votre session a expiré.",
-  cross_origin: 'Les requêtes d’une autre origine ne sont pas autorisées.',
-  not_found: 'Introuvable.',
-  realm_not_found: "Ce domaine n'existe pas ici.",
-  method_not_allowed: "Cette méthode n'est pas autorisée ici.",
-  payload_too_large: 'Le corps de la requête est trop volumineux.',
-  headers_too_large: 'Les en-têtes de la requête sont trop volumineux.',
-  unsupported_media_type: 'Envoyez le corps au format application/x-www-form-urlencoded.',
-  unsupported_media_type_json: 'Envoyez le corps au format application/json.',
-  rate_limited: 'Trop de requêtes. Réessayez dans {wait}.',
-  too_many_attempts: 'Trop d’essais erronés (mots de passe ou codes) pour ce compte. Réessayez dans {wait}.',
-  too_many_codes: 'Trop de codes erronés. Reconnectez-vous avec votre mot de passe dans {wait}.',
-  server_busy: 'Le serveur est surchargé. Réessayez dans quelques secondes.',
-  not_ready: "Le service n'est pas prêt. Réessayez dans un instant.",
-  internal: 'Une erreur est survenue de notre côté.',
-  email_not_verified: "Confirmez d'abord votre adresse e-mail avec le lien que nous vous avons envoyé.",
-  totp_code_format: "Saisissez le code à 6 chiffres de votre application d'authentification.",
-  second_step_code_format:
-    "Saisissez le code à 6 chiffres de votre application d'authentification, ou un code de récupération (xxxxx-xxxxx).",
-  code_incorrect: "Ce code n'est pas correct, ou il a déjà été utilisé.",
-  second_factor_required: 'Terminez la connexion avec votre deuxième étape : une clé d’accès ou un code.',
-  sign_in_expired: 'Cette connexion a expiré ou a été annulée. Reconnectez-vous avec votre mot de passe.',
-  two_step_on:
-    "La connexion en deux étapes est déjà activée. Désactivez-la d'abord pour configurer une autre application d'authentification.",
-  two_step_off: "La connexion en deux étapes n'est pas activée pour ce compte.",
-  totp_not_set_up:
-    "Commencez d'abord la configuration : scannez le nouveau code QR, puis saisissez le code affiché par votre application.",
-  passkey_challenge_invalid: 'Cette demande de clé d’accès a expiré ou a déjà été utilisée. Réessayez.',
-  passkey_rejected: 'Cette clé d’accès n’a pas pu être vérifiée ici. Réessayez, ou connectez-vous d’une autre manière.',
-  password_recheck_required: 'Saisissez votre mot de passe actuel pour continuer.',
-  second_factor_recheck_required:
-    'Pour votre sécurité, confirmez qu’il s’agit bien de vous avec votre deuxième étape : un code ou une clé d’accès.',
-  recovery_code_format: 'Saisissez un code de récupération (xxxxx-xxxxx).',
-  totp_off: 'L’application d’authentification n’est pas activée pour ce compte.',
-  email_unchanged: 'C’est déjà l’adresse de votre compte.',
-  email_change_token_invalid: 'Ce lien n’est plus valide. Demandez à nouveau le changement.',
-  code_attempts_left: 'Essais restants pour cette connexion\u00a0: {attemptsLeft}.',
-};
+/** Makes a language's messages available to message(). */
+export function addMessages(locale: Locale, table: MessageTable): void {
+  TABLES[locale] = table;
+}
 
-const TABLES: Record<Locale, Record<MessageCode, string>> = { en, de, fr };
+/** Loads a language's messages (once); until then message() answers in English. */
+export async function loadMessages(locale: Locale): Promise<void> {
+  if (TABLES[locale] || locale === 'en') return;
+  addMessages(locale, (await LOADERS[locale]()).messages);
+}
 
 export function isMessageCode(code: string): code is MessageCode {
   return Object.hasOwn(en, code);
@@ -235,7 +120,7 @@ export function message(
 ): string {
   const all =
     typeof params.retryAfter === 'number' ? { wait: humanWait(params.retryAfter, locale), ...params } : params;
-  return fillTemplate(TABLES[locale][code], all);
+  return fillTemplate((TABLES[locale] ?? en)[code], all);
 }
 
 const ABOUT: Record<Locale, string> = { en: 'about', de: 'etwa', fr: 'environ' };

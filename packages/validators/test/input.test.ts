@@ -1,3 +1,5 @@
+// Every language, as the server has them.
+import '../src/all-messages.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { forgotPasswordSchema } from '../src/account-links.js';

@@ -1,3 +1,5 @@
+// Every language, as the server has them.
+import '../src/all-messages.js';
 import { describe, expect, it } from 'vitest';
 import {
   LOCALES,

@@ -1,3 +1,5 @@
+// The tests render every language, as the server does.
+import '@accounts/validators/all-messages';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
