@@ -45,6 +45,7 @@ export async function issueToken(
     userId: opts.userId,
     purpose: opts.purpose,
     tokenHash: hashToken(token),
+    createdAt: credentialsChangeTime(),
     expiresAt: fromNow(opts.ttlMs),
     newEmail: opts.newEmail ?? null,
   });
@@ -57,10 +58,26 @@ export async function issueToken(
  * of "a security change ends the links"; setPasswordHash and refreshTwoStep stamp the same column.
  */
 export async function endMailedLinks(tx: Database, userId: string): Promise<void> {
-  await tx
-    .update(users)
-    .set({ credentialsChangedAt: sql`now()` })
-    .where(eq(users.id, userId));
+  await holdForCredentialsChange(tx, userId);
+  await tx.update(users).set({ credentialsChangedAt: credentialsChangeTime() }).where(eq(users.id, userId));
+}
+
+/**
+ * The time a credentials change is stamped with, and a link issued with: the clock when the
+ * statement runs, not the transaction's start (now()). A change holds the account's row first
+ * (holdForCredentialsChange), so a link-issuing transaction that holds it (lockIfHashUnchanged)
+ * either inserts its link before the change can stamp (the link is older, and dies), or waits
+ * for the change to commit and then sees it, and the sessions it ended, before it issues anything.
+ */
+export const credentialsChangeTime = () => sql`clock_timestamp()`;
+
+/**
+ * Holds the account's row before a credentials change is stamped: an UPDATE computes its new
+ * values before it waits for a row lock, so a stamp taken in it could predate a link issued
+ * while it waited.
+ */
+export async function holdForCredentialsChange(tx: Database, userId: string): Promise<void> {
+  await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('no key update');
 }
 
 /** Marks every unused token of the purpose as used. */

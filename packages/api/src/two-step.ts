@@ -13,6 +13,7 @@ import { deleteRecoveryCodes, findRecoveryCode, useRecoveryCode } from './recove
 import { matchingStep } from './totp.js';
 import type { Context } from './trpc.js';
 import type { Vault } from './vault.js';
+import { credentialsChangeTime, holdForCredentialsChange } from './tokens.js';
 
 // An account's second step: which ways it has, and the one place a code is used up. Every way
 // into a session that asks for the second step goes through second-step.ts; users.two_step says
@@ -67,9 +68,10 @@ export async function hasSecondFactor(db: Database, userId: string, exceptPasske
  * (tokens.ts): a link granted before a change of factors never works after it.
  */
 export async function refreshTwoStep(tx: Database, userId: string): Promise<boolean> {
+  await holdForCredentialsChange(tx, userId);
   const [row] = await tx
     .update(users)
-    .set({ twoStep: hasFactorSql(userId), credentialsChangedAt: sql`now()` })
+    .set({ twoStep: hasFactorSql(userId), credentialsChangedAt: credentialsChangeTime() })
     .where(eq(users.id, userId))
     .returning({ on: users.twoStep });
   return row?.on ?? false;

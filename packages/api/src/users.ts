@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { users, type Database, type Realm, type User } from '@accounts/db';
+import { sessions, users, type Database, type Realm, type User } from '@accounts/db';
+import { credentialsChangeTime, holdForCredentialsChange } from './tokens.js';
 import { normalizeEmail, type Locale } from '@accounts/validators';
 
 import type { z } from 'zod';
@@ -49,12 +50,13 @@ export async function setPasswordHash(
   opts: { expected?: string; addressProven?: boolean; rehash?: boolean } = {},
 ): Promise<User | null> {
   const proven = opts.addressProven ? { emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())` } : {};
+  if (!opts.rehash) await holdForCredentialsChange(db, userId);
   const [row] = await db
     .update(users)
     .set({
       passwordHash: next,
       // A new password ends every mailed link granted under the old one (tokens.ts).
-      ...(opts.rehash ? {} : { passwordChangedAt: sql`now()`, credentialsChangedAt: sql`now()` }),
+      ...(opts.rehash ? {} : { passwordChangedAt: sql`now()`, credentialsChangedAt: credentialsChangeTime() }),
       ...proven,
     })
     .where(and(eq(users.id, userId), opts.expected === undefined ? undefined : eq(users.passwordHash, opts.expected)))
@@ -65,20 +67,25 @@ export async function setPasswordHash(
 /**
  * Locks the user's row for the rest of the transaction if the hash is still the verified one,
  * and says whether the account now has two-step sign-in. A sign-in holding it cannot interleave
- * with a password change or a change to the second step: one waits for the other. Null when
- * the hash changed.
+ * with a password change or a change to the second step: one waits for the other. With
+ * `sessionId` (a signed-in action), that session must still exist once the row is held: a change
+ * that ended it (turning two-step sign-in on, an operator's revoke) and committed first wins, so
+ * an ended session never issues a link or changes the account afterwards. Null otherwise.
  */
 export async function lockIfHashUnchanged(
   db: Database,
   userId: string,
   expected: string,
+  sessionId?: string,
 ): Promise<{ twoStep: boolean } | null> {
   const [row] = await db
     .select({ twoStep: users.twoStep })
     .from(users)
     .where(and(eq(users.id, userId), eq(users.passwordHash, expected)))
     .for('share');
-  return row ?? null;
+  if (!row || sessionId === undefined) return row ?? null;
+  const [session] = await db.select({ id: sessions.id }).from(sessions).where(eq(sessions.id, sessionId));
+  return session ? row : null;
 }
 
 /**

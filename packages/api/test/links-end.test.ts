@@ -106,6 +106,25 @@ describe.each(testDrivers())('mailed links after a security change on %s', (driv
     await refused(link);
   });
 
+  it('a change of address asked for by a session that turning two-step on ends, at the same moment, never works', async () => {
+    for (let round = 0; round < 12; round++) {
+      const account = await signUp(h);
+      const signingIn = mailCaller(h, { ip: '198.51.100.67' });
+      await signingIn.account.signIn({ email: account.email, password: STRONG });
+      const intruder = mailCaller(h, { ip: '198.51.100.67', token: signingIn.issued[0]!.token });
+      const owner = mailCaller(h, { token: account.token, device: account.device });
+      const { secret } = parseOtpauth((await owner.twoStep.setupTotp()).uri);
+      const mailbox = uniqueEmail('racer');
+      const [asked, enabled] = await Promise.allSettled([
+        intruder.emailChange.request({ new_email: mailbox, current_password: STRONG }),
+        owner.twoStep.enableTotp({ code: totpCode(secret), current_password: STRONG }),
+      ]);
+      const [mail] = await mailsTo(h.db.db, mailbox, 'confirm_email_change');
+      if (asked.status === 'rejected' || enabled.status === 'rejected' || !mail) continue;
+      await refused(new URL((mail.payload as { link: string }).link).searchParams.get('token')!);
+    }
+  });
+
   it('a link asked for after the change works', async () => {
     const { email, owner, link } = await takeoverUnderWay();
     await revokeAccountSessions(h.db.db, 'default', email);

@@ -64,3 +64,13 @@ CREATE CONSTRAINT TRIGGER "account_events_detached_only_when_gone" AFTER UPDATE 
   DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
   WHEN (OLD."user_id" IS NOT NULL AND NEW."user_id" IS NULL AND NOT OLD."pending")
   EXECUTE FUNCTION "accounts_events_detached_only_when_gone"();
+--> statement-breakpoint
+-- An account keeps its id for life: a new id would make a live account's row "gone" to the rule
+-- above and let its events be detached.
+CREATE FUNCTION "accounts_user_id_immutable"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE EXCEPTION 'an account''s id never changes' USING ERRCODE = '42501';
+END $$;
+--> statement-breakpoint
+CREATE TRIGGER "users_id_immutable" BEFORE UPDATE OF "id" ON "users"
+  FOR EACH ROW WHEN (OLD."id" IS DISTINCT FROM NEW."id") EXECUTE FUNCTION "accounts_user_id_immutable"();

@@ -229,6 +229,15 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a least-privilege serving role on
         }),
       ),
     ).toMatch(/42501.*live account/);
+    // Nor by giving the account a new id, so that its old one is "gone".
+    expect(
+      await refusedBy(
+        app.db.transaction(async (tx) => {
+          await tx.update(accountEvents).set({ userId: null }).where(eq(accountEvents.id, e!.id));
+          await tx.execute(sql`update users set id = gen_random_uuid() where id = ${user!.id}`);
+        }),
+      ),
+    ).toMatch(/42501.*(id never changes|live account)/);
     const [still] = await app.db.select().from(accountEvents).where(eq(accountEvents.id, e!.id));
     expect(still?.userId).toBe(user!.id);
   });

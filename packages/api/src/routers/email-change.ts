@@ -71,7 +71,7 @@ export function createEmailChangeRouter({
         const { check, incorrect } = await verifyCurrentPassword(ctx, ctx.auth, input.current_password);
         const taken = await findUserByEmail(ctx.db, ctx.realm.id, input.new_email);
         const done = await ctx.db.transaction(async (tx) => {
-          if (!(await lockIfHashUnchanged(tx, user.id, user.passwordHash))) return false;
+          if (!(await lockIfHashUnchanged(tx, user.id, user.passwordHash, ctx.auth.session.id))) return false;
           await check.passed(tx, 'email_change_requested');
           if (taken) {
             // A change pending like the free branch's (`pending` shows it alike), whose link is

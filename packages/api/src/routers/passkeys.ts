@@ -164,7 +164,7 @@ export function createPasskeysRouter({
         if (!(await hasSecondFactor(ctx.db, user.id, id))) await factor.ask();
         const { check, incorrect } = await verifyCurrentPassword(ctx, ctx.auth, input.current_password);
         const outcome = await factor.transaction(check, async (tx) => {
-          if (!(await lockIfHashUnchanged(tx, user.id, user.passwordHash))) return 'stale';
+          if (!(await lockIfHashUnchanged(tx, user.id, user.passwordHash, ctx.auth.session.id))) return 'stale';
           const gone = await tx.delete(passkeys).where(mine).returning({ id: passkeys.id });
           if (!gone.length) return 'gone';
           // Decided under the lock: the last factor (another may have gone meanwhile) takes the step with it.

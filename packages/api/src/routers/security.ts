@@ -205,7 +205,7 @@ export function createSecurityRouter({ authedProcedure, authedLimitedProcedure, 
         const { check, incorrect } = await verifyCurrentPassword(ctx, ctx.auth, input.current_password);
         const deleted = await ctx.db.transaction(async (tx) => {
           // A password change that committed first makes the verified password stale.
-          if (!(await lockIfHashUnchanged(tx, user.id, user.passwordHash))) return false;
+          if (!(await lockIfHashUnchanged(tx, user.id, user.passwordHash, ctx.auth.session.id))) return false;
           await check.passed(tx, 'account_deleted');
           await detachEvents(tx, ctx.vault, user);
           await tx.delete(mailOutbox).where(eq(mailOutbox.userId, user.id));

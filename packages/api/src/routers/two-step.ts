@@ -101,7 +101,7 @@ export function createTwoStepRouter({ accountWriteProcedure, authedLimitedProced
         if (step === null) throw await wrongCode();
         const fresh = await check.during(() => newRecoveryCodes(ctx.vault, user.id));
         const codes = await factor.transaction(check, async (tx) => {
-          const locked = await lockIfHashUnchanged(tx, user.id, user.passwordHash);
+          const locked = await lockIfHashUnchanged(tx, user.id, user.passwordHash, ctx.auth.session.id);
           if (!locked) return 'stale';
           // Only the secret this code was checked against: a set-up that replaced it meanwhile wins.
           const [on] = await tx
@@ -140,7 +140,7 @@ export function createTwoStepRouter({ accountWriteProcedure, authedLimitedProced
         const factor = secondFactorOf(ctx, ctx.auth, input.code);
         const { check, incorrect } = await verifyCurrentPassword(ctx, ctx.auth, input.current_password);
         const outcome = await factor.transaction(check, async (tx) => {
-          if (!(await lockIfHashUnchanged(tx, user.id, user.passwordHash))) return 'stale';
+          if (!(await lockIfHashUnchanged(tx, user.id, user.passwordHash, ctx.auth.session.id))) return 'stale';
           await factor.prove(tx);
           await removeTotp(tx, user.id);
           await check.passed(tx, 'two_step_disabled');
@@ -167,7 +167,7 @@ export function createTwoStepRouter({ accountWriteProcedure, authedLimitedProced
         const { check, incorrect } = await verifyCurrentPassword(ctx, ctx.auth, input.current_password);
         const fresh = await check.during(() => newRecoveryCodes(ctx.vault, user.id));
         const codes = await factor.transaction(check, async (tx) => {
-          if (!(await lockIfHashUnchanged(tx, user.id, user.passwordHash))) return null;
+          if (!(await lockIfHashUnchanged(tx, user.id, user.passwordHash, ctx.auth.session.id))) return null;
           await factor.prove(tx);
           await check.passed(tx, 'recovery_codes_regenerated');
           const issued = await storeRecoveryCodes(tx, user.id, fresh);
