@@ -1,3 +1,5 @@
+// The tests check the app's words in every language, as the server has them.
+import '@accounts/validators/all-messages';
 import type { Page } from 'playwright-core';
 import { STRONG, STRONG2, uniqueEmail } from '@accounts/testing';
 
