@@ -7,7 +7,7 @@ export default defineConfig({
   entry: {
     main: 'src/main.ts',
     cli: 'src/cli.ts',
-    'hash-worker': '../../packages/api/src/hash-worker.js',
+    'hash-worker': '../../packages/api/src/credentials/hash-worker.js',
   },
   format: 'esm',
   target: 'node20',

@@ -1,5 +1,5 @@
-import { createHasher, RECOVERY_CODE_COST } from '../src/password-hashing.js';
-import { createVault, newSecretKey } from '../src/vault.js';
+import { createHasher, RECOVERY_CODE_COST } from '../src/credentials/password-hashing.js';
+import { createVault, newSecretKey } from '../src/kernel/vault.js';
 
 // What a recovery code costs the hashing pool, beside a password: issuing ten, and a wrong code
 // compared with ten (the most an attempt costs). `npx tsx scripts/code-cost.ts [password cost]`.

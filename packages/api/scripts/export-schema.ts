@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { format } from 'prettier';
-import { exportJsonSchema } from '../src/export-json-schema.js';
+import { exportJsonSchema } from '../src/account/export-json-schema.js';
 
 // Writes docs/account-export.schema.json from the export's own schema (a test checks it is current).
 const target = new URL('../../../docs/account-export.schema.json', import.meta.url);

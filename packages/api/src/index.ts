@@ -1,6 +1,6 @@
 // The database's types, for the transports that hand a handle to the functions below.
 export type { Database, Realm } from '@accounts/db';
-export { addressGroup } from './account-lockout.js';
+export { addressGroup } from './credentials/lockout.js';
 export {
   AccountCommandError,
   disableAccount,
@@ -11,17 +11,17 @@ export {
   revokeRealmSessions,
   type AccountListing,
   type OperatorMail,
-} from './account-admin.js';
-export { describeDevice, displayAddress } from './device.js';
-export * from './routers/security-outputs.js';
-export * from './routers/email-outputs.js';
-export { meResult, passwordChangedResult, settingsResult, userResult } from './routers/account-outputs.js';
-export * from './routers/two-step-outputs.js';
-export * from './routers/passkeys-outputs.js';
-export * from './routers/email-change-outputs.js';
-export * from './routers/account-data-outputs.js';
-export { createVault, newSecretKey, parseSecretKey, SECRET_KEY_BYTES, type Vault } from './vault.js';
-export { DEFAULT_ACCOUNT_CONFIG, type AccountConfig, type MailCap } from './config.js';
+} from './operator/accounts.js';
+export { describeDevice, displayAddress } from './kernel/device.js';
+export * from './account/outputs.js';
+export * from './email/outputs.js';
+export { meResult, passwordChangedResult, settingsResult, userResult } from './sign-in/outputs.js';
+export * from './two-step/outputs.js';
+export * from './passkeys/outputs.js';
+export * from './email/change-outputs.js';
+export * from './account/export-outputs.js';
+export { createVault, newSecretKey, parseSecretKey, SECRET_KEY_BYTES, type Vault } from './kernel/vault.js';
+export { DEFAULT_ACCOUNT_CONFIG, type AccountConfig, type MailCap } from './kernel/config.js';
 export {
   notReady,
   outageProblem,
@@ -32,7 +32,7 @@ export {
   trpcCodeOf,
   type Problem,
   type ProblemCode,
-} from './errors.js';
+} from './kernel/errors.js';
 export {
   costOf,
   createHasher,
@@ -43,22 +43,22 @@ export {
   type Hasher,
   type HasherOptions,
   type HasherStats,
-} from './password-hashing.js';
+} from './credentials/password-hashing.js';
 export {
   createRefusalRecorder,
   REFUSAL_WINDOW_MS,
   REFUSALS_PER_WINDOW,
   type RefusalRecorder,
   type RefusalType,
-} from './refusal-events.js';
-export { resealTotpSecrets, secretCensus, type SecretCensus } from './secret-rotation.js';
-export type { HashingObserver, HashingPool, Outcome, ProcedureObserver } from './observers.js';
-export { sessionCacheOf } from './session-cache.js';
-export { databaseAnswers } from './readiness.js';
-export { purgeExpired, setEventRetention, type Purged, type RetentionOptions } from './retention.js';
-export { createRealm, DEFAULT_REALM_SLUG, findRealm, listRealms, RealmError } from './realms.js';
+} from './records/refusal-events.js';
+export { resealTotpSecrets, secretCensus, type SecretCensus } from './operator/secret-rotation.js';
+export type { HashingObserver, HashingPool, Outcome, ProcedureObserver } from './kernel/observers.js';
+export { sessionCacheOf } from './records/session-cache.js';
+export { databaseAnswers } from './kernel/readiness.js';
+export { purgeExpired, setEventRetention, type Purged, type RetentionOptions } from './operator/retention.js';
+export { createRealm, DEFAULT_REALM_SLUG, findRealm, listRealms, RealmError } from './records/realms.js';
 export { callerFor, createAppRouter, type AppRouter } from './router.js';
-export { createSession, isSessionTokenShape, MAX_SESSIONS_PER_ACCOUNT, type IssuedSession } from './sessions.js';
+export { createSession, isSessionTokenShape, MAX_SESSIONS_PER_ACCOUNT, type IssuedSession } from './records/sessions.js';
 export {
   trpcErrorBody,
   type Context,
@@ -66,9 +66,9 @@ export {
   type ProcedureMeta,
   type RequestContext,
   type SessionSink,
-} from './trpc.js';
-export type { PublicUser } from './users.js';
-export { fieldErrorSchema, okResult, PROBLEM_CODES, problemSchema, publicUserSchema } from './outputs.js';
+} from './procedures.js';
+export type { PublicUser } from './records/users.js';
+export { fieldErrorSchema, okResult, PROBLEM_CODES, problemSchema, publicUserSchema } from './kernel/outputs.js';
 export {
   backoffMs,
   claimDueMails,
@@ -89,4 +89,4 @@ export {
   type MailTemplate,
   type RenderedMail,
 } from './mail/templates.js';
-export { realmRequiresVerifiedEmail, setRequireVerifiedEmail } from './realm-settings.js';
+export { realmRequiresVerifiedEmail, setRequireVerifiedEmail } from './records/realm-settings.js';

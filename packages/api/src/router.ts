@@ -1,12 +1,12 @@
-import type { AccountConfig } from './config.js';
-import { createAccountRouter } from './routers/account.js';
-import { createEmailRouter } from './routers/email.js';
-import { createEmailChangeRouter } from './routers/email-change.js';
-import { createAccountDataRouter } from './routers/account-data.js';
-import { createSecurityRouter } from './routers/security.js';
-import { createPasskeysRouter } from './routers/passkeys.js';
-import { createTwoStepRouter } from './routers/two-step.js';
-import { createCallerFactory, proceduresFor, router } from './trpc.js';
+import type { AccountConfig } from './kernel/config.js';
+import { createAccountRouter } from './sign-in/procedures.js';
+import { createEmailRouter } from './email/procedures.js';
+import { createEmailChangeRouter } from './email/change-procedures.js';
+import { createAccountDataRouter } from './account/export-procedures.js';
+import { createSecurityRouter } from './account/procedures.js';
+import { createPasskeysRouter } from './passkeys/procedures.js';
+import { createTwoStepRouter } from './two-step/procedures.js';
+import { createCallerFactory, proceduresFor, router } from './procedures.js';
 
 /** The one router, built from the deployment's account configuration. */
 export function createAppRouter(config: AccountConfig) {

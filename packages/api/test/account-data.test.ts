@@ -5,7 +5,7 @@ import { eq, sql } from 'drizzle-orm';
 import { accountEvents, mailSends, sessions, users } from '@accounts/db';
 import { parseOtpauth, STRONG, STRONG2, testDrivers, totpCode, uniqueEmail } from '@accounts/testing';
 import { describe, expect, it } from 'vitest';
-import { exportJsonSchema } from '../src/export-json-schema.js';
+import { exportJsonSchema } from '../src/account/export-json-schema.js';
 import { recipientKey } from '../src/mail/outbox.js';
 import { mailCaller, mailsTo, signUp } from './email-harness.js';
 import { problemOf, useHarness } from './harness.js';

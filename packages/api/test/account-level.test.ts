@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { accountEvents, knownDevices, passkeys, recoveryCodes, sessions, totpCredentials } from '@accounts/db';
 import { parseOtpauth, SoftAuthenticator, STRONG, testDrivers, totpCode } from '@accounts/testing';
 import { describe, expect, it } from 'vitest';
-import { hashToken } from '../src/tokens.js';
+import { hashToken } from '../src/records/tokens.js';
 import { mailCaller, signUp } from './email-harness.js';
 import { problemOf, useHarness } from './harness.js';
 

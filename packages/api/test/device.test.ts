@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeDevice, displayAddress, keptUserAgent, USER_AGENT_MAX_LENGTH } from '../src/device.js';
+import { describeDevice, displayAddress, keptUserAgent, USER_AGENT_MAX_LENGTH } from '../src/kernel/device.js';
 
 const FIREFOX_WIN = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0';
 const SAFARI_IOS =

@@ -3,7 +3,7 @@ import { accountTokens, mailOutbox } from '@accounts/db';
 import { testDrivers } from '@accounts/testing';
 import { describe, expect, it } from 'vitest';
 import { claimDueMails, markSent } from '../src/mail/outbox.js';
-import { purgeExpired } from '../src/retention.js';
+import { purgeExpired } from '../src/operator/retention.js';
 import { mailCaller, mailsTo, signUp } from './email-harness.js';
 import { useHarness } from './harness.js';
 

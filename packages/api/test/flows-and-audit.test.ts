@@ -2,10 +2,10 @@ import { STRONG, testDrivers, uniqueEmail } from '@accounts/testing';
 import { accountEvents, sessions, users } from '@accounts/db';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { revokeRealmSessions } from '../src/account-admin.js';
-import { BLOCKED_RECORDS_PER_WINDOW } from '../src/account-lockout.js';
-import { setRequireVerifiedEmail } from '../src/realm-settings.js';
-import { createSession, MAX_SESSIONS_PER_ACCOUNT } from '../src/sessions.js';
+import { revokeRealmSessions } from '../src/operator/accounts.js';
+import { BLOCKED_RECORDS_PER_WINDOW } from '../src/credentials/lockout.js';
+import { setRequireVerifiedEmail } from '../src/records/realm-settings.js';
+import { createSession, MAX_SESSIONS_PER_ACCOUNT } from '../src/records/sessions.js';
 import { problemOf, registerUser, useHarness } from './harness.js';
 
 describe.each(testDrivers())('flows and the audit trail on %s', (driver) => {

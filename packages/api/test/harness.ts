@@ -2,13 +2,13 @@ import { createTestDatabase, STRONG, uniqueEmail, type TestDatabase } from '@acc
 import type { Driver } from '@accounts/db';
 import type { Locale } from '@accounts/validators';
 import { afterAll, beforeAll } from 'vitest';
-import { DEFAULT_ACCOUNT_CONFIG, type AccountConfig } from '../src/config.js';
-import { createHasher, type Hasher } from '../src/password-hashing.js';
-import { createRealm, findRealm } from '../src/realms.js';
+import { DEFAULT_ACCOUNT_CONFIG, type AccountConfig } from '../src/kernel/config.js';
+import { createHasher, type Hasher } from '../src/credentials/password-hashing.js';
+import { createRealm, findRealm } from '../src/records/realms.js';
 import { callerFor, createAppRouter } from '../src/router.js';
-import type { IssuedSession } from '../src/sessions.js';
-import type { RateLimitedAction, RequestContext } from '../src/trpc.js';
-import { createVault, newSecretKey, type Vault } from '../src/vault.js';
+import type { IssuedSession } from '../src/records/sessions.js';
+import type { RateLimitedAction, RequestContext } from '../src/procedures.js';
+import { createVault, newSecretKey, type Vault } from '../src/kernel/vault.js';
 
 /** Stands in for the gateway's limiter: Retry-After seconds to refuse a call, null to let it through. */
 export type Limit = (action: RateLimitedAction, key?: string) => number | null;
@@ -164,7 +164,7 @@ export async function problemOf(p: Promise<unknown>) {
 
 /** The problem a call's error (e.g. a settled promise's rejection reason) answers with. */
 export async function problemFrom(err: unknown) {
-  const { toProblem } = await import('../src/errors.js');
+  const { toProblem } = await import('../src/kernel/errors.js');
   const problem = toProblem(err, 'en');
   return {
     status: problem.status,

@@ -3,7 +3,7 @@ import { STRONG, uniqueEmail, testDrivers } from '@accounts/testing';
 import { users } from '@accounts/db';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { createHasher } from '../src/password-hashing.js';
+import { createHasher } from '../src/credentials/password-hashing.js';
 import { problemOf, useHarness } from './harness.js';
 
 describe('the hashing pool', () => {

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { users } from '@accounts/db';
 import { parseOtpauth, STRONG, STRONG2, testDrivers, totpCode, uniqueEmail } from '@accounts/testing';
 import { describe, expect, it } from 'vitest';
-import { disableAccount, enableAccount, resetSecondStep, revokeAccountSessions } from '../src/account-admin.js';
+import { disableAccount, enableAccount, resetSecondStep, revokeAccountSessions } from '../src/operator/accounts.js';
 import { mailCaller, mailsTo, operatorMail, signUp, tokenFrom } from './email-harness.js';
 import { problemOf, useHarness } from './harness.js';
 

@@ -3,10 +3,10 @@ import { sessions } from '@accounts/db';
 import { testDrivers } from '@accounts/testing';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { toProblem } from '../src/errors.js';
-import { purgeExpired } from '../src/retention.js';
+import { toProblem } from '../src/kernel/errors.js';
+import { purgeExpired } from '../src/operator/retention.js';
 import { createAppRouter } from '../src/router.js';
-import type { ProcedureMeta } from '../src/trpc.js';
+import type { ProcedureMeta } from '../src/procedures.js';
 import { registerUser, useHarness } from './harness.js';
 
 // Rules that several places read: each place must answer as the rule's one home says.

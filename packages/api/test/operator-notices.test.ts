@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { mailSends, users } from '@accounts/db';
 import { STRONG, testDrivers, uniqueEmail } from '@accounts/testing';
 import { describe, expect, it } from 'vitest';
-import { disableAccount, resetSecondStep } from '../src/account-admin.js';
+import { disableAccount, resetSecondStep } from '../src/operator/accounts.js';
 import { recipientKey } from '../src/mail/outbox.js';
 import { renderMail, type MailPayload } from '../src/mail/templates.js';
 import { mailCaller, mailsTo, operatorMail } from './email-harness.js';

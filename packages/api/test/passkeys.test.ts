@@ -250,7 +250,7 @@ describe.each(testDrivers())('passkeys on %s', (driver) => {
 
   it('the operator reset removes passkeys too', async () => {
     const { owner, user } = await withPasskey();
-    const { resetSecondStep } = await import('../src/account-admin.js');
+    const { resetSecondStep } = await import('../src/operator/accounts.js');
     await resetSecondStep(h.db.db, 'default', (await owner.account.me()).user.email, operatorMail(h));
     expect(await h.db.db.select().from(sessions).where(eq(sessions.userId, user.id))).toEqual([]);
     const relogged = mailCaller(h);

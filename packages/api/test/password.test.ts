@@ -2,7 +2,7 @@ import { STRONG, STRONG2, uniqueEmail, testDrivers } from '@accounts/testing';
 import { users } from '@accounts/db';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { costOf, createHasher } from '../src/password-hashing.js';
+import { costOf, createHasher } from '../src/credentials/password-hashing.js';
 import { problemOf, registerUser, useHarness } from './harness.js';
 
 describe.each(testDrivers())('passwords on %s', (driver) => {

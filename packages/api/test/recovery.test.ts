@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { knownDevices, users } from '@accounts/db';
 import { STRONG, STRONG2, testDrivers } from '@accounts/testing';
 import { describe, expect, it } from 'vitest';
-import { hashToken } from '../src/tokens.js';
+import { hashToken } from '../src/records/tokens.js';
 import { problemOf, useHarness } from './harness.js';
 import { mailCaller, mailsTo, signUp, tokenFrom } from './email-harness.js';
 

@@ -2,9 +2,9 @@ import { parseOtpauth, STRONG, testDrivers, totpCode, uniqueEmail } from '@accou
 import { recoveryCodes, totpCredentials, users } from '@accounts/db';
 import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createHasher, pepperId, PUBLIC_DEFAULT_PEPPER, type Hasher } from '../src/password-hashing.js';
-import { resealTotpSecrets, secretCensus } from '../src/secret-rotation.js';
-import { createVault, newSecretKey } from '../src/vault.js';
+import { createHasher, pepperId, PUBLIC_DEFAULT_PEPPER, type Hasher } from '../src/credentials/password-hashing.js';
+import { resealTotpSecrets, secretCensus } from '../src/operator/secret-rotation.js';
+import { createVault, newSecretKey } from '../src/kernel/vault.js';
 import { mailCaller, signUp } from './email-harness.js';
 import { problemOf, TEST_SECRET_KEY, useHarness } from './harness.js';
 

@@ -2,11 +2,11 @@ import { STRONG, STRONG2, testDrivers, uniqueEmail } from '@accounts/testing';
 import { accountEvents, knownDevices, sessions, users } from '@accounts/db';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { disableAccount, enableAccount, listAccounts, revokeAccountSessions } from '../src/account-admin.js';
-import { USER_AGENT_MAX_LENGTH } from '../src/device.js';
-import { subjectDigest } from '../src/events.js';
-import { findRealm } from '../src/realms.js';
-import { createSession } from '../src/sessions.js';
+import { disableAccount, enableAccount, listAccounts, revokeAccountSessions } from '../src/operator/accounts.js';
+import { USER_AGENT_MAX_LENGTH } from '../src/kernel/device.js';
+import { subjectDigest } from '../src/records/events.js';
+import { findRealm } from '../src/records/realms.js';
+import { createSession } from '../src/records/sessions.js';
 import { operatorMail } from './email-harness.js';
 import { problemOf, registerUser, useHarness, type Harness } from './harness.js';
 

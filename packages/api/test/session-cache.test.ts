@@ -11,9 +11,9 @@ import {
 import { testDrivers } from '@accounts/testing';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { findRealm } from '../src/realms.js';
-import { SessionCache } from '../src/session-cache.js';
-import { findSession } from '../src/sessions.js';
+import { findRealm } from '../src/records/realms.js';
+import { SessionCache } from '../src/records/session-cache.js';
+import { findSession } from '../src/records/sessions.js';
 import { registerUser, useHarness } from './harness.js';
 
 const until = async (what: string, ok: () => boolean | Promise<boolean>, ms = 5_000) => {

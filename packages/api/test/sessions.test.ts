@@ -3,7 +3,7 @@ import { STRONG, STRONG2, testDrivers } from '@accounts/testing';
 import { accountEvents, sessions, users } from '@accounts/db';
 import { eq, sql, type SQL } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { toProblem } from '../src/errors.js';
+import { toProblem } from '../src/kernel/errors.js';
 import { problemFrom, problemOf, registerUser, useHarness } from './harness.js';
 
 const change = (current: string, next: string, confirm = next) => ({

@@ -2,11 +2,11 @@ import { eq, sql } from 'drizzle-orm';
 import { accountEvents, recoveryCodes, sessions, users } from '@accounts/db';
 import { base32Decode, parseOtpauth, STRONG, STRONG2, testDrivers, totpCode } from '@accounts/testing';
 import { describe, expect, it } from 'vitest';
-import { resetSecondStep } from '../src/account-admin.js';
-import { costOf, createHasher } from '../src/password-hashing.js';
+import { resetSecondStep } from '../src/operator/accounts.js';
+import { costOf, createHasher } from '../src/credentials/password-hashing.js';
 import { mailCaller, mailsTo, operatorMail, signUp, tokenFrom } from './email-harness.js';
-import { signInKnown } from '../src/sign-in.js';
-import { createVault, newSecretKey } from '../src/vault.js';
+import { signInKnown } from '../src/sign-in/flow.js';
+import { createVault, newSecretKey } from '../src/kernel/vault.js';
 import { problemOf, testContext, useHarness } from './harness.js';
 
 // Two-step sign-in on the procedures: set-up, the sign-in's two steps for browsers and programs,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createVault, newSecretKey, parseSecretKey } from '../src/vault.js';
+import { createVault, newSecretKey, parseSecretKey } from '../src/kernel/vault.js';
 
 describe('vault', () => {
   const key = Buffer.from(newSecretKey(), 'hex');

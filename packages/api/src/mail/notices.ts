@@ -1,10 +1,10 @@
 import type { Database, Realm, User } from '@accounts/db';
 import { LOCALES, DEFAULT_LOCALE, type Locale } from '@accounts/validators';
-import type { MailCap } from '../config.js';
-import { describeDevice } from '../device.js';
-import { issueToken, type TokenPurpose } from '../tokens.js';
-import type { Context } from '../trpc.js';
-import type { Vault } from '../vault.js';
+import type { MailCap } from '../kernel/config.js';
+import { describeDevice } from '../kernel/device.js';
+import { issueToken, type TokenPurpose } from '../records/tokens.js';
+import type { Context } from '../procedures.js';
+import type { Vault } from '../kernel/vault.js';
 import { enqueueMail, type Enqueued } from './outbox.js';
 import type { MailPayload, MailTemplate, TwoStepChange } from './templates.js';
 

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { and, asc, desc, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
 import { mailOutbox, mailSends, type Database } from '@accounts/db';
 import { normalizeEmail, type Locale } from '@accounts/validators';
-import type { MailCap } from '../config.js';
-import { ago, fromNow, secondsUntilOut } from '../db-time.js';
-import type { Vault } from '../vault.js';
+import type { MailCap } from '../kernel/config.js';
+import { ago, fromNow, secondsUntilOut } from '../kernel/db-time.js';
+import type { Vault } from '../kernel/vault.js';
 import type { MailPayload, MailTemplate } from './templates.js';
 
 // The transactional outbox. A mail is written in the same transaction as the event that causes
