@@ -175,6 +175,9 @@ export const envSchema = z
     RATE_LIMIT_WINDOW_SECONDS: int(1, 86_400).default(600),
     RATE_LIMIT_REGISTER: int(0, 1_000_000).default(20),
     RATE_LIMIT_SIGN_IN: int(0, 1_000_000).default(30),
+    // Every call but sign-in that checks the account's password or hashes a new one (13 procedures);
+    // RATE_LIMIT_CHANGE_PASSWORD is its older name, read when the new one is not set.
+    RATE_LIMIT_PASSWORD_CHECK: int(0, 1_000_000).optional(),
     RATE_LIMIT_CHANGE_PASSWORD: int(0, 1_000_000).default(10),
     RATE_LIMIT_ACCOUNT_WRITES: int(0, 1_000_000).default(30),
     // Every sign-in page a browser shows asks for passkey options (autofill): far more than sign-ins.

@@ -39,7 +39,7 @@ export function createRateLimits(
   const maxOf: Record<RateLimitedAction, number> = {
     register: config.RATE_LIMIT_REGISTER,
     signIn: config.RATE_LIMIT_SIGN_IN,
-    changePassword: config.RATE_LIMIT_CHANGE_PASSWORD,
+    passwordCheck: config.RATE_LIMIT_PASSWORD_CHECK ?? config.RATE_LIMIT_CHANGE_PASSWORD,
     forgotPassword: config.RATE_LIMIT_FORGOT_PASSWORD,
     resendVerification: config.RATE_LIMIT_RESEND_VERIFICATION,
     accountWrite: config.RATE_LIMIT_ACCOUNT_WRITES,

@@ -13,12 +13,14 @@ export {
   type OperatorMail,
 } from './operator/accounts.js';
 export { describeDevice, displayAddress } from './kernel/device.js';
-export * from './account/outputs.js';
-export * from './email/outputs.js';
-export { meResult, passwordChangedResult, settingsResult, userResult } from './sign-in/outputs.js';
+export * from './sign-in/outputs.js';
+export * from './sessions/outputs.js';
+export * from './passwords/outputs.js';
 export * from './two-step/outputs.js';
 export * from './passkeys/outputs.js';
+export * from './email/outputs.js';
 export * from './email/change-outputs.js';
+export * from './account/outputs.js';
 export * from './account/export-outputs.js';
 export { createVault, newSecretKey, parseSecretKey, SECRET_KEY_BYTES, type Vault } from './kernel/vault.js';
 export { DEFAULT_ACCOUNT_CONFIG, type AccountConfig, type MailCap } from './kernel/config.js';
@@ -58,7 +60,12 @@ export { databaseAnswers } from './kernel/readiness.js';
 export { purgeExpired, setEventRetention, type Purged, type RetentionOptions } from './operator/retention.js';
 export { createRealm, DEFAULT_REALM_SLUG, findRealm, listRealms, RealmError } from './records/realms.js';
 export { callerFor, createAppRouter, type AppRouter } from './router.js';
-export { createSession, isSessionTokenShape, MAX_SESSIONS_PER_ACCOUNT, type IssuedSession } from './records/sessions.js';
+export {
+  createSession,
+  isSessionTokenShape,
+  MAX_SESSIONS_PER_ACCOUNT,
+  type IssuedSession,
+} from './records/sessions.js';
 export {
   trpcErrorBody,
   type Context,

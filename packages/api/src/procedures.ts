@@ -69,7 +69,8 @@ export interface Context extends RequestContext {
 export type RateLimitedAction =
   | 'register'
   | 'signIn'
-  | 'changePassword'
+  /** Every call that checks the account's password or hashes a new one, but sign-in (13 procedures). */
+  | 'passwordCheck'
   | 'forgotPassword'
   | 'resendVerification'
   | 'accountWrite'

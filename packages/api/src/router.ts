@@ -1,24 +1,34 @@
+import { accountProcedures } from './account/procedures.js';
+import { exportProcedures } from './account/export-procedures.js';
+import { emailChangeProcedures } from './email/change-procedures.js';
+import { emailProcedures } from './email/procedures.js';
 import type { AccountConfig } from './kernel/config.js';
-import { createAccountRouter } from './sign-in/procedures.js';
-import { createEmailRouter } from './email/procedures.js';
-import { createEmailChangeRouter } from './email/change-procedures.js';
-import { createAccountDataRouter } from './account/export-procedures.js';
-import { createSecurityRouter } from './account/procedures.js';
-import { createPasskeysRouter } from './passkeys/procedures.js';
-import { createTwoStepRouter } from './two-step/procedures.js';
+import { passkeyProcedures } from './passkeys/procedures.js';
+import { passwordProcedures } from './passwords/procedures.js';
 import { createCallerFactory, proceduresFor, router } from './procedures.js';
+import { sessionProcedures } from './sessions/procedures.js';
+import { signInProcedures } from './sign-in/procedures.js';
+import { twoStepProcedures } from './two-step/procedures.js';
 
-/** The one router, built from the deployment's account configuration. */
+/**
+ * The one router, built from the deployment's account configuration. Each capability gives its
+ * procedures as records keyed by wire namespace; this file alone names the namespaces, so moving
+ * a procedure between folders never moves a URL.
+ */
 export function createAppRouter(config: AccountConfig) {
-  const procedures = proceduresFor(config);
+  const p = proceduresFor(config);
+  const signIn = signInProcedures(p, config);
+  const sessions = sessionProcedures(p);
+  const passwords = passwordProcedures(p, config);
+  const account = accountProcedures(p);
   return router({
-    account: createAccountRouter(procedures, config),
-    email: createEmailRouter(procedures, config),
-    emailChange: createEmailChangeRouter(procedures),
-    accountData: createAccountDataRouter(procedures),
-    security: createSecurityRouter(procedures),
-    twoStep: createTwoStepRouter(procedures),
-    passkeys: createPasskeysRouter(procedures),
+    account: router({ ...account.account, ...signIn.account, ...sessions.account, ...passwords.account }),
+    email: router({ ...passwords.email, ...emailProcedures(p).email }),
+    emailChange: router(emailChangeProcedures(p).emailChange),
+    accountData: router(exportProcedures(p).accountData),
+    security: router({ ...sessions.security, ...account.security }),
+    twoStep: router(twoStepProcedures(p).twoStep),
+    passkeys: router({ ...passkeyProcedures(p).passkeys, ...signIn.passkeys }),
   });
 }
 

@@ -149,7 +149,7 @@ describe.each(testDrivers())('change of address and copy of data on %s', (driver
 
   it('is limited per client address like a password check', async () => {
     const a = await confirmed();
-    const limited = mailCaller(h, { token: a.token, limit: (action) => (action === 'changePassword' ? 30 : null) });
+    const limited = mailCaller(h, { token: a.token, limit: (action) => (action === 'passwordCheck' ? 30 : null) });
     expect(
       await problemOf(limited.emailChange.request({ new_email: uniqueEmail(), current_password: STRONG })),
     ).toMatchObject({ status: 429, code: 'rate_limited' });

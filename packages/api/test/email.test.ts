@@ -3,7 +3,7 @@ import { accountEvents, accountTokens, mailOutbox, realms, users } from '@accoun
 import { STRONG, STRONG2, testDrivers, uniqueEmail } from '@accounts/testing';
 import { describe, expect, it } from 'vitest';
 import { renderMail } from '../src/mail/templates.js';
-import { FORGOT_PASSWORD_MIN_MS } from '../src/email/procedures.js';
+import { FORGOT_PASSWORD_MIN_MS } from '../src/passwords/procedures.js';
 import { problemOf, useHarness } from './harness.js';
 import { mailCaller, mailsTo, signUp, tokenFrom } from './email-harness.js';
 

@@ -211,12 +211,12 @@ describe.each(testDrivers())('the security page on %s', (driver) => {
     );
     await expect(h.caller({ token: other }).account.me()).resolves.toBeTruthy();
     // Each password check also counted against the per-address limit of a password change.
-    expect(asked.filter((x) => x === 'changePassword')).toHaveLength(3 + 4);
+    expect(asked.filter((x) => x === 'passwordCheck')).toHaveLength(3 + 4);
 
     // Over that per-address limit: 429 before any hashing, nothing ends.
     const b = await registerUser(h);
     const bOther = await signInAgain(h, b.email);
-    const limited = h.caller({ token: b.token, limit: (action) => (action === 'changePassword' ? 42 : null) });
+    const limited = h.caller({ token: b.token, limit: (action) => (action === 'passwordCheck' ? 42 : null) });
     const bOtherId = (await limited.security.sessions()).sessions.find((s) => !s.current)!.id;
     expect(await problemOf(limited.security.revokeOtherSessions({ current_password: STRONG }))).toMatchObject({
       status: 429,

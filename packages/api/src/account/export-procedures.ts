@@ -3,7 +3,7 @@ import { exportAccount } from './export.js';
 import { requireRecentPassword } from '../credentials/current-password.js';
 import { eventSource, recordEvent } from '../records/events.js';
 import { queueDataExported } from '../mail/notices.js';
-import { router, type Context, type Procedures } from '../procedures.js';
+import type { Context, Procedures } from '../procedures.js';
 import { accountExportSchema } from './export-outputs.js';
 import type { Session, User } from '@accounts/db';
 
@@ -22,11 +22,13 @@ async function handOverCopy(ctx: Context, auth: { user: User; session: Session }
  * A person's own data: a copy of everything the service holds about the account. It needs the
  * password proved by this session within five minutes, or given now (`current_password`).
  */
-export function createAccountDataRouter({ authedLimitedProcedure }: Procedures) {
-  return router({
-    export: authedLimitedProcedure('changePassword')
-      .input(exportDataSchema)
-      .output(accountExportSchema)
-      .mutation(({ ctx, input }) => handOverCopy(ctx, ctx.auth, input.current_password)),
-  });
+export function exportProcedures({ authedLimitedProcedure }: Procedures) {
+  return {
+    accountData: {
+      export: authedLimitedProcedure('passwordCheck')
+        .input(exportDataSchema)
+        .output(accountExportSchema)
+        .mutation(({ ctx, input }) => handOverCopy(ctx, ctx.auth, input.current_password)),
+    },
+  };
 }

@@ -1,25 +1,8 @@
 import { z } from 'zod';
+import { SECOND_STEP_METHODS } from '@accounts/validators';
 import { okResult, publicUserSchema } from '../kernel/outputs.js';
 
-// What the security page's procedures answer. Never a token or its digest, never a full address.
-
-export const sessionInfoSchema = z.object({
-  /** Opaque: what revokeSession takes. */
-  id: z.string(),
-  /** The caller's own session. */
-  current: z.boolean(),
-  /** Browser and system from the User-Agent the session began with ("Firefox 128 on Windows 10"); null when unknown. */
-  device: z.string().nullable(),
-  /** The address it began from, host part hidden ("203.0.113.x", "2001:db8:85a3::/48"); null when unknown. */
-  address: z.string().nullable(),
-  createdAt: z.date(),
-  lastUsedAt: z.date(),
-});
-
-export const sessionsResult = z.object({ sessions: z.array(sessionInfoSchema) });
-
-export const revokeSessionResult = okResult.extend({ signedOut: z.boolean() });
-export const revokeOtherSessionsResult = okResult.extend({ revoked: z.int().min(0) });
+// What the account's own procedures answer. Never a token or its digest, never a full address.
 
 export const activityEventSchema = z.object({
   /** The event's own random UUID: it tells nothing of other accounts' events. */
@@ -41,3 +24,18 @@ export const activityResult = z.object({
 
 export const nameChangedResult = z.object({ user: publicUserSchema });
 export const accountDeletedResult = okResult;
+
+export const twoStepStatusSchema = z.object({
+  enabled: z.boolean(),
+  methods: z.array(z.enum(SECOND_STEP_METHODS)),
+  recoveryCodesLeft: z.int().min(0),
+});
+
+/** The signed-in account, and whether (and how) its sign-in has a second step. */
+export const meResult = z.object({ user: publicUserSchema, twoStep: twoStepStatusSchema });
+
+export const settingsResult = z.object({
+  productName: z.string(),
+  realm: z.object({ slug: z.string(), name: z.string(), isDefault: z.boolean() }),
+  passwordPolicy: z.object({ minLength: z.int(), maxLength: z.int() }),
+});

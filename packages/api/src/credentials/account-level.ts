@@ -2,7 +2,7 @@ import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import { eq, sql } from 'drizzle-orm';
 import { sessions, type Database, type Session, type User } from '@accounts/db';
 import type { SecondStepCode } from '@accounts/validators';
-import type { PasswordCheck } from './lockout.js';
+import type { ClaimedCheck } from './lockout.js';
 import { claimOwnCheck, PASSWORD_RECHECK_MS, passwordIsFresh, requireRecentPassword } from './current-password.js';
 import { ago } from '../kernel/db-time.js';
 import { fieldProblem, ProblemError, type FieldIssue } from '../kernel/errors.js';
@@ -69,7 +69,7 @@ export interface SecondFactor {
    * it: a wrong code settles it as `second_factor_failed` (422 `code_incorrect` on the code's
    * field); a proof gone stale meanwhile withdraws it (422 `second_factor_recheck_required`).
    */
-  transaction<T>(check: PasswordCheck, act: (tx: Database) => Promise<T>): Promise<T>;
+  transaction<T>(check: ClaimedCheck, act: (tx: Database) => Promise<T>): Promise<T>;
 }
 
 /** The second factor an action of `auth`'s session gives: `code` (sent in `field`), or the session's own proof. */

@@ -2,12 +2,12 @@ import { eq, sql } from 'drizzle-orm';
 import { sessions, type Database, type Session, type User } from '@accounts/db';
 import { ago } from '../kernel/db-time.js';
 import {
-  claimPasswordCheck,
+  claimCheck,
   deviceClient,
   lockoutSubject,
   sessionClient,
   type FailureType,
-  type PasswordCheck,
+  type ClaimedCheck,
 } from './lockout.js';
 import { fieldProblem, type ProblemError } from '../kernel/errors.js';
 import { eventSource } from '../records/events.js';
@@ -15,7 +15,7 @@ import { knownDeviceOf, parseDeviceCredential } from './known-devices.js';
 import { enforceRateLimit, type Context } from '../procedures.js';
 
 export interface CurrentPasswordCheck {
-  check: PasswordCheck;
+  check: ClaimedCheck;
   /** The digest of the caller's known-device token for the account, if it presented one. */
   knownDevice: string | null;
   /** Settles the claim as a failure and returns the field error to throw (also for a lost race). */
@@ -52,18 +52,12 @@ export async function claimOwnCheck(
   ctx: Context,
   auth: { user: User; session: Session },
   type: FailureType,
-): Promise<{ check: PasswordCheck; knownDevice: string | null }> {
+): Promise<{ check: ClaimedCheck; knownDevice: string | null }> {
   const { user, session } = auth;
   const knownDevice = await knownDeviceOf(ctx.db, user.id, parseDeviceCredential(ctx.deviceCredential));
   const client = knownDevice ? deviceClient(knownDevice) : sessionClient(session.id);
   const subject = lockoutSubject(ctx.realm.id, user.email, user.id);
-  const check = await claimPasswordCheck(
-    ctx.db,
-    eventSource(ctx),
-    type,
-    { subject, client, accountCap: false },
-    ctx.config,
-  );
+  const check = await claimCheck(ctx.db, eventSource(ctx), type, { subject, client, accountCap: false }, ctx.config);
   return { check, knownDevice };
 }
 
@@ -80,7 +74,7 @@ export async function confirmOwner(
   proof: { current_password?: string },
 ): Promise<CurrentPasswordCheck> {
   if (proof.current_password === undefined) throw fieldProblem('current_password', 'required');
-  await enforceRateLimit(ctx, 'changePassword');
+  await enforceRateLimit(ctx, 'passwordCheck');
   ctx.hasher.assertCapacity();
   return verifyCurrentPassword(ctx, auth, proof.current_password);
 }

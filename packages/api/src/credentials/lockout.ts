@@ -94,7 +94,7 @@ export function addressGroup(ip: string | null): string {
 }
 
 /** A password check that holds a place under the limits until it is settled. */
-export interface PasswordCheck {
+export interface ClaimedCheck {
   /** The password was right: the claim becomes the success event (pass the transaction that acts on it). */
   passed(tx: Database, outcome: AccountEventType): Promise<void>;
   /** The password (or, with `as`, what was checked with it) was wrong: the claim becomes a counted failure. */
@@ -130,13 +130,13 @@ export interface ClaimOptions {
  * settle, so several correct sign-ins at once all succeed. Over a limit it refuses with 429,
  * withdrawing the claim; Retry-After says when the oldest counted failure leaves the window.
  */
-export async function claimPasswordCheck(
+export async function claimCheck(
   db: Database,
   src: EventSource,
   type: FailureType,
   { subject, client, accountCap }: ClaimOptions,
   config: AccountConfig,
-): Promise<PasswordCheck> {
+): Promise<ClaimedCheck> {
   const [claim] = await db
     .insert(accountEvents)
     .values({

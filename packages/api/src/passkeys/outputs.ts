@@ -18,6 +18,3 @@ export const passkeyListResult = z.object({ passkeys: z.array(passkeyView) });
 
 /** A new passkey; with the account's first second factor, its ten recovery codes (shown once). */
 export const passkeyAddedResult = z.object({ passkey: passkeyView, recoveryCodes: z.array(z.string()).optional() });
-
-/** The options for navigator.credentials.create() / get(), as WebAuthn's JSON (a challenge among them). */
-export const webauthnOptionsResult = z.looseObject({ challenge: z.string() });

@@ -11,7 +11,12 @@ import {
   secondStepPasskeyOptionsSchema,
   secondStepPasskeySchema,
 } from '@accounts/validators';
-import { confirmWithPasskey, requireAccountLevel, secondFactorOf, twoStepTurnedOn } from '../credentials/account-level.js';
+import {
+  confirmWithPasskey,
+  requireAccountLevel,
+  secondFactorOf,
+  twoStepTurnedOn,
+} from '../credentials/account-level.js';
 import { verifyCurrentPassword } from '../credentials/current-password.js';
 import { describeDevice } from '../kernel/device.js';
 import { ProblemError } from '../kernel/errors.js';
@@ -20,16 +25,19 @@ import { rowId } from '../kernel/ids.js';
 import { queueTwoStepNotice } from '../mail/notices.js';
 import { okResult } from '../kernel/outputs.js';
 import { passkeyKind } from '../credentials/passkey-kinds.js';
-import { signInWithPasskey } from '../sign-in/passkey.js';
-import { assertionOptions, passkeysOf, registrationOptions, verifyRegistration, type Passkey } from '../credentials/webauthn.js';
+import {
+  assertionOptions,
+  passkeysOf,
+  registrationOptions,
+  verifyRegistration,
+  type Passkey,
+} from '../credentials/webauthn.js';
 import { newRecoveryCodes, recoveryCodesLeft, storeRecoveryCodes } from '../credentials/recovery-codes.js';
-import { completeSecondStep, pendingSignInOf } from '../sign-in/second-step.js';
-import { handOver } from '../sign-in/flow.js';
-import { router, type Procedures } from '../procedures.js';
+import type { Procedures } from '../procedures.js';
 import { afterFactorRemoved, hasSecondFactor, refreshTwoStep } from '../credentials/factors.js';
-import { lockIfHashUnchanged, publicUser, rememberLocale } from '../records/users.js';
-import { userResult } from '../sign-in/outputs.js';
-import { passkeyAddedResult, passkeyListResult, webauthnOptionsResult } from './outputs.js';
+import { lockIfHashUnchanged } from '../records/users.js';
+import { webauthnOptionsResult } from '../sign-in/outputs.js';
+import { passkeyAddedResult, passkeyListResult } from './outputs.js';
 
 const view = (p: Passkey) => ({
   id: p.id,
@@ -46,197 +54,156 @@ const asRegistration = (r: unknown) => r as RegistrationResponseJSON;
 const asAssertion = (r: unknown) => r as AuthenticationResponseJSON;
 
 /**
- * Passkeys: the account's own (list, add, rename, remove), signing in with one alone, the second
- * step of a password sign-in done with one, and a signed-in session's second factor confirmed with
- * one. A passkey is a second factor: the first one turns two-step sign-in on (with recovery codes,
+ * Passkeys: the account's own (list, add, rename, remove), and a signed-in session's second factor
+ * confirmed with one (signing in with one is sign-in/'s). A passkey is a second factor: the first one turns two-step sign-in on (with recovery codes,
  * if the account has none, and every other session ends), removing the last factor turns it off.
  * Adding one, and removing the last factor, ask for the account's level (account-level.ts).
  */
-export function createPasskeysRouter({
-  authedProcedure,
-  accountWriteProcedure,
-  authedLimitedProcedure,
-  limitedProcedure,
-}: Procedures) {
-  return router({
-    list: authedProcedure
-      .output(passkeyListResult)
-      .query(async ({ ctx }) => ({ passkeys: (await passkeysOf(ctx.db, ctx.auth.user.id)).map(view) })),
+export function passkeyProcedures({ authedProcedure, accountWriteProcedure, authedLimitedProcedure }: Procedures) {
+  return {
+    passkeys: {
+      list: authedProcedure
+        .output(passkeyListResult)
+        .query(async ({ ctx }) => ({ passkeys: (await passkeysOf(ctx.db, ctx.auth.user.id)).map(view) })),
 
-    /**
-     * Options to add a passkey, at the account's level: a session whose password was last proved
-     * more than five minutes ago (or never: a passkey sign-in) gives `current_password` (422
-     * `password_recheck_required`); with two-step sign-in on, one that proved no second factor in
-     * that time gives `code` (422 `second_factor_recheck_required`), or confirms a passkey first
-     * (`recheck`). Both are checked and counted like every password check. The options' challenge,
-     * good for five minutes, is what `add` holds the proof by.
-     */
-    registrationOptions: authedLimitedProcedure('changePassword')
-      .input(passkeyRegistrationOptionsSchema)
-      .output(webauthnOptionsResult)
-      .mutation(async ({ ctx, input }) => {
-        await requireAccountLevel(ctx, ctx.auth, input);
-        return { ...(await registrationOptions(ctx, ctx.auth.user)) };
-      }),
+      /**
+       * Options to add a passkey, at the account's level: a session whose password was last proved
+       * more than five minutes ago (or never: a passkey sign-in) gives `current_password` (422
+       * `password_recheck_required`); with two-step sign-in on, one that proved no second factor in
+       * that time gives `code` (422 `second_factor_recheck_required`), or confirms a passkey first
+       * (`recheck`). Both are checked and counted like every password check. The options' challenge,
+       * good for five minutes, is what `add` holds the proof by.
+       */
+      registrationOptions: authedLimitedProcedure('passwordCheck')
+        .input(passkeyRegistrationOptionsSchema)
+        .output(webauthnOptionsResult)
+        .mutation(async ({ ctx, input }) => {
+          await requireAccountLevel(ctx, ctx.auth, input);
+          return { ...(await registrationOptions(ctx, ctx.auth.user)) };
+        }),
 
-    /**
-     * Adds the passkey an authenticator made for the options' challenge. The account's first second
-     * factor turns two-step sign-in on: every other session and known device of the account ends.
-     */
-    add: accountWriteProcedure
-      .input(addPasskeySchema)
-      .output(passkeyAddedResult)
-      .mutation(async ({ ctx, input }) => {
-        const { user } = ctx.auth;
-        const made = await verifyRegistration(ctx, user, asRegistration(input.response));
-        const name = input.name ?? passkeyKind(made.aaguid) ?? describeDevice(ctx.userAgent ?? null) ?? 'Passkey';
-        // The account's first second factor comes with recovery codes, as the app's does: hashed
-        // before the transaction (recovery-codes.ts), stored in it if the account still has none.
-        const fresh =
-          (await recoveryCodesLeft(ctx.db, user.id)) === 0 ? await newRecoveryCodes(ctx.vault, user.id) : null;
-        const added = await ctx.db
-          .transaction(async (tx) => {
-            // Held to the end: of two first passkeys added at once, one turns the step on.
-            const [before] = await tx
-              .select({ twoStep: users.twoStep })
-              .from(users)
-              .where(eq(users.id, user.id))
-              .for('update');
-            const [row] = await tx
-              .insert(passkeys)
-              .values({ ...made, userId: user.id, name })
-              .returning();
-            await refreshTwoStep(tx, user.id);
-            if (!before?.twoStep) await twoStepTurnedOn(tx, ctx, ctx.auth);
-            const codes =
-              fresh && (await recoveryCodesLeft(tx, user.id)) === 0
-                ? await storeRecoveryCodes(tx, user.id, fresh)
-                : undefined;
-            await recordEvent(tx, eventSource(ctx), 'passkey_added', user.id);
-            await queueTwoStepNotice(tx, ctx, user, 'passkey_added');
-            return { passkey: view(row!), recoveryCodes: codes };
-          })
-          .catch((err: unknown) => {
-            // The same credential twice (the options exclude the account's own, a browser may not).
-            if (isUniqueViolation(err)) throw new ProblemError('passkey_rejected');
-            throw err;
+      /**
+       * Adds the passkey an authenticator made for the options' challenge. The account's first second
+       * factor turns two-step sign-in on: every other session and known device of the account ends.
+       */
+      add: accountWriteProcedure
+        .input(addPasskeySchema)
+        .output(passkeyAddedResult)
+        .mutation(async ({ ctx, input }) => {
+          const { user } = ctx.auth;
+          const made = await verifyRegistration(ctx, user, asRegistration(input.response));
+          const name = input.name ?? passkeyKind(made.aaguid) ?? describeDevice(ctx.userAgent ?? null) ?? 'Passkey';
+          // The account's first second factor comes with recovery codes, as the app's does: hashed
+          // before the transaction (recovery-codes.ts), stored in it if the account still has none.
+          const fresh =
+            (await recoveryCodesLeft(ctx.db, user.id)) === 0 ? await newRecoveryCodes(ctx.vault, user.id) : null;
+          const added = await ctx.db
+            .transaction(async (tx) => {
+              // Held to the end: of two first passkeys added at once, one turns the step on.
+              const [before] = await tx
+                .select({ twoStep: users.twoStep })
+                .from(users)
+                .where(eq(users.id, user.id))
+                .for('update');
+              const [row] = await tx
+                .insert(passkeys)
+                .values({ ...made, userId: user.id, name })
+                .returning();
+              await refreshTwoStep(tx, user.id);
+              if (!before?.twoStep) await twoStepTurnedOn(tx, ctx, ctx.auth);
+              const codes =
+                fresh && (await recoveryCodesLeft(tx, user.id)) === 0
+                  ? await storeRecoveryCodes(tx, user.id, fresh)
+                  : undefined;
+              await recordEvent(tx, eventSource(ctx), 'passkey_added', user.id);
+              await queueTwoStepNotice(tx, ctx, user, 'passkey_added');
+              return { passkey: view(row!), recoveryCodes: codes };
+            })
+            .catch((err: unknown) => {
+              // The same credential twice (the options exclude the account's own, a browser may not).
+              if (isUniqueViolation(err)) throw new ProblemError('passkey_rejected');
+              throw err;
+            });
+          return added;
+        }),
+
+      rename: accountWriteProcedure
+        .input(renamePasskeySchema)
+        .output(okResult)
+        .mutation(async ({ ctx, input }) => {
+          const { user } = ctx.auth;
+          const id = rowId(input.passkey_id);
+          if (!id) throw new ProblemError('not_found');
+          const renamed = await ctx.db.transaction(async (tx) => {
+            const rows = await tx
+              .update(passkeys)
+              .set({ name: input.name })
+              .where(and(eq(passkeys.id, id), eq(passkeys.userId, user.id)))
+              .returning({ id: passkeys.id });
+            if (rows.length) await recordEvent(tx, eventSource(ctx), 'passkey_renamed', user.id);
+            return rows.length === 1;
           });
-        return added;
-      }),
+          if (!renamed) throw new ProblemError('not_found');
+          return { ok: true as const };
+        }),
 
-    rename: accountWriteProcedure
-      .input(renamePasskeySchema)
-      .output(okResult)
-      .mutation(async ({ ctx, input }) => {
-        const { user } = ctx.auth;
-        const id = rowId(input.passkey_id);
-        if (!id) throw new ProblemError('not_found');
-        const renamed = await ctx.db.transaction(async (tx) => {
-          const rows = await tx
-            .update(passkeys)
-            .set({ name: input.name })
-            .where(and(eq(passkeys.id, id), eq(passkeys.userId, user.id)))
-            .returning({ id: passkeys.id });
-          if (rows.length) await recordEvent(tx, eventSource(ctx), 'passkey_renamed', user.id);
-          return rows.length === 1;
-        });
-        if (!renamed) throw new ProblemError('not_found');
-        return { ok: true as const };
-      }),
+      /**
+       * Removes a passkey (current password required). Removing the last second factor turns
+       * two-step sign-in off, so it asks for a second factor too: this session's, fresh, a `code`
+       * (app or recovery code), or a passkey confirmed first (`recheck`).
+       */
+      remove: authedLimitedProcedure('passwordCheck')
+        .input(removePasskeySchema)
+        .output(okResult)
+        .mutation(async ({ ctx, input }) => {
+          const { user } = ctx.auth;
+          const id = rowId(input.passkey_id);
+          if (!id) throw new ProblemError('not_found');
+          const mine = and(eq(passkeys.id, id), eq(passkeys.userId, user.id));
+          const [found] = await ctx.db.select({ id: passkeys.id }).from(passkeys).where(mine);
+          if (!found) throw new ProblemError('not_found');
+          ctx.hasher.assertCapacity();
+          const factor = secondFactorOf(ctx, ctx.auth, input.code);
+          if (!(await hasSecondFactor(ctx.db, user.id, id))) await factor.ask();
+          const { check, incorrect } = await verifyCurrentPassword(ctx, ctx.auth, input.current_password);
+          const outcome = await factor.transaction(check, async (tx) => {
+            if (!(await lockIfHashUnchanged(tx, user.id, user.passwordHash, ctx.auth.session.id))) return 'stale';
+            const gone = await tx.delete(passkeys).where(mine).returning({ id: passkeys.id });
+            if (!gone.length) return 'gone';
+            // Decided under the lock: the last factor (another may have gone meanwhile) takes the step with it.
+            await factor.prove(tx, !(await hasSecondFactor(tx, user.id)));
+            await afterFactorRemoved(tx, user.id);
+            await check.passed(tx, 'passkey_removed');
+            await queueTwoStepNotice(tx, ctx, user, 'passkey_removed');
+            return 'removed';
+          });
+          if (outcome === 'stale') throw await incorrect();
+          if (outcome === 'gone') {
+            await check.withdraw();
+            throw new ProblemError('not_found');
+          }
+          return { ok: true as const };
+        }),
 
-    /**
-     * Removes a passkey (current password required). Removing the last second factor turns
-     * two-step sign-in off, so it asks for a second factor too: this session's, fresh, a `code`
-     * (app or recovery code), or a passkey confirmed first (`recheck`).
-     */
-    remove: authedLimitedProcedure('changePassword')
-      .input(removePasskeySchema)
-      .output(okResult)
-      .mutation(async ({ ctx, input }) => {
-        const { user } = ctx.auth;
-        const id = rowId(input.passkey_id);
-        if (!id) throw new ProblemError('not_found');
-        const mine = and(eq(passkeys.id, id), eq(passkeys.userId, user.id));
-        const [found] = await ctx.db.select({ id: passkeys.id }).from(passkeys).where(mine);
-        if (!found) throw new ProblemError('not_found');
-        ctx.hasher.assertCapacity();
-        const factor = secondFactorOf(ctx, ctx.auth, input.code);
-        if (!(await hasSecondFactor(ctx.db, user.id, id))) await factor.ask();
-        const { check, incorrect } = await verifyCurrentPassword(ctx, ctx.auth, input.current_password);
-        const outcome = await factor.transaction(check, async (tx) => {
-          if (!(await lockIfHashUnchanged(tx, user.id, user.passwordHash, ctx.auth.session.id))) return 'stale';
-          const gone = await tx.delete(passkeys).where(mine).returning({ id: passkeys.id });
-          if (!gone.length) return 'gone';
-          // Decided under the lock: the last factor (another may have gone meanwhile) takes the step with it.
-          await factor.prove(tx, !(await hasSecondFactor(tx, user.id)));
-          await afterFactorRemoved(tx, user.id);
-          await check.passed(tx, 'passkey_removed');
-          await queueTwoStepNotice(tx, ctx, user, 'passkey_removed');
-          return 'removed';
-        });
-        if (outcome === 'stale') throw await incorrect();
-        if (outcome === 'gone') {
-          await check.withdraw();
-          throw new ProblemError('not_found');
-        }
-        return { ok: true as const };
-      }),
+      /**
+       * Options to confirm a second factor with one of the account's passkeys, for a signed-in session
+       * asked for one (`second_factor_recheck_required`). 409 `two_step_off` without two-step sign-in.
+       */
+      recheckOptions: authedLimitedProcedure('passkeyOptions')
+        .output(webauthnOptionsResult)
+        .mutation(async ({ ctx }) => {
+          if (!ctx.auth.user.twoStep) throw new ProblemError('two_step_off');
+          return { ...(await assertionOptions(ctx, 'second_step', ctx.auth.user)) };
+        }),
 
-    /**
-     * Options to confirm a second factor with one of the account's passkeys, for a signed-in session
-     * asked for one (`second_factor_recheck_required`). 409 `two_step_off` without two-step sign-in.
-     */
-    recheckOptions: authedLimitedProcedure('passkeyOptions')
-      .output(webauthnOptionsResult)
-      .mutation(async ({ ctx }) => {
-        if (!ctx.auth.user.twoStep) throw new ProblemError('two_step_off');
-        return { ...(await assertionOptions(ctx, 'second_step', ctx.auth.user)) };
-      }),
-
-    /** Confirms a second factor with a passkey: this session's proof for the next five minutes. */
-    recheck: authedLimitedProcedure('changePassword')
-      .input(passkeyRecheckSchema)
-      .output(okResult)
-      .mutation(async ({ ctx, input }) => {
-        await confirmWithPasskey(ctx, ctx.auth, asAssertion(input.response));
-        return { ok: true as const };
-      }),
-
-    /** Options to sign in with a passkey alone: any discoverable credential of the realm. */
-    signInOptions: limitedProcedure('passkeyOptions')
-      .output(webauthnOptionsResult)
-      .mutation(async ({ ctx }) => ({ ...(await assertionOptions(ctx, 'sign_in', null)) })),
-
-    /** Signs in with a passkey alone (user verification required): a complete sign-in. */
-    signIn: limitedProcedure('signIn')
-      .input(passkeySignInSchema)
-      .output(userResult)
-      .mutation(async ({ ctx, input }) => {
-        const { user, started } = await signInWithPasskey(ctx, asAssertion(input.response));
-        await rememberLocale(ctx.db, user, ctx.locale);
-        return { user: publicUser(user, ctx.realm), ...handOver(ctx, started) };
-      }),
-
-    /** Options for the second step of a pending sign-in, done with one of the account's passkeys. */
-    secondStepOptions: limitedProcedure('passkeyOptions')
-      .input(secondStepPasskeyOptionsSchema)
-      .output(webauthnOptionsResult)
-      .mutation(async ({ ctx, input }) => {
-        const { user } = await pendingSignInOf(ctx, input.pending_token ?? ctx.pendingSignInToken ?? null);
-        return { ...(await assertionOptions(ctx, 'second_step', user)) };
-      }),
-
-    /** Completes a pending sign-in with a passkey: answers as a sign-in does. */
-    secondStep: limitedProcedure('signIn')
-      .input(secondStepPasskeySchema)
-      .output(userResult)
-      .mutation(async ({ ctx, input }) => {
-        const pendingToken = input.pending_token ?? ctx.pendingSignInToken ?? null;
-        const { user, started } = await completeSecondStep(ctx, pendingToken, {
-          passkey: asAssertion(input.response),
-        });
-        await rememberLocale(ctx.db, user, ctx.locale);
-        return { user: publicUser(user, ctx.realm), ...handOver(ctx, started) };
-      }),
-  });
+      /** Confirms a second factor with a passkey: this session's proof for the next five minutes. */
+      recheck: authedLimitedProcedure('passwordCheck')
+        .input(passkeyRecheckSchema)
+        .output(okResult)
+        .mutation(async ({ ctx, input }) => {
+          await confirmWithPasskey(ctx, ctx.auth, asAssertion(input.response));
+          return { ok: true as const };
+        }),
+    },
+  };
 }
