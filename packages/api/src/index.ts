@@ -42,9 +42,7 @@ export {
   pepperId,
   pepperIdOf,
   PUBLIC_DEFAULT_PEPPER,
-  type Hasher,
   type HasherOptions,
-  type HasherStats,
 } from './credentials/password-hashing.js';
 export {
   createRefusalRecorder,
@@ -60,20 +58,18 @@ export { databaseAnswers } from './kernel/readiness.js';
 export { purgeExpired, setEventRetention, type Purged, type RetentionOptions } from './operator/retention.js';
 export { createRealm, DEFAULT_REALM_SLUG, findRealm, listRealms, RealmError } from './records/realms.js';
 export { callerFor, createAppRouter, type AppRouter } from './router.js';
-export {
-  createSession,
-  isSessionTokenShape,
-  MAX_SESSIONS_PER_ACCOUNT,
-  type IssuedSession,
-} from './records/sessions.js';
-export {
-  trpcErrorBody,
-  type Context,
-  type RateLimitedAction,
-  type ProcedureMeta,
-  type RequestContext,
-  type SessionSink,
-} from './procedures.js';
+export { createSession, isSessionTokenShape, MAX_SESSIONS_PER_ACCOUNT } from './records/sessions.js';
+export { trpcErrorBody } from './procedures.js';
+export type {
+  Context,
+  Hasher,
+  HasherStats,
+  IssuedSession,
+  ProcedureMeta,
+  RateLimitedAction,
+  RequestContext,
+  SessionSink,
+} from './kernel/context.js';
 export type { PublicUser } from './records/users.js';
 export { fieldErrorSchema, okResult, PROBLEM_CODES, problemSchema, publicUserSchema } from './kernel/outputs.js';
 export {

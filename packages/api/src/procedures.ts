@@ -1,86 +1,21 @@
 import { getTRPCErrorShape, initTRPC, type TRPCError } from '@trpc/server';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
-import type { Database, Realm, Session, User } from '@accounts/db';
+import type { Session, User } from '@accounts/db';
 import type { Locale } from '@accounts/validators';
 import type { AccountConfig } from './kernel/config.js';
-import { outageProblem, ProblemError, rateLimited, toProblem, trpcCodeOf } from './kernel/errors.js';
-import type { ProcedureObserver } from './kernel/observers.js';
-import type { Hasher } from './credentials/password-hashing.js';
-import type { Vault } from './kernel/vault.js';
-import { findSession, type IssuedSession } from './records/sessions.js';
+import {
+  accountLimitKey,
+  enforceRateLimit,
+  type Context,
+  type ProcedureMeta,
+  type RateLimitedAction,
+  type RequestContext,
+} from './kernel/context.js';
+import { outageProblem, ProblemError, toProblem, trpcCodeOf } from './kernel/errors.js';
+import { findSession } from './records/sessions.js';
 
-/**
- * Where a procedure puts the client's credentials (a new session, its end, the known-device
- * credential): HttpOnly cookies, or the response body for a program that asked for its tokens.
- */
-export interface SessionSink {
-  /** The client takes its tokens in the response body (a program), not in cookies. */
-  tokensInBody?: boolean;
-  issue(session: IssuedSession): void;
-  clear(): void;
-  /** Hands the client its known-device credential (the whole value it should send back). */
-  rememberDevice(credential: string, expiresAt: Date): void;
-  /** Hands a browser its pending sign-in (null: forget it). A program gets it in the problem's body instead. */
-  pendingSignIn(token: string | null, expiresAt?: Date): void;
-}
-
-/** What the transport supplies for one request. */
-export interface RequestContext {
-  db: Database;
-  hasher: Hasher;
-  /** Seals the authenticator-app secrets and peppers the recovery codes' hashes (SECRET_KEY). */
-  vault: Vault;
-  /** The realm the request is addressed to (from its host). */
-  realm: Realm;
-  locale: Locale;
-  clientIp: string | null;
-  /** The request's id (the access log's reqId), recorded with the events it causes. */
-  requestId?: string | null;
-  /** Tells the transport which account the request acted as, for its access log line (never the email). */
-  actingAs?: (userId: string) => void;
-  /** The caller's session token, from a cookie or a bearer header. */
-  sessionToken: string | null;
-  /** The known-device credential the client presented (cookie or header), unparsed. */
-  deviceCredential?: string | null;
-  /** The pending sign-in a browser presented (its cookie), waiting for the second step. */
-  pendingSignInToken?: string | null;
-  /** Sets and clears the client's credentials (not the signed-in session: that is ctx.auth.session). */
-  cookies: SessionSink;
-  /** The client's User-Agent, as it sent it (mails describe the device with it). */
-  userAgent?: string | null;
-  /**
-   * Counts a call against the client's limit for an action; returns Retry-After seconds when over
-   * it. With `key` the count is kept under that key (e.g. an account's) instead of the address.
-   */
-  rateLimit?: (action: RateLimitedAction, key?: string) => Promise<number | null>;
-  /** The realm's own origin (https://acme.example.com), which links in mails point to. */
-  origin?: string | null;
-  /** The request's logger, for what the answer does not say (a mail the cap held back). */
-  log?: { warn(fields: Record<string, unknown>, message: string): void };
-  /** Told of every procedure call and how it ended (the gateway's metrics and traces). */
-  observer?: ProcedureObserver;
-}
-
-/** What a procedure sees: the request, plus the configuration its router was built with. */
-export interface Context extends RequestContext {
-  config: AccountConfig;
-}
-
-export type RateLimitedAction =
-  | 'register'
-  | 'signIn'
-  /** Every call that checks the account's password or hashes a new one, but sign-in (13 procedures). */
-  | 'passwordCheck'
-  | 'forgotPassword'
-  | 'resendVerification'
-  | 'accountWrite'
-  | 'passkeyOptions';
-
-/** What a procedure declares about itself, for the transports (the gateway's route documentation). */
-export interface ProcedureMeta {
-  /** Needs a signed-in session: without one it answers 401 unauthenticated. */
-  authenticated?: boolean;
-}
+// The procedure builders every capability declares its procedures with: tRPC's instance, its
+// error shape, the observer and the session check. What a procedure sees is kernel/context.ts.
 
 const t = initTRPC
   .context<RequestContext>()
@@ -152,15 +87,6 @@ const observed = t.middleware(({ ctx, path, next }) => {
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
-
-/** Counts a call against a limit (per address, or per `key`); over it, 429 rate_limited with Retry-After. */
-export async function enforceRateLimit(ctx: RequestContext, action: RateLimitedAction, key?: string): Promise<void> {
-  const retryAfter = ctx.rateLimit ? await ctx.rateLimit(action, key) : null;
-  if (retryAfter !== null) throw rateLimited(retryAfter);
-}
-
-/** The key an account's own count is kept under (a per-address count uses the address). */
-export const accountLimitKey = (userId: string) => `user:${userId}`;
 
 /** Resolves the caller's session and user, or refuses with 401. */
 async function requireSession(ctx: Context): Promise<{ session: Session; user: User }> {

@@ -3,11 +3,10 @@ import type { Driver } from '@accounts/db';
 import type { Locale } from '@accounts/validators';
 import { afterAll, beforeAll } from 'vitest';
 import { DEFAULT_ACCOUNT_CONFIG, type AccountConfig } from '../src/kernel/config.js';
-import { createHasher, type Hasher } from '../src/credentials/password-hashing.js';
+import { createHasher } from '../src/credentials/password-hashing.js';
+import type { Hasher, IssuedSession, RateLimitedAction, RequestContext } from '../src/kernel/context.js';
 import { createRealm, findRealm } from '../src/records/realms.js';
 import { callerFor, createAppRouter } from '../src/router.js';
-import type { IssuedSession } from '../src/records/sessions.js';
-import type { RateLimitedAction, RequestContext } from '../src/procedures.js';
 import { createVault, newSecretKey, type Vault } from '../src/kernel/vault.js';
 
 /** Stands in for the gateway's limiter: Retry-After seconds to refuse a call, null to let it through. */
@@ -25,8 +24,8 @@ export interface TestRequest {
   tokensInBody?: boolean;
   userAgent?: string | null;
   locale?: Locale;
-  /** The realm's origin that mailed links point to, from its slug; none: the default. */
-  origin?: (realmSlug: string) => string;
+  /** The realm's origin that mailed links point to, from its slug (default: http://<slug>.example.test); null: none configured. */
+  origin?: ((realmSlug: string) => string) | null;
   config?: AccountConfig;
   limit?: Limit;
   /** Receives what the procedures log (warn lines). */
@@ -76,7 +75,7 @@ export function testContext(
       locale: opts.locale ?? 'en',
       clientIp: opts.ip ?? '127.0.0.1',
       userAgent: opts.userAgent ?? null,
-      origin: opts.origin?.(realm.slug) ?? null,
+      origin: opts.origin === null ? null : (opts.origin ?? ((slug) => `http://${slug}.example.test`))(realm.slug),
       sessionToken: opts.token ?? null,
       deviceCredential: opts.device ?? null,
       pendingSignInToken: opts.pending ?? null,

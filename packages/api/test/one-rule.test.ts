@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { toProblem } from '../src/kernel/errors.js';
 import { purgeExpired } from '../src/operator/retention.js';
 import { createAppRouter } from '../src/router.js';
-import type { ProcedureMeta } from '../src/procedures.js';
+import type { ProcedureMeta } from '../src/kernel/context.js';
 import { registerUser, useHarness } from './harness.js';
 
 // Rules that several places read: each place must answer as the rule's one home says.

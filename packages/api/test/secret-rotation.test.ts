@@ -2,7 +2,8 @@ import { parseOtpauth, STRONG, testDrivers, totpCode, uniqueEmail } from '@accou
 import { recoveryCodes, totpCredentials, users } from '@accounts/db';
 import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createHasher, pepperId, PUBLIC_DEFAULT_PEPPER, type Hasher } from '../src/credentials/password-hashing.js';
+import { createHasher, pepperId, PUBLIC_DEFAULT_PEPPER } from '../src/credentials/password-hashing.js';
+import type { Hasher } from '../src/kernel/context.js';
 import { resealTotpSecrets, secretCensus } from '../src/operator/secret-rotation.js';
 import { createVault, newSecretKey } from '../src/kernel/vault.js';
 import { mailCaller, signUp } from './email-harness.js';

@@ -43,6 +43,8 @@ export const messages: MessageTable = {
   too_many_codes: 'Zu viele falsche Codes. Melden Sie sich in {wait} erneut mit Ihrem Passwort an.',
   server_busy: 'Der Server ist ausgelastet. Versuchen Sie es in einigen Sekunden erneut.',
   not_ready: 'Der Dienst ist noch nicht bereit. Versuchen Sie es gleich erneut.',
+  origin_unknown:
+    'Für diese Seite ist keine öffentliche Adresse eingerichtet; Links und Passkeys können nicht erstellt werden.',
   internal: 'Bei uns ist etwas schiefgelaufen.',
   email_not_verified: 'Bestätigen Sie zuerst Ihre E-Mail-Adresse mit dem Link, den wir Ihnen gesendet haben.',
   totp_code_format: 'Geben Sie den 6-stelligen Code aus Ihrer Authenticator-App ein.',

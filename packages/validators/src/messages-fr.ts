@@ -42,6 +42,8 @@ export const messages: MessageTable = {
   too_many_codes: 'Trop de codes erronés. Reconnectez-vous avec votre mot de passe dans {wait}.',
   server_busy: 'Le serveur est surchargé. Réessayez dans quelques secondes.',
   not_ready: "Le service n'est pas prêt. Réessayez dans un instant.",
+  origin_unknown:
+    "Aucune adresse publique n'est configurée pour ce site : liens et clés d'accès ne peuvent pas être créés.",
   internal: 'Une erreur est survenue de notre côté.',
   email_not_verified: "Confirmez d'abord votre adresse e-mail avec le lien que nous vous avons envoyé.",
   totp_code_format: "Saisissez le code à 6 chiffres de votre application d'authentification.",

@@ -47,6 +47,7 @@ const en = {
   too_many_codes: 'Too many wrong codes. Sign in again with your password in {wait}.',
   server_busy: 'The server is busy. Try again in a few seconds.',
   not_ready: 'The service is not ready. Try again shortly.',
+  origin_unknown: 'This site has no public address configured, so links and passkeys cannot be made for it.',
   internal: 'Something went wrong on our side.',
   email_not_verified: 'Confirm your email address first, with the link we sent you.',
   totp_code_format: 'Enter the 6-digit code from your authenticator app.',

@@ -3,7 +3,8 @@ import { exportAccount } from './export.js';
 import { requireRecentPassword } from '../credentials/current-password.js';
 import { eventSource, recordEvent } from '../records/events.js';
 import { queueDataExported } from '../mail/notices.js';
-import type { Context, Procedures } from '../procedures.js';
+import type { Context } from '../kernel/context.js';
+import type { Procedures } from '../procedures.js';
 import { accountExportSchema } from './export-outputs.js';
 import type { Session, User } from '@accounts/db';
 

@@ -10,7 +10,7 @@ import { eventSource, recordEvent } from '../records/events.js';
 import { endKnownDevices, knownDeviceOf, parseDeviceCredential } from './known-devices.js';
 import { findPasskey, recordPasskeyUse, takeAssertionChallenge, verifyAssertion } from './webauthn.js';
 import { endSessions } from '../records/sessions.js';
-import type { Context } from '../procedures.js';
+import type { Context } from '../kernel/context.js';
 import { checkSecondStepCode, type CodeUse } from './factors.js';
 
 // Authentication at the account's own level (NIST SP 800-63B-4 §4.1.2.1): what binding a second

@@ -12,7 +12,7 @@ import {
 import { fieldProblem, type ProblemError } from '../kernel/errors.js';
 import { eventSource } from '../records/events.js';
 import { knownDeviceOf, parseDeviceCredential } from './known-devices.js';
-import { enforceRateLimit, type Context } from '../procedures.js';
+import { enforceRateLimit, type Context } from '../kernel/context.js';
 
 export interface CurrentPasswordCheck {
   check: ClaimedCheck;

@@ -11,7 +11,7 @@ import {
 import type { SecondStepCode, SecondStepMethod } from '@accounts/validators';
 import { deleteRecoveryCodes, findRecoveryCode, useRecoveryCode } from './recovery-codes.js';
 import { matchingStep } from './totp.js';
-import type { Context } from '../procedures.js';
+import type { Context } from '../kernel/context.js';
 import type { Vault } from '../kernel/vault.js';
 import { credentialsChangeTime, holdForCredentialsChange } from '../records/tokens.js';
 

@@ -1,6 +1,6 @@
 import type { User } from '@accounts/db';
 import { fieldProblem } from '../kernel/errors.js';
-import type { Context } from '../procedures.js';
+import type { Context } from '../kernel/context.js';
 
 /**
  * The password rule's content part (how easy to guess) for a new password, with the person's own

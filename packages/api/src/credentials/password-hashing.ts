@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import type { PasswordContext, PasswordVerdict } from '@accounts/validators';
+import type { Hasher, HasherStats } from '../kernel/context.js';
 import { ProblemError } from '../kernel/errors.js';
 import type { HashingObserver, HashingPool } from '../kernel/observers.js';
 
@@ -44,41 +45,6 @@ export interface HasherOptions {
   queueMax?: number;
   /** Told each task's wait and run time (metrics, traces); none: tasks are not timed. */
   observer?: HashingObserver;
-}
-
-/** What the pools hold now and have refused so far: read, never changed, by whoever reports them. */
-export interface HasherStats {
-  workers: number;
-  /** Hashing tasks (bcrypt) waiting for a thread. */
-  queued: number;
-  queueMax: number;
-  /** Password estimates waiting for the estimating thread. */
-  estimatesQueued: number;
-  /** Requests refused with server_busy since the start, because a queue was full. */
-  refused: number;
-}
-
-export interface Hasher {
-  readonly cost: number;
-  /** The current pepper's id, which every new hash records. */
-  readonly pepperId: string;
-  hash(password: string): Promise<string>;
-  verify(password: string, stored: string): Promise<boolean>;
-  /** Compares against a throwaway hash, so an unknown account costs as much time as a known one. */
-  verifyDummy(password: string): Promise<void>;
-  needsRehash(stored: string): boolean;
-  /** A recovery code's keyed digest (vault.ts), salted and hashed to be kept: bcrypt at RECOVERY_CODE_COST. */
-  hashCode(digest: string): Promise<string>;
-  /** Whether a keyed digest is the one hashCode hashed into `hash`. */
-  verifyCode(digest: string, hash: string): Promise<boolean>;
-  /** The password rule's verdict on how easy a new password is to guess, estimated on the estimating thread. */
-  judge(password: string, context: PasswordContext): Promise<PasswordVerdict>;
-  /** Throws server_busy when `slots` hashing tasks (bcrypt runs) would not find room in the queue. */
-  assertCapacity(slots?: number): void;
-  stats(): HasherStats;
-  /** The thread a task runs on (never the main thread's 0). */
-  workerThreadId(): Promise<number>;
-  close(): Promise<void>;
 }
 
 export function defaultWorkers(): number {

@@ -14,8 +14,7 @@ import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { passkeys, users, webauthnChallenges, type Database, type User } from '@accounts/db';
 import { fromNow } from '../kernel/db-time.js';
 import { ProblemError } from '../kernel/errors.js';
-import { originOf } from '../mail/notices.js';
-import type { Context } from '../procedures.js';
+import { realmOrigin, type Context } from '../kernel/context.js';
 
 // WebAuthn ceremonies (@simplewebauthn/server). The relying party is the realm's own host, from
 // the configured origin (never the request): a realm's passkeys never work in another realm.
@@ -30,7 +29,7 @@ export type Passkey = typeof passkeys.$inferSelect;
 
 /** The realm's relying party: its origin, and that origin's host as the RP ID. */
 export function relyingParty(ctx: Context) {
-  const origin = originOf(ctx);
+  const origin = realmOrigin(ctx);
   return { origin, rpID: new URL(origin).hostname };
 }
 

@@ -47,6 +47,7 @@ export const PROBLEM_STATUS = {
   internal: 500,
   server_busy: 503,
   not_ready: 503,
+  origin_unknown: 503,
 } as const satisfies Partial<Record<MessageCode, number>>;
 
 export type ProblemCode = keyof typeof PROBLEM_STATUS;

@@ -3,15 +3,12 @@ import { LOCALES, DEFAULT_LOCALE, type Locale } from '@accounts/validators';
 import type { MailCap } from '../kernel/config.js';
 import { describeDevice } from '../kernel/device.js';
 import { issueToken, type TokenPurpose } from '../records/tokens.js';
-import type { Context } from '../procedures.js';
+import { realmOrigin, type Context } from '../kernel/context.js';
 import type { Vault } from '../kernel/vault.js';
 import { enqueueMail, type Enqueued } from './outbox.js';
 import type { MailPayload, MailTemplate, TwoStepChange } from './templates.js';
 
 // The mails the account flows queue, each inside the transaction of the event that causes it.
-
-/** Where the web app of the request's realm lives (links in mails point there). */
-export const originOf = (ctx: Context) => (ctx.origin ?? 'http://localhost').replace(/\/$/, '');
 
 /** The language of the account's mails: the one its owner last used, whoever's request causes the mail. */
 export const accountLocale = (user: User): Locale => LOCALES.find((l) => l === user.locale) ?? DEFAULT_LOCALE;
@@ -87,7 +84,7 @@ async function queueLink<T extends Extract<TokenPurpose, MailTemplate>>(
 ): Promise<Enqueued> {
   return queue(tx, ctx, user, purpose, async () => {
     const token = await issueToken(tx, { realmId: ctx.realm.id, userId: user.id, purpose, ttlMs });
-    const link = `${originOf(ctx)}${path}?token=${token}`;
+    const link = `${realmOrigin(ctx)}${path}?token=${token}`;
     // The whole payload of T; TypeScript does not follow an Omit<…, K> plus K back to it for a generic T.
     return { realmName: ctx.realm.name, name: user.name, link, ...valid } as MailPayload[T];
   });
@@ -126,7 +123,7 @@ export async function queuePasswordNotice(
     at: new Date().toISOString(),
     ip: ctx.clientIp,
     how,
-    recoverLink: `${originOf(ctx)}/forgot-password`,
+    recoverLink: `${realmOrigin(ctx)}/forgot-password`,
   }));
 }
 
@@ -140,7 +137,7 @@ export async function queueNewSignIn(tx: Database, ctx: Context, user: User): Pr
     ip: ctx.clientIp,
     // The browser and system the parser recognises, never the header's own text.
     device: describeDevice(ctx.userAgent ?? null, { program: false }),
-    recoverLink: `${originOf(ctx)}/forgot-password`,
+    recoverLink: `${realmOrigin(ctx)}/forgot-password`,
   }));
 }
 
@@ -153,7 +150,7 @@ export async function queueTwoStepNotice(tx: Database, ctx: Context, user: User,
     change,
     at: new Date().toISOString(),
     ip: ctx.clientIp,
-    settingsLink: `${originOf(ctx)}/settings/two-step`,
+    settingsLink: `${realmOrigin(ctx)}/settings/two-step`,
   }));
 }
 
@@ -179,7 +176,7 @@ export async function queueEmailChange(tx: Database, ctx: Context, user: User, n
       return {
         realmName: ctx.realm.name,
         name: user.name,
-        link: `${originOf(ctx)}/confirm-email-change?token=${token}`,
+        link: `${realmOrigin(ctx)}/confirm-email-change?token=${token}`,
         validHours: Math.round(ttlMs / 3600_000),
       };
     },
@@ -195,8 +192,8 @@ export async function queueEmailChangeRequested(tx: Database, ctx: Context, user
     name: user.name,
     at: new Date().toISOString(),
     ip: ctx.clientIp,
-    cancelLink: `${originOf(ctx)}/settings/email`,
-    recoverLink: `${originOf(ctx)}/forgot-password`,
+    cancelLink: `${realmOrigin(ctx)}/settings/email`,
+    recoverLink: `${realmOrigin(ctx)}/forgot-password`,
   }));
 }
 
@@ -217,7 +214,7 @@ export async function queueEmailChanged(tx: Database, ctx: Context, user: User, 
     at: new Date().toISOString(),
     ip: ctx.clientIp,
     newEmail: maskEmail(newEmail),
-    recoverLink: `${originOf(ctx)}/forgot-password`,
+    recoverLink: `${realmOrigin(ctx)}/forgot-password`,
   }));
 }
 
@@ -229,7 +226,7 @@ export async function queueDataExported(tx: Database, ctx: Context, user: User):
     name: user.name,
     at: new Date().toISOString(),
     ip: ctx.clientIp,
-    recoverLink: `${originOf(ctx)}/forgot-password`,
+    recoverLink: `${realmOrigin(ctx)}/forgot-password`,
   }));
 }
 

@@ -1,7 +1,7 @@
 import type { Database, User } from '@accounts/db';
 import { endKnownDevices } from '../credentials/known-devices.js';
 import { queuePasswordNotice } from '../mail/notices.js';
-import type { Context } from '../procedures.js';
+import type { Context } from '../kernel/context.js';
 import { eventSource, recordEvent } from '../records/events.js';
 import { endSessions } from '../records/sessions.js';
 import { invalidateTokens } from '../records/tokens.js';

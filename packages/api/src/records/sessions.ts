@@ -1,3 +1,4 @@
+import type { IssuedSession } from '../kernel/context.js';
 import { and, eq, gt, inArray, isNull, ne, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { realms, sessions, users, type Database, type Session, type User } from '@accounts/db';
 import type { AccountConfig } from '../kernel/config.js';
@@ -8,11 +9,6 @@ import { hashToken, isTokenShape, newToken } from './tokens.js';
 
 /** The check of a presented session token's shape (the transports read a bearer header with it). */
 export const isSessionTokenShape = isTokenShape;
-
-export interface IssuedSession {
-  token: string;
-  expiresAt: Date;
-}
 
 // Every session time is the database's clock (see db-time.ts).
 

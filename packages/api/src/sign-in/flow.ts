@@ -12,10 +12,11 @@ import { knownDeviceOf, parseDeviceCredential, rememberDevice } from '../credent
 import { twoStepStatus } from '../credentials/factors.js';
 import { ProblemError } from '../kernel/errors.js';
 import { queueNewSignIn } from '../mail/notices.js';
-import type { Context } from '../procedures.js';
+import type { Context } from '../kernel/context.js';
 import { eventSource } from '../records/events.js';
 import { realmRequiresVerifiedEmail } from '../records/realm-settings.js';
-import { createSession, deleteSessionByToken, type IssuedSession } from '../records/sessions.js';
+import { createSession, deleteSessionByToken } from '../records/sessions.js';
+import type { IssuedSession } from '../kernel/context.js';
 import { lockIfHashUnchanged, publicUser, rememberLocale } from '../records/users.js';
 import { beginPendingSignIn, type PendingSignIn } from './pending.js';
 

@@ -5,7 +5,7 @@ import { parseDeviceCredential } from '../credentials/known-devices.js';
 import { checkNewPassword } from '../credentials/new-password.js';
 import { fieldProblem } from '../kernel/errors.js';
 import { queueVerification } from '../mail/notices.js';
-import type { Context } from '../procedures.js';
+import type { Context } from '../kernel/context.js';
 import { eventSource, recordEvent } from '../records/events.js';
 import { realmRequiresVerifiedEmail } from '../records/realm-settings.js';
 import { findUserByEmail, publicUser } from '../records/users.js';

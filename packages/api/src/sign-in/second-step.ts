@@ -6,7 +6,7 @@ import { lockoutSubject } from '../credentials/lockout.js';
 import { findPasskey, recordPasskeyUse, takeAssertionChallenge, verifyAssertion } from '../credentials/webauthn.js';
 import { ProblemError } from '../kernel/errors.js';
 import { queueTwoStepNotice } from '../mail/notices.js';
-import type { Context } from '../procedures.js';
+import type { Context } from '../kernel/context.js';
 import { eventSource, recordEvent } from '../records/events.js';
 import type { SignInMethod } from './flow.js';
 import { countWrongCode, endPendingSignIn, findPendingSignIn } from './pending.js';
