@@ -1,6 +1,5 @@
 // The database's types, for the transports that hand a handle to the functions below.
 export type { Database, Realm } from '@accounts/db';
-export { addressGroup } from './credentials/lockout.js';
 export {
   AccountCommandError,
   disableAccount,
@@ -12,7 +11,7 @@ export {
   type AccountListing,
   type OperatorMail,
 } from './operator/accounts.js';
-export { describeDevice, displayAddress } from './kernel/device.js';
+export { addressGroup, describeDevice, displayAddress } from './kernel/device.js';
 export * from './sign-in/outputs.js';
 export * from './sessions/outputs.js';
 export * from './passwords/outputs.js';
