@@ -12,7 +12,8 @@
 //   capabilities   sessions/, passwords/, two-step/, passkeys/, email/, account/, operator/: side by
 //                  side, never importing each other; of sign-in/ only the flow (to hand over a
 //                  session) and its outputs
-//   router.ts      alone names the wire namespaces; index.ts is the package's face
+//   router.ts      alone names the wire namespaces; index.ts is the package's face; testing.ts
+//                  (@accounts/api/testing) what tests may do that the service does not
 
 export const CAPABILITIES = ['sessions', 'passwords', 'two-step', 'passkeys', 'email', 'account', 'operator'];
 
