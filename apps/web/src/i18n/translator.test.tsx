@@ -11,7 +11,7 @@ import {
   type StringTables,
   type Translator,
 } from './index';
-import { MAIL_PAGE_STRINGS, translateMail, useMailText } from './mail-page-strings';
+import { MAIL_PAGE_STRINGS, translateMail, useMailText } from '../pages/mail/strings';
 import { PROMPT_STRINGS } from './prompt-strings';
 import { SECURITY_STRINGS, translateSecurity, useSecurityStrings } from './security-strings';
 import { UI_STRINGS } from './ui-strings';
