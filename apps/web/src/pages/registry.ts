@@ -9,8 +9,8 @@ import { SignInPage } from './sign-in/SignInPage';
 // server's render and the tests that go through every page all read this list. (What the server
 // asks for a page before rendering it is in prefetch.ts, which only the server build loads.)
 
-export interface PageEntry {
-  path: string;
+export interface PageEntry<P extends string = string> {
+  path: P;
   /** The heading shown while the page's code or the realm's settings load. */
   title?: UiKey;
   component: ComponentType;
@@ -26,7 +26,10 @@ const lazyPage = <K extends string, M extends Record<K, ComponentType>>(load: ()
 const mailPage = (name: 'ForgotPasswordPage' | 'ResetPasswordPage' | 'VerifyEmailPage' | 'ConfirmEmailChangePage') =>
   lazyPage(() => import('./mail/MailPages'), name);
 
-export const PAGE_REGISTRY: readonly PageEntry[] = [
+/** The list as written, its paths kept in its type (PagePath). */
+const listed = <P extends string>(pages: readonly PageEntry<P>[]) => pages;
+
+export const PAGE_REGISTRY = listed([
   { path: '/', component: HomePage },
   { path: '/login', title: 'signInTitle', component: SignInPage },
   // The pages where a new password is typed carry the password rule and its data: they load on
@@ -94,7 +97,10 @@ export const PAGE_REGISTRY: readonly PageEntry[] = [
     component: mailPage('ConfirmEmailChangePage'),
     linkToken: true,
   },
-];
+]);
+
+/** A page's path, as listed: a mistyped one is no PagePath. */
+export type PagePath = (typeof PAGE_REGISTRY)[number]['path'];
 
 const NOT_FOUND: PageEntry = { path: '', component: NotFoundPage };
 

@@ -1,29 +1,14 @@
-import { lazy, memo, Suspense, useEffect, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { PageHeading } from '../../components/PageHeading';
 import { PasskeysLink } from '../../components/PasskeysLink';
 import { TwoStepLink } from '../../components/TwoStepLink';
 import { useI18n } from '../../i18n';
 import { RequireAuth } from '../../RequireAuth';
 import { Link, useLocation } from '../../router';
-import { useRealmSettings, type SignedInUser } from '../../session';
+import { useRealmSettings } from '../../session';
+import { AddressStatus } from '../mail/AddressStatus';
 import { passwordChangedOf } from '../page-state';
 import '../../security.css';
-
-// The address status and its "send the link again" load with their words, apart from the first page.
-const EmailStatus = lazy(() => import('../mail/MailPages').then((m) => ({ default: m.EmailStatus })));
-
-/**
- * The address status in a boundary of its own, left as it is when the page around it draws again
- * for the same user (e.g. when account.me's two-step state arrives): a boundary still taking over
- * the server's HTML that is drawn again would show its empty fallback until its code has loaded.
- */
-const AddressStatus = memo(function AddressStatus({ user }: { user: SignedInUser }) {
-  return (
-    <Suspense fallback={null}>
-      <EmailStatus user={user} />
-    </Suspense>
-  );
-});
 
 export function AccountPage() {
   const { t } = useI18n();

@@ -4,7 +4,9 @@ import { PageHeading } from '../../components/PageHeading';
 import { LoadError, Loading } from '../../components/Status';
 import { StepLink, stepHref } from '../../components/StepLink';
 import { isUnauthenticated } from '../../failure';
-import { useSecurityStrings } from '../../i18n/security-strings';
+import { useI18n } from '../../i18n';
+import { useDeviceText } from '../../i18n/device-strings';
+import { isActivityKey, useActivityText } from './strings';
 import { TimeAgo } from '../../relative-time';
 import { RequireAuth } from '../../RequireAuth';
 import { useLocation } from '../../router';
@@ -12,7 +14,8 @@ import { useSessionEnded } from '../../session';
 import { trpc } from '../../trpc';
 
 export function ActivityPage() {
-  const { s, t } = useSecurityStrings();
+  const s = useActivityText();
+  const { t } = useI18n();
   return (
     <>
       <PageHeading>{t('activityTitle')}</PageHeading>
@@ -54,7 +57,9 @@ function ActivityList() {
 const WARNINGS = new Set(['passkey_counter_regressed']);
 
 function ActivityChunk({ cursor, last, onMore }: { cursor?: string; last: boolean; onMore: (cursor: string) => void }) {
-  const { has, locale, s } = useSecurityStrings();
+  const s = useActivityText();
+  const unknown = useDeviceText();
+  const { locale } = useI18n();
   const { path } = useLocation();
   const sessionEnded = useSessionEnded();
   const page = trpc.security.activity.useQuery(cursor ? { cursor } : {});
@@ -80,7 +85,7 @@ function ActivityChunk({ cursor, last, onMore }: { cursor?: string; last: boolea
       {events.length === 0 && cursor === undefined && <li className="activity-none">{s('activityNone')}</li>}
       {events.map((e) => {
         const key = `event_${e.type}`;
-        const label = has(key) ? s(key) : s('activityOther', { type: e.type });
+        const label = isActivityKey(key) ? s(key) : s('activityOther', { type: e.type });
         const warning = !e.failed && WARNINGS.has(e.type);
         return (
           <li key={e.id} className={e.failed || warning ? 'event failed' : 'event'}>
@@ -94,8 +99,8 @@ function ActivityChunk({ cursor, last, onMore }: { cursor?: string; last: boolea
             </p>
             <p className="event-where">
               {s('activityFrom', {
-                device: e.device ?? s('sessionsUnknownDevice'),
-                address: e.address ?? s('sessionsUnknownAddress'),
+                device: e.device ?? unknown('sessionsUnknownDevice'),
+                address: e.address ?? unknown('sessionsUnknownAddress'),
               })}
             </p>
           </li>

@@ -1,16 +1,16 @@
 import '../../security.css';
 import { revokeOtherSessionsSchema } from '@accounts/validators';
 import { useEffect, useMemo, useState } from 'react';
-import { CurrentPasswordField } from '../../components/CurrentPasswordField';
+import { CurrentPasswordField, isPasswordRecheck } from '../../components/CurrentPasswordField';
 import { ErrorSummary } from '../../components/ErrorSummary';
 import { PageHeading } from '../../components/PageHeading';
 import { postFormOf, PostForm } from '../../components/PostForm';
 import { SubmitButton } from '../../components/SubmitButton';
 import { saveFile } from '../../download';
-import { isPasswordRecheck } from '../../failure';
 import { useFormOutcome } from '../../forms/form-outcome';
 import { useForm, type FormSchema } from '../../forms/useForm';
-import { useSecurityStrings, type SecurityKey } from '../../i18n/security-strings';
+import { useI18n } from '../../i18n';
+import { useDataText, type DataKey } from './strings';
 import { RequireAuth } from '../../RequireAuth';
 import type { SignedInUser } from '../../session';
 import { trpc, type Problem, type RouterOutputs } from '../../trpc';
@@ -18,7 +18,7 @@ import { trpc, type Problem, type RouterOutputs } from '../../trpc';
 type AccountExport = RouterOutputs['accountData']['export'];
 
 /** What the file holds, in the order of the document. */
-const CONTENTS: readonly SecurityKey[] = [
+const CONTENTS: readonly DataKey[] = [
   'dataWhatAccount',
   'dataWhatSessions',
   'dataWhatDevices',
@@ -37,7 +37,7 @@ export const exportFileName = (copy: Pick<AccountExport, 'realm' | 'exportedAt'>
  * proved it for five minutes.
  */
 export function DataPage() {
-  const { t } = useSecurityStrings();
+  const { t } = useI18n();
   return (
     <>
       <PageHeading>{t('dataTitle')}</PageHeading>
@@ -52,7 +52,8 @@ const NOTHING_TO_CHECK: FormSchema = { safeParse: () => ({ success: true }) };
 const asksPassword = (problem: Problem) => (problem.errors ?? []).some((e) => e.field === 'current_password');
 
 function DownloadData({ user }: { user: SignedInUser }) {
-  const { s, t } = useSecurityStrings();
+  const s = useDataText();
+  const { t } = useI18n();
   const exportData = trpc.accountData.export.useMutation();
   // Posted without scripts, the answer is the file itself (the page stays as it is); or this page
   // again when the password is asked for (again, if it was wrong).
@@ -110,17 +111,12 @@ function DownloadData({ user }: { user: SignedInUser }) {
       <ErrorSummary report={form.report} labels={labels} />
       <PostForm {...postFormOf(form)}>
         {recheck && (
-          <>
-            <p className="notice" id="data-recheck">
-              {s('dataRecheck')}
-            </p>
-            <CurrentPasswordField
-              form={form}
-              label={labels.current_password}
-              email={user.email}
-              describedBy={['data-recheck']}
-            />
-          </>
+          <CurrentPasswordField
+            form={form}
+            label={labels.current_password}
+            email={user.email}
+            asked={{ id: 'data-recheck', text: s('dataRecheck') }}
+          />
         )}
         <SubmitButton busy={form.submitting} label={s('dataSubmit')} busyLabel={s('dataBusy')} />
       </PostForm>

@@ -8,14 +8,15 @@ import { postFormOf, PostForm } from '../../components/PostForm';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useFormSuccess } from '../../forms/form-outcome';
 import { useForm } from '../../forms/useForm';
-import { useSecurityStrings } from '../../i18n/security-strings';
+import { useI18n } from '../../i18n';
+import { useDeleteText } from './strings';
 import { RequireAuth } from '../../RequireAuth';
 import { Link } from '../../router';
 import { useForgetSession, type SignedInUser } from '../../session';
 import { trpc } from '../../trpc';
 
 export function DeleteAccountPage() {
-  const { t } = useSecurityStrings();
+  const { t } = useI18n();
   // Deleted without scripts: the page the server answers with (nobody signed in by then) says
   // so, instead of sending the person to sign in.
   const [deleted, setDeleted] = useState(useFormSuccess('deleteAccount') !== null);
@@ -33,7 +34,7 @@ export function DeleteAccountPage() {
 
 /** Says it is done (taking focus so it is read out); the session is gone, so no sign-in redirect. */
 function Deleted() {
-  const { s } = useSecurityStrings();
+  const s = useDeleteText();
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => ref.current?.focus(), []);
   return (
@@ -47,7 +48,8 @@ function Deleted() {
 }
 
 function DeleteAccountForm({ user, onDeleted }: { user: SignedInUser; onDeleted: () => void }) {
-  const { s, t } = useSecurityStrings();
+  const s = useDeleteText();
+  const { t } = useI18n();
   const forgetSession = useForgetSession();
   const deleteAccount = trpc.security.deleteAccount.useMutation();
   const form = useForm({

@@ -1,6 +1,6 @@
 import '../../security.css';
 import { changeEmailSchema } from '@accounts/validators/account-links';
-import { lazy, memo, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { CurrentPasswordField } from '../../components/CurrentPasswordField';
 import { EmailField } from '../../components/EmailField';
 import { ErrorSummary } from '../../components/ErrorSummary';
@@ -11,22 +11,13 @@ import { SubmitButton } from '../../components/SubmitButton';
 import { describeFailure, isUnauthenticated } from '../../failure';
 import { problemError, useFormOutcome, useFormSuccess } from '../../forms/form-outcome';
 import { useForm } from '../../forms/useForm';
-import { useSecurityStrings } from '../../i18n/security-strings';
+import { useI18n } from '../../i18n';
+import { useEmailText } from './strings';
 import { absoluteTime } from '../../relative-time';
 import { RequireAuth } from '../../RequireAuth';
 import { useSessionEnded, type SignedInUser } from '../../session';
 import { trpc } from '../../trpc';
-
-// The address status and its "send the link again", as on the account page (and, as there, in a
-// boundary of its own that the page drawing again leaves as it is).
-const EmailStatus = lazy(() => import('../mail/MailPages').then((m) => ({ default: m.EmailStatus })));
-const AddressStatus = memo(function AddressStatus({ user }: { user: SignedInUser }) {
-  return (
-    <Suspense fallback={null}>
-      <EmailStatus user={user} />
-    </Suspense>
-  );
-});
+import { AddressStatus } from '../mail/AddressStatus';
 
 /**
  * The account's address: the current one and whether it is confirmed, a change waiting for its
@@ -34,7 +25,7 @@ const AddressStatus = memo(function AddressStatus({ user }: { user: SignedInUser
  * for a change.
  */
 export function ChangeEmailPage() {
-  const { t } = useSecurityStrings();
+  const { t } = useI18n();
   return (
     <>
       <PageHeading>{t('emailTitle')}</PageHeading>
@@ -44,7 +35,7 @@ export function ChangeEmailPage() {
 }
 
 function EmailAddress({ user }: { user: SignedInUser }) {
-  const { s } = useSecurityStrings();
+  const s = useEmailText();
   // The address a link was just sent to (as typed); asked without scripts, the server's answer
   // says the same.
   const requested = useFormSuccess('requestEmailChange');
@@ -74,7 +65,8 @@ function EmailAddress({ user }: { user: SignedInUser }) {
 
 /** The change waiting for its link, if any, with a way to stop it. */
 function PendingChange() {
-  const { locale, s } = useSecurityStrings();
+  const s = useEmailText();
+  const { locale } = useI18n();
   const sessionEnded = useSessionEnded();
   const pending = trpc.emailChange.pending.useQuery(undefined);
   const cancel = trpc.emailChange.cancel.useMutation();
@@ -158,7 +150,8 @@ function ChangeEmailForm({
   sent: string | null;
   onSent: (email: string) => void;
 }) {
-  const { s, t } = useSecurityStrings();
+  const s = useEmailText();
+  const { t } = useI18n();
   const request = trpc.emailChange.request.useMutation();
   const form = useForm({
     name: 'requestEmailChange',

@@ -1,5 +1,4 @@
 import type { FormEvent } from 'react';
-import { PageHeading } from '../../components/PageHeading';
 import { PostForm } from '../../components/PostForm';
 import { SubmitButton } from '../../components/SubmitButton';
 import { problemError, useFormOutcome } from '../../forms/form-outcome';
@@ -8,7 +7,7 @@ import { useI18n } from '../../i18n';
 import { useMailText } from './strings';
 import { Link } from '../../router';
 import { problemOf, trpc, type RouterOutputs } from '../../trpc';
-import { useLinkToken } from './link-token';
+import { LinkPage } from './LinkPage';
 
 /**
  * The page the link mailed to a new address opens. Like the verification page, opening it
@@ -17,21 +16,10 @@ import { useLinkToken } from './link-token';
  */
 export function ConfirmEmailChangePage() {
   const m = useMailText();
-  const token = useLinkToken('/confirm-email-change');
   return (
-    <>
-      <PageHeading>{m('changeTitle')}</PageHeading>
-      {token ? (
-        <ConfirmChange token={token} />
-      ) : (
-        <div className="notice" role="status">
-          <p>{m('verifyNoToken')}</p>
-          <p>
-            <Link to="/account">{m('toAccount')}</Link>
-          </p>
-        </div>
-      )}
-    </>
+    <LinkPage title={m('changeTitle')} path="/confirm-email-change">
+      {(token) => <ConfirmChange token={token} />}
+    </LinkPage>
   );
 }
 

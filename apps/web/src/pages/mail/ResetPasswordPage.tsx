@@ -2,7 +2,6 @@ import { resetPasswordSchema } from '@accounts/validators/account-links';
 import { useMemo } from 'react';
 import { ErrorSummary } from '../../components/ErrorSummary';
 import { NewPasswordFields } from '../../components/NewPasswordFields';
-import { PageHeading } from '../../components/PageHeading';
 import { postFormOf, PostForm } from '../../components/PostForm';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useForm } from '../../forms/useForm';
@@ -13,7 +12,7 @@ import { formDone } from '../../page-forms';
 import { Link, navigate, useHref } from '../../router';
 import { useForgetSession } from '../../session';
 import { trpc } from '../../trpc';
-import { useLinkToken } from './link-token';
+import { LinkPage } from './LinkPage';
 
 /**
  * The page a reset link opens (loading it uses nothing up): a new password, then every device is
@@ -21,21 +20,18 @@ import { useLinkToken } from './link-token';
  */
 export function ResetPasswordPage() {
   const m = useMailText();
-  const token = useLinkToken('/reset-password');
+  const noToken = (
+    <div className="notice">
+      <p>{m('resetNoToken')}</p>
+      <p>
+        <Link to="/forgot-password">{m('resetNewLink')}</Link>
+      </p>
+    </div>
+  );
   return (
-    <>
-      <PageHeading>{m('resetTitle')}</PageHeading>
-      {token ? (
-        <ResetForm token={token} />
-      ) : (
-        <div className="notice">
-          <p>{m('resetNoToken')}</p>
-          <p>
-            <Link to="/forgot-password">{m('resetNewLink')}</Link>
-          </p>
-        </div>
-      )}
-    </>
+    <LinkPage title={m('resetTitle')} path="/reset-password" noToken={noToken}>
+      {(token) => <ResetForm token={token} />}
+    </LinkPage>
   );
 }
 

@@ -1,12 +1,11 @@
 import type { FormEvent } from 'react';
-import { PageHeading } from '../../components/PageHeading';
 import { PostForm } from '../../components/PostForm';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useFormOutcome } from '../../forms/form-outcome';
 import { useMailText } from './strings';
 import { Link } from '../../router';
 import { trpc } from '../../trpc';
-import { useLinkToken } from './link-token';
+import { LinkPage } from './LinkPage';
 
 /**
  * The page a verification link opens. Opening it confirms nothing (a mail scanner or a
@@ -15,21 +14,10 @@ import { useLinkToken } from './link-token';
  */
 export function VerifyEmailPage() {
   const m = useMailText();
-  const token = useLinkToken('/verify-email');
   return (
-    <>
-      <PageHeading>{m('verifyTitle')}</PageHeading>
-      {token ? (
-        <ConfirmAddress token={token} />
-      ) : (
-        <div className="notice" role="status">
-          <p>{m('verifyNoToken')}</p>
-          <p>
-            <Link to="/account">{m('toAccount')}</Link>
-          </p>
-        </div>
-      )}
-    </>
+    <LinkPage title={m('verifyTitle')} path="/verify-email">
+      {(token) => <ConfirmAddress token={token} />}
+    </LinkPage>
   );
 }
 

@@ -7,13 +7,14 @@ import { postFormOf, PostForm } from '../../components/PostForm';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useFormResult } from '../../forms/form-outcome';
 import { useForm } from '../../forms/useForm';
-import { useSecurityStrings } from '../../i18n/security-strings';
+import { useI18n } from '../../i18n';
+import { useNameText } from './strings';
 import { RequireAuth } from '../../RequireAuth';
 import { type SignedInUser } from '../../session';
 import { trpc, type RouterOutputs } from '../../trpc';
 
 export function ChangeNamePage() {
-  const { t } = useSecurityStrings();
+  const { t } = useI18n();
   return (
     <>
       <PageHeading>{t('nameTitle')}</PageHeading>
@@ -23,7 +24,8 @@ export function ChangeNamePage() {
 }
 
 function ChangeNameForm({ user }: { user: SignedInUser }) {
-  const { s, t } = useSecurityStrings();
+  const s = useNameText();
+  const { t } = useI18n();
   const utils = trpc.useUtils();
   const changeName = trpc.security.changeName.useMutation();
   // Changed without scripts: the page the server answers with says so, as after a submit here.

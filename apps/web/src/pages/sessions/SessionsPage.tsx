@@ -5,8 +5,11 @@ import { PageHeading } from '../../components/PageHeading';
 import { LoadError, Loading } from '../../components/Status';
 import { StepLink, stepHref } from '../../components/StepLink';
 import { isUnauthenticated } from '../../failure';
+import { useFocusNext } from '../../focus';
 import { useFormResult } from '../../forms/form-outcome';
-import { useSecurityStrings } from '../../i18n/security-strings';
+import { useI18n } from '../../i18n';
+import { useDeviceText } from '../../i18n/device-strings';
+import { useSessionsText } from './strings';
 import { TimeAgo } from '../../relative-time';
 import { RequireAuth } from '../../RequireAuth';
 import { navigate, useLocation } from '../../router';
@@ -14,7 +17,7 @@ import { useForgetSession, useSessionEnded, type SignedInUser } from '../../sess
 import { trpc, type RouterOutputs } from '../../trpc';
 
 export function SessionsPage() {
-  const { t } = useSecurityStrings();
+  const { t } = useI18n();
   return (
     <>
       <PageHeading>{t('sessionsTitle')}</PageHeading>
@@ -31,7 +34,9 @@ const END = 'end';
 
 /** The account's sessions, this device first, each other one with a button that ends it (after the password). */
 function SessionList({ user }: { user: SignedInUser }) {
-  const { locale, s, t } = useSecurityStrings();
+  const s = useSessionsText();
+  const unknown = useDeviceText();
+  const { locale, t } = useI18n();
   const revokedText = (revoked: number) =>
     revoked === 0 ? t('revokedNone') : revoked === 1 ? t('revokedOne') : t('revokedMany', { count: revoked });
   const utils = trpc.useUtils();
@@ -48,14 +53,9 @@ function SessionList({ user }: { user: SignedInUser }) {
     revokedOne ? s('sessionsRevokedOne') : revokedOthers ? revokedText(revokedOthers.revoked) : null,
   );
   const [ending, setEnding] = useState<Ending | null>(() => (revokedOne || revokedOthers ? null : search.get(END)));
-  // The button a cancelled confirm step gives focus back to (its data-ends), once it is shown again.
-  const [returnTo, setReturnTo] = useState<string | null>(null);
+  // A cancelled confirm step gives focus back to the link that opened it (its data-ends), once it is shown again.
+  const focusNext = useFocusNext();
   const statusRef = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (returnTo === null) return;
-    document.querySelector<HTMLElement>(`[data-ends="${returnTo}"]`)?.focus();
-    setReturnTo(null);
-  }, [returnTo]);
 
   // This device was signed out elsewhere: say so on the sign-in page.
   useEffect(() => {
@@ -73,7 +73,7 @@ function SessionList({ user }: { user: SignedInUser }) {
     setEnding(what);
   };
   const cancel = () => {
-    setReturnTo(ending);
+    if (ending) focusNext(`[data-ends="${ending}"]`);
     setEnding(null);
   };
 
@@ -105,14 +105,14 @@ function SessionList({ user }: { user: SignedInUser }) {
       </div>
       <ul className="sessions">
         {sessions.map((one) => {
-          const device = one.device ?? s('sessionsUnknownDevice');
+          const device = one.device ?? unknown('sessionsUnknownDevice');
           return (
             <li key={one.id} className="session" data-current={one.current || undefined}>
               <h2 className="session-device">
                 {device}
                 {one.current && <span className="badge">{s('sessionsThisDevice')}</span>}
               </h2>
-              <p className="session-address">{one.address ?? s('sessionsUnknownAddress')}</p>
+              <p className="session-address">{one.address ?? unknown('sessionsUnknownAddress')}</p>
               <p className="session-times">
                 {s('sessionsLastUsed', { time: '' })}
                 <TimeAgo at={one.lastUsedAt} locale={locale} />

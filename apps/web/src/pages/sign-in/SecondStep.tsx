@@ -1,27 +1,22 @@
 import { message, secondStepSchema, type SecondStepMethod } from '@accounts/validators';
 import { useEffect, useRef, useState } from 'react';
-import { CodeField } from '../../components/CodeField';
+import { CodeField, useCodeLabel } from '../../components/CodeField';
 import { ErrorSummary } from '../../components/ErrorSummary';
 import { postFormOf, PostForm } from '../../components/PostForm';
 import { SubmitButton } from '../../components/SubmitButton';
-import { WordedError } from '../../failure';
 import { useFormOutcome } from '../../forms/form-outcome';
 import { useForm, type Form } from '../../forms/useForm';
 import { useHydrated } from '../../hydrated';
+import { useI18n } from '../../i18n';
 import { useHref } from '../../router';
-import { createTranslator, useI18n, useTranslator } from '../../i18n';
-import { PROMPT_STRINGS } from '../../i18n/prompt-strings';
-import { useSecurityStrings } from '../../i18n/security-strings';
-import { askForPasskey, canUsePasskeys } from '../../passkey-prompt';
 import type { SignedInUser } from '../../session';
 import { problemOf, trpc, type Problem } from '../../trpc';
-import { assertionAnswer, prompt, PromptDismissed, PromptFailed } from '../../webauthn';
-
-/** What a passkey prompt ended with (the words that load with the passkey code). */
-const translatePrompt = createTranslator(PROMPT_STRINGS);
+import { usePasskeyPrompt } from '../../usePasskeyPrompt';
+import { assertionAnswer, prompt } from '../../webauthn';
+import { useSecondStepText } from './strings';
 
 /** The refusals that end the pending sign-in: it expired, or too many wrong codes (with the wait). */
-export const endedSignIn = (error: unknown): Problem | null => {
+const endedSignIn = (error: unknown): Problem | null => {
   const problem = problemOf(error);
   return problem?.code === 'sign_in_expired' || problem?.code === 'too_many_codes' ? problem : null;
 };
@@ -47,8 +42,9 @@ export function SecondStep({
   onExpired: (ended: Problem) => void;
   onRestart: () => void;
 }) {
-  const { s, t } = useSecurityStrings();
-  const { locale } = useI18n();
+  const s = useSecondStepText();
+  const { locale, t } = useI18n();
+  const codeLabel = useCodeLabel();
   // Posted without scripts, the refusal the page shows says it too.
   const posted = useFormOutcome('secondStep');
   const [attemptsLeft, setAttemptsLeft] = useState(posted?.problem?.attemptsLeft);
@@ -88,7 +84,8 @@ export function SecondStep({
   const app = kind === 'app';
   // Choosing the kind of code needs the app: without scripts the one field takes either.
   const either = withApp && !hydrated;
-  const labels = { code: either ? s('fieldAnyCode') : app ? s('fieldCode') : s('fieldRecoveryCode') };
+  const fieldKind = either ? 'either' : kind;
+  const labels = { code: codeLabel(fieldKind) };
   const other = () => {
     changedKind.current = true;
     form.reset();
@@ -111,7 +108,7 @@ export function SecondStep({
       <PostForm {...postFormOf(form)} hidden={{ email, methods: methods.join(' ') }}>
         <CodeField
           form={form}
-          kind={either ? 'either' : kind}
+          kind={fieldKind}
           label={labels.code}
           describedBy={attemptsLeft !== undefined ? ['code-help', 'attempts-left'] : ['code-help']}
         />
@@ -158,37 +155,26 @@ function PasskeyStep({
   onExpired: (ended: Problem) => void;
   onRefused: (error: unknown) => void;
 }) {
-  const { s, t } = useSecurityStrings();
+  const s = useSecondStepText();
+  const { t } = useI18n();
   const utils = trpc.useUtils();
   const finish = trpc.passkeys.secondStep.useMutation();
-  const p = useTranslator(translatePrompt);
-  const [busy, setBusy] = useState(false);
-  const [note, setNote] = useState<string | null>(null);
+  // A refusal that ends the pending sign-in leaves the step; any other failure is the code form's.
+  const { busy, note, ask } = usePasskeyPrompt((error) => {
+    const ended = endedSignIn(error);
+    if (ended) return onExpired(ended);
+    onRefused(error);
+    form.failWith(error);
+  });
 
-  const confirmWithPasskey = async () => {
-    setNote(null);
-    if (!canUsePasskeys()) {
-      setNote(s('codeStepPasskeyUnsupported'));
-      return;
-    }
-    setBusy(true);
-    try {
+  const confirmWithPasskey = () =>
+    ask(async (prompts) => {
+      if (!prompts.canUsePasskeys()) return s('codeStepPasskeyUnsupported');
       const options = await utils.client.passkeys.secondStepOptions.mutate({});
-      const response = await prompt(() => askForPasskey(options));
+      const response = await prompt(() => prompts.askForPasskey(options));
       const { user } = await finish.mutateAsync({ response: assertionAnswer(response) });
       onSignedIn(user);
-    } catch (error) {
-      const ended = endedSignIn(error);
-      if (ended) onExpired(ended);
-      else if (error instanceof PromptDismissed) setNote(p('passkeyCancelled'));
-      else {
-        onRefused(error);
-        form.failWith(error instanceof PromptFailed ? new WordedError(p('passkeyDeviceFailed')) : error);
-      }
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   return (
     <section className="passkey-step" aria-labelledby="passkey-step-title">
