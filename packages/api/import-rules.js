@@ -34,12 +34,14 @@ export const LAYERS = {
 };
 
 const ROOT_FILES = ['procedures.ts', 'router.ts', 'index.ts'];
+/** @param {string} s */
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A regex over an import specifier that matches imports of `target` (a folder, a folder's file, or a root file). */
+/** @param {string} target */
 function targetPattern(target) {
   if (ROOT_FILES.includes(target)) return `^(\\.{1,2}/)+${escape(target.replace(/\.ts$/, '.js'))}$`;
-  const [folder, file] = target.split('/');
+  const [folder = target, file] = target.split('/');
   return file ? `^(\\.{1,2}/)+${escape(folder)}/${escape(file)}\\.js$` : `^(\\.{1,2}/)+${escape(folder)}/`;
 }
 
@@ -61,21 +63,24 @@ const TARGETS = ['kernel', 'records', 'credentials', 'mail', 'sign-in', ...CAPAB
  */
 export function importRules(root = 'packages/api/src') {
   return Object.entries(LAYERS).flatMap(([layer, may]) => {
-    const folders = new Set(may.map((m) => m.split('/')[0]));
+    const folders = new Set(may.map((m) => m.replace(/\/.*/, '')));
     const patterns = TARGETS.filter((t) => !folders.has(t) && t !== layer).map((t) => ({
       regex: targetPattern(t),
       message: `${layer} may import only ${may.join(', ')} (packages/api/import-rules.js)`,
     }));
     // A layer allowed only some files of a folder (a capability, of sign-in/) is refused the rest.
     for (const folder of folders) {
-      const files = may.filter((m) => m.startsWith(`${folder}/`)).map((m) => m.split('/')[1]);
+      const files = may.filter((m) => m.startsWith(`${folder}/`)).map((m) => m.slice(folder.length + 1));
       if (files.length === 0) continue;
       patterns.push({
         regex: `^(\\.{1,2}/)+${escape(folder)}/(?!(${files.map(escape).join('|')})\\.js$)`,
         message: `${layer} may import only ${files.join(', ')} of ${folder}/ (packages/api/import-rules.js)`,
       });
     }
-    /** @param {object[]} extra */
+    /**
+     * @param {object[]} extra
+     * @returns {import('eslint').Linter.RulesRecord}
+     */
     const rules = (extra) => ({ 'no-restricted-imports': ['error', { patterns: [...patterns, ...extra] }] });
     const files = layer.endsWith('.ts') ? [`${root}/${layer}`] : [`${root}/${layer}/**`];
     const starter = `${root}/${SESSION_STARTER}`;
