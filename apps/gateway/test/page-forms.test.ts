@@ -2,7 +2,7 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import { realms, sessions, users } from '@accounts/db';
 import { parseOtpauth } from '@accounts/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PAGE_FORMS } from '../../web/src/page-forms.js';
+import { PAGE_FORMS } from '@accounts/web/contract';
 import { startGateway, STRONG, STRONG2, uniqueEmail, type Gateway, type Response } from './support/gateway.js';
 import { authenticator } from './support/two-step.js';
 
@@ -408,5 +408,46 @@ describe('page forms posted without scripts', () => {
     expect(deleted.status).toBe(200);
     expect(b.jar.has('session')).toBe(false);
     expect(await gw.db.db.select().from(users).where(eq(users.email, email))).toEqual([]);
+  });
+});
+
+// Behind a TLS proxy that hides the scheme, COOKIE_SECURE makes every cookie Secure and __Host-
+// named: the state a page hands the next one across a redirect, as the session.
+describe('page forms when the service is configured as https', () => {
+  let gw: Gateway;
+  beforeAll(async () => {
+    gw = await startGateway('pglite', {
+      SERVE_WEB: 'true',
+      MAIL_POLL_MS: '0',
+      COOKIE_SECURE: 'true',
+      TRUST_PROXY: '1',
+    });
+  });
+  afterAll(() => gw.close());
+
+  const setCookies = (res: Response) => ([] as string[]).concat(res.headers['set-cookie'] ?? []);
+  const named = (res: Response, name: string) => setCookies(res).find((c) => c.startsWith(`${name}=`));
+
+  it('names, sets and clears the page-state cookie as it does the session cookie: __Host-, Secure', async () => {
+    const b = browser(gw);
+    const proxied = { 'x-forwarded-for': '203.0.113.21' };
+    const fields = { name: 'Ada', email: uniqueEmail('page-secure'), password: STRONG, password2: STRONG };
+    const made = await b.post('/register', { _form: 'register', ...fields }, proxied);
+    expect(made.status).toBe(303);
+    expect(named(made, '__Host-session')).toMatch(/; Secure/);
+    const changed = await b.post(
+      '/settings',
+      { _form: 'changePassword', current_password: STRONG, new_password: STRONG2, confirm_password: STRONG2 },
+      proxied,
+    );
+    expect(changed.status).toBe(303);
+    expect(named(changed, '__Host-session')).toMatch(/; Secure/);
+    expect(named(changed, '__Host-page_state')).toMatch(/; Secure/);
+    expect(named(changed, 'page_state')).toBeUndefined();
+    // The next page reads it under that name, and clears it the same way.
+    const account = await b.get('/account');
+    expect(account.text).toContain('Your password has been changed.');
+    expect(named(account, '__Host-page_state')).toMatch(/; Secure/);
+    expect(b.jar.has('__Host-page_state')).toBe(false);
   });
 });
