@@ -5,6 +5,7 @@ import { defineConfig } from 'eslint/config';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { importRules } from './packages/api/import-rules.js';
 
 /**
  * Files that may read `process.env`. Everywhere else a setting arrives through the module that
@@ -107,4 +108,6 @@ export default defineConfig(
     files: ENVIRONMENT_READERS,
     rules: { 'no-restricted-properties': 'off' },
   },
+  // packages/api/src's layers: imports point down only, capabilities never import each other.
+  ...importRules(),
 );

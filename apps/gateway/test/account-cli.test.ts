@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRealm, createSession, createVault, DEFAULT_ACCOUNT_CONFIG, findRealm } from '@accounts/api';
+import { createRealm, createVault, DEFAULT_ACCOUNT_CONFIG, findRealm } from '@accounts/api';
+import { createSession } from '@accounts/api/testing';
 import {
   accountEvents,
   mailOutbox,

@@ -1,6 +1,5 @@
 // The database's types, for the transports that hand a handle to the functions below.
 export type { Database, Realm } from '@accounts/db';
-export { addressGroup } from './credentials/lockout.js';
 export {
   AccountCommandError,
   disableAccount,
@@ -12,7 +11,7 @@ export {
   type AccountListing,
   type OperatorMail,
 } from './operator/accounts.js';
-export { describeDevice, displayAddress } from './kernel/device.js';
+export { addressGroup, describeDevice, displayAddress } from './kernel/device.js';
 export * from './sign-in/outputs.js';
 export * from './sessions/outputs.js';
 export * from './passwords/outputs.js';
@@ -59,7 +58,7 @@ export { databaseAnswers } from './kernel/readiness.js';
 export { purgeExpired, setEventRetention, type Purged, type RetentionOptions } from './operator/retention.js';
 export { createRealm, DEFAULT_REALM_SLUG, findRealm, listRealms, RealmError } from './records/realms.js';
 export { callerFor, createAppRouter, type AppRouter, type ProcedurePath } from './router.js';
-export { createSession, isSessionTokenShape, MAX_SESSIONS_PER_ACCOUNT } from './records/sessions.js';
+export { isSessionTokenShape, MAX_SESSIONS_PER_ACCOUNT } from './records/sessions.js';
 export { trpcErrorBody } from './procedures.js';
 export type {
   Context,

@@ -2,7 +2,7 @@ import { STRONG2, testDrivers, uniqueEmail } from '@accounts/testing';
 import { accountEvents, knownDevices } from '@accounts/db';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { addressGroup } from '../src/credentials/lockout.js';
+import { addressGroup } from '../src/kernel/device.js';
 import { KNOWN_DEVICES_PER_ACCOUNT } from '../src/credentials/known-devices.js';
 import { hashToken } from '../src/records/tokens.js';
 import { mailCaller, tokenFrom } from './email-harness.js';

@@ -118,6 +118,13 @@ describe.each(testDrivers())('passkeys on %s', (driver) => {
     });
   });
 
+  it('a request with no configured origin gets 503 origin_unknown for every ceremony, never one for another host', async () => {
+    const { token } = await withPasskey();
+    const originless = h.caller({ origin: null, token });
+    for (const call of [originless.passkeys.signInOptions(), originless.passkeys.registrationOptions({})])
+      expect(await problemOf(call)).toMatchObject({ status: 503, code: 'origin_unknown' });
+  });
+
   it('refuses another origin, another RP ID, an unknown credential and a passkey without user verification', async () => {
     const { authenticator } = await withPasskey();
     const attempt = async (make: (options: never) => unknown) => {

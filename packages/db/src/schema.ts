@@ -231,7 +231,7 @@ export const mailSends = pgTable(
 
 /**
  * An account's authenticator app (RFC 6238). Secrets are sealed with AES-256-GCM under SECRET_KEY,
- * bound to the account (api/src/vault.ts): a dump of the database holds no secret in clear.
+ * bound to the account (api/src/kernel/vault.ts): a dump of the database holds no secret in clear.
  */
 export const totpCredentials = pgTable('totp_credentials', {
   userId: uuid('user_id')

@@ -1,4 +1,5 @@
-import { createSession, DEFAULT_ACCOUNT_CONFIG, MAX_SESSIONS_PER_ACCOUNT } from '@accounts/api';
+import { DEFAULT_ACCOUNT_CONFIG, MAX_SESSIONS_PER_ACCOUNT } from '@accounts/api';
+import { createSession } from '@accounts/api/testing';
 import { sessions, users, type Database } from '@accounts/db';
 import type { Driver } from '@accounts/db';
 import { eq, sql } from 'drizzle-orm';

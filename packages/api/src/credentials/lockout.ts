@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { and, desc, eq, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
-import ipaddr from 'ipaddr.js';
 import { accountEvents, users, type Database } from '@accounts/db';
 import type { AccountConfig } from '../kernel/config.js';
 import { ago, secondsUntilOut } from '../kernel/db-time.js';
-import { keptUserAgent } from '../kernel/device.js';
+import { addressKey, keptUserAgent } from '../kernel/device.js';
 import { ProblemError } from '../kernel/errors.js';
 import type { AccountEventType, EventSource } from '../records/events.js';
 
@@ -71,26 +70,9 @@ export interface LockoutClient {
 export const deviceClient = (tokenHash: string): LockoutClient => ({ key: `d:${tokenHash}`, knownDevice: true });
 export const sessionClient = (sessionId: string): LockoutClient => ({ key: `s:${sessionId}`, knownDevice: false });
 
-/**
- * A client known only by its address. IPv6 is grouped by /64, the block one subscriber usually
- * gets, so walking through the addresses of one network does not buy more guesses.
- */
+/** A client known only by its address (grouped: kernel/device.ts). */
 export function addressClient(ip: string | null): LockoutClient {
-  return { key: `a:${addressGroup(ip)}`, knownDevice: false };
-}
-
-export function addressGroup(ip: string | null): string {
-  if (!ip) return 'unknown';
-  try {
-    let addr: ipaddr.IPv4 | ipaddr.IPv6 = ipaddr.parse(ip);
-    if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress())
-      addr = (addr as ipaddr.IPv6).toIPv4Address();
-    if (addr.kind() === 'ipv4') return addr.toString();
-    const prefix = (addr as ipaddr.IPv6).parts.slice(0, 4);
-    return `${new ipaddr.IPv6([...prefix, 0, 0, 0, 0]).toString()}/64`;
-  } catch {
-    return ip;
-  }
+  return { key: addressKey(ip), knownDevice: false };
 }
 
 /** A password check that holds a place under the limits until it is settled. */

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
-import type { PasswordContext, PasswordVerdict } from '@accounts/validators';
-import type { Hasher, HasherStats } from '../kernel/context.js';
+import type { PasswordVerdict } from '@accounts/validators';
+import type { Hasher } from '../kernel/context.js';
 import { ProblemError } from '../kernel/errors.js';
 import type { HashingObserver, HashingPool } from '../kernel/observers.js';
 

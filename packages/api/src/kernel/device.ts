@@ -98,3 +98,24 @@ export function displayAddress(ip: string | null): string | null {
     return null;
   }
 }
+
+/**
+ * The address a client is counted by: IPv6 grouped by /64, the block one subscriber usually
+ * gets, so walking through the addresses of one network does not buy more guesses.
+ */
+export function addressGroup(ip: string | null): string {
+  if (!ip) return 'unknown';
+  try {
+    let addr: ipaddr.IPv4 | ipaddr.IPv6 = ipaddr.parse(ip);
+    if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress())
+      addr = (addr as ipaddr.IPv6).toIPv4Address();
+    if (addr.kind() === 'ipv4') return addr.toString();
+    const prefix = (addr as ipaddr.IPv6).parts.slice(0, 4);
+    return `${new ipaddr.IPv6([...prefix, 0, 0, 0, 0]).toString()}/64`;
+  } catch {
+    return ip;
+  }
+}
+
+/** The key the lockout and the refusal records count a client known only by its address under. */
+export const addressKey = (ip: string | null) => `a:${addressGroup(ip)}`;

@@ -5,11 +5,8 @@ import {
   addPasskeySchema,
   passkeyRecheckSchema,
   passkeyRegistrationOptionsSchema,
-  passkeySignInSchema,
   removePasskeySchema,
   renamePasskeySchema,
-  secondStepPasskeyOptionsSchema,
-  secondStepPasskeySchema,
 } from '@accounts/validators';
 import {
   confirmWithPasskey,

@@ -1,8 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { accountEvents, type Database } from '@accounts/db';
-import { addressClient } from '../credentials/lockout.js';
 import { ago } from '../kernel/db-time.js';
-import { keptUserAgent } from '../kernel/device.js';
+import { addressKey, keptUserAgent } from '../kernel/device.js';
 import type { EventSource } from './events.js';
 
 // Refusals that leave an attributable record: rate limited, a cross-origin write refused, a
@@ -24,7 +23,7 @@ export type RefusalRecorder = (src: EventSource, type: RefusalType, userId?: str
 export function createRefusalRecorder(db: Database): RefusalRecorder {
   const full = new Map<string, number>();
   return async (src, type, userId = null) => {
-    const clientKey = addressClient(src.clientIp).key;
+    const clientKey = addressKey(src.clientIp);
     const remembered = `${type} ${clientKey}`;
     if ((full.get(remembered) ?? 0) > Date.now()) return;
     const [seen] = await db

@@ -56,9 +56,9 @@ export interface SignInMethod<In, S = unknown> {
   /** Checks the proof while the claim is held; null when it is wrong. */
   verify(ctx: Context, found: Identified<S>, input: In): Promise<Verified | null>;
   /** The answer to a refused try, once the flow has settled its claim as a failure. */
-  refusal(ctx: Context, found: Identified<S>, input: In, check: ClaimedCheck): Promise<ProblemError>;
+  refusal(ctx: Context, found: Identified<S>, input: In, check: ClaimedCheck): ProblemError | Promise<ProblemError>;
   /** After the try passed (signed in, or asked for the second step): the password upgrades an old hash. */
-  passed?(ctx: Context, user: User, input: In): Promise<void>;
+  passed?(ctx: Context, user: User, input: In): void | Promise<void>;
 }
 
 /** What a sign-in comes to inside the api: signed in, or a pending sign-in waiting for its second step. */

@@ -44,5 +44,5 @@ export const passkeyMethod: SignInMethod<AuthenticationResponseJSON, Found> = {
     }
     return { holds: (tx) => recordPasskeyUse(tx, outcome.assertion) };
   },
-  refusal: async () => new ProblemError('passkey_rejected'),
+  refusal: () => new ProblemError('passkey_rejected'),
 };

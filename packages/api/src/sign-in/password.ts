@@ -24,7 +24,7 @@ export const passwordMethod: SignInMethod<z.output<typeof signInSchema>> = {
       : await ctx.hasher.verifyDummy(input.password).then(() => false);
     return ok ? {} : null;
   },
-  refusal: async () => fieldProblem('password', 'credentials_invalid'),
+  refusal: () => fieldProblem('password', 'credentials_invalid'),
   /** Upgrades a hash made at an older cost; losing a race to a password change is fine. */
   async passed(ctx, user, input) {
     if (!ctx.hasher.needsRehash(user.passwordHash)) return;

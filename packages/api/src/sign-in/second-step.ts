@@ -95,7 +95,7 @@ export const secondStepMethod: SignInMethod<SecondStepTry, Found> = {
       ? new ProblemError('validation_failed', { fields: [{ field: 'code', code: 'code_incorrect' }], attemptsLeft })
       : new ProblemError('passkey_rejected', { attemptsLeft });
   },
-  async passed(ctx) {
+  passed(ctx) {
     ctx.cookies.pendingSignIn(null);
   },
 };
