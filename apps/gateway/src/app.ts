@@ -141,7 +141,7 @@ export async function buildApp({
   const app = createFastify(config, logStream, logMixin);
   if (metrics)
     app.addHook('onResponse', async (req, reply) => {
-      // A route's template; pages and unknown paths (the not-found handler) share one name.
+      // A route's template; pages shown and unknown paths (the not-found handler) share one name.
       metrics.request(req.routeOptions.url ?? '(unmatched)', req.method, reply.statusCode, reply.elapsedTime / 1000);
     });
   await app.register(headers, { hstsMaxAgeSeconds: config.HSTS_MAX_AGE_SECONDS, alwaysSecure: alwaysSecure(config) });

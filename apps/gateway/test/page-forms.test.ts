@@ -397,6 +397,24 @@ describe('page forms posted without scripts', () => {
     expect(wrong.text).not.toContain(STRONG2);
   });
 
+  it("takes each page's forms at a POST route of that page; the address stays no API route", async () => {
+    for (const spec of Object.values(PAGE_FORMS))
+      for (const page of spec.pages === '*' ? ['/', '/account', '/settings/activity'] : spec.pages)
+        expect(gw.app.hasRoute({ method: 'POST', url: page }), page).toBe(true);
+    // Not a page's form (no HTML asked for), or another method: not found, as before it had a route.
+    for (const method of ['POST', 'GET', 'PUT'] as const) {
+      const res = await gw.send(method, '/login', { headers: { accept: 'application/json' } });
+      expect(res.status, method).toBe(404);
+      expect(res.headers.allow, method).toBeUndefined();
+    }
+    // The sign-out of the not-found page posts to an address that is no page: it signs out all the same.
+    const { b } = await register();
+    const out = await b.post('/no/such/page', { _form: 'signOut' });
+    expect(out.status).toBe(303);
+    expect(out.location).toBe('/login');
+    expect(b.jar.has('session')).toBe(false);
+  });
+
   it('signs out (303 to the sign-in page) from any page, and deletes an account', async () => {
     const { b, email } = await register();
     const out = await b.post('/settings/activity', { _form: 'signOut' });
