@@ -10,7 +10,7 @@ import { pageTitle } from './components/PageHeading';
 import { translateMeta } from './i18n/meta-strings';
 import { PAGE_DATA_ID, type PageData, type QueryCall, type ServerEntry } from './page-data';
 import { formDone as formDoneOf, hasForms, pageFormAt, type PageFormName } from './page-forms';
-import { PAGE_PREFETCH } from './pages/prefetch';
+import { prefetchAt } from './pages/prefetch';
 import { normalizePath, pageAt, PAGE_REGISTRY } from './pages/registry';
 import { Root } from './Root';
 // The server renders every language (a browser loads only its page's: main.tsx).
@@ -55,11 +55,11 @@ const callerLink =
       );
     });
 
-/** The page's own queries (its PAGE_PREFETCH), answered now, as the app will find them. */
+/** The page's own queries (pages/prefetch.ts), answered now, as the app will find them. */
 async function pageQueries(href: string, data: PageData, call: QueryCall) {
   const url = new URL(href, 'http://local');
   const path = normalizePath(url.pathname);
-  const prefetch = Object.hasOwn(PAGE_PREFETCH, path) ? PAGE_PREFETCH[path] : undefined;
+  const prefetch = prefetchAt(path);
   const { linkToken } = pageAt(path);
   // A signed-in page asked by nobody is a redirect; a mailed link's page needs no session (the
   // link is the proof), so its check is asked for anyone.

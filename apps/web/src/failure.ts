@@ -55,18 +55,3 @@ export function describeFailure(error: unknown, locale: Locale): Failure {
 export function isUnauthenticated(error: unknown) {
   return problemOf(error)?.code === 'unauthenticated';
 }
-
-/**
- * The server asks for the current password again (this session has not proved it for 5 minutes,
- * or signed in with a passkey): not a refusal, the password field is to appear.
- */
-export const isPasswordRecheck = (error: unknown) =>
-  problemOf(error)?.errors?.some((e) => e.field === 'current_password' && e.code === 'password_recheck_required') ??
-  false;
-
-/**
- * The server asks for a second factor on `field` (this session has not proved one for 5 minutes,
- * and the change binds or removes one): not a refusal, the code field is to appear.
- */
-export const isFactorRecheck = (error: unknown, field = 'code') =>
-  problemOf(error)?.errors?.some((e) => e.field === field && e.code === 'second_factor_recheck_required') ?? false;

@@ -1,26 +1,15 @@
-import type { AuthenticationResponseInput, RegistrationResponseInput } from '@accounts/validators';
-import type {
-  AuthenticationResponseJSON,
-  PublicKeyCredentialCreationOptionsJSON,
-  RegistrationResponseJSON,
-} from '@simplewebauthn/browser';
+import type { AuthenticationResponseInput } from '@accounts/validators';
+import type { AuthenticationResponseJSON } from '@simplewebauthn/browser';
 
-// What the pages share around the browser's passkey prompts (@simplewebauthn/browser): the
-// server's options as the library takes them, and what a prompt that gave no passkey means.
+// What the pages share around the browser's passkey prompts (@simplewebauthn/browser): a passkey's
+// answer as the server takes it, and what a prompt that gave no passkey means. (Making a passkey
+// is the passkeys page's alone: pages/passkeys/AddPasskey.tsx.)
 
 /** The person closed the prompt, said no, or let it time out; or another prompt replaced it. */
 export class PromptDismissed extends Error {}
 
-/** The options to make a passkey (passkeys.registrationOptions). */
-export const creationOptions = (options: { challenge: string }) =>
-  options as unknown as PublicKeyCredentialCreationOptionsJSON;
-
-/** The browser's answers as the procedures take them (the same JSON; its extension outputs a plain record). */
+/** The browser's answer as the procedures take it (the same JSON; its extension outputs a plain record). */
 export const assertionAnswer = (response: AuthenticationResponseJSON): AuthenticationResponseInput => ({
-  ...response,
-  clientExtensionResults: { ...response.clientExtensionResults },
-});
-export const registrationAnswer = (response: RegistrationResponseJSON): RegistrationResponseInput => ({
   ...response,
   clientExtensionResults: { ...response.clientExtensionResults },
 });

@@ -1,8 +1,21 @@
 import type { Form } from '../forms/useForm';
+import { useCodeText, type CodeKey } from '../i18n/code-strings';
 import { Field } from './Field';
 
 /** What a code field takes: an app's six digits, a recovery code, or either. */
 export type CodeKind = 'app' | 'recovery' | 'either';
+
+const LABELS: Readonly<Record<CodeKind, CodeKey>> = {
+  app: 'fieldCode',
+  recovery: 'fieldRecoveryCode',
+  either: 'fieldAnyCode',
+};
+
+/** A code field's label by its kind (the form's summary names the field the same), in the page's language. */
+export function useCodeLabel() {
+  const c = useCodeText();
+  return (kind: CodeKind) => c(LABELS[kind]);
+}
 
 interface CodeFieldProps<F extends string, N extends string> {
   form: Form<F | N>;

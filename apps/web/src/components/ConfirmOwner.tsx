@@ -1,14 +1,14 @@
 import { disableTotpSchema, revokeOtherSessionsSchema, type SecondStepMethod } from '@accounts/validators';
 import { useEffect, type ReactNode } from 'react';
-import { isFactorRecheck } from '../failure';
 import { useForm } from '../forms/useForm';
-import { useSecurityStrings } from '../i18n/security-strings';
+import { useI18n } from '../i18n';
 import type { PageFormName } from '../page-forms';
 import type { SignedInUser } from '../session';
 import { CurrentPasswordField } from './CurrentPasswordField';
 import { ErrorSummary } from './ErrorSummary';
 import { postFormOf, PostForm } from './PostForm';
-import { factorLabelKey, SecondFactorField, useFactorRecheck } from './SecondFactorField';
+import { useCodeLabel } from './CodeField';
+import { factorKind, isFactorRecheck, SecondFactorField, useFactorRecheck } from './SecondFactorField';
 import { StepLink } from './StepLink';
 import { SubmitButton } from './SubmitButton';
 
@@ -55,7 +55,8 @@ export function ConfirmOwner({
   onConfirm: (password: string, code?: string) => Promise<void>;
   onCancel: () => void;
 }) {
-  const { s, t } = useSecurityStrings();
+  const { t } = useI18n();
+  const codeLabel = useCodeLabel();
   const recheck = useFactorRecheck(name);
   const form = useForm({
     name,
@@ -76,7 +77,7 @@ export function ConfirmOwner({
       recheck.done();
     },
   });
-  const labels = { current_password: t('fieldCurrentPassword'), code: s(factorLabelKey(methods ?? [], 'code')) };
+  const labels = { current_password: t('fieldCurrentPassword'), code: codeLabel(factorKind(methods ?? [], 'code')) };
   useEffect(() => document.getElementById('current_password')?.focus(), []);
   return (
     <div className="confirm-owner">

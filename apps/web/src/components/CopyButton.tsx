@@ -1,13 +1,11 @@
 import { useState } from 'react';
 import { useHydrated } from '../hydrated';
+import { useSecurityText } from '../i18n/security-strings';
 
 interface CopyButtonProps {
   /** What goes to the clipboard. */
   text: string;
   label: string;
-  /** Said once it is copied, or when the browser refused. */
-  copied: string;
-  failed: string;
 }
 
 /**
@@ -16,7 +14,8 @@ interface CopyButtonProps {
  * the page to be selected by hand, as it is without scripts (the clipboard is a script API: the
  * button is absent until the app runs).
  */
-export function CopyButton({ text, label, copied, failed }: CopyButtonProps) {
+export function CopyButton({ text, label }: CopyButtonProps) {
+  const s = useSecurityText();
   const [outcome, setOutcome] = useState<'copied' | 'failed' | null>(null);
   const hydrated = useHydrated();
   const copy = async () => {
@@ -35,7 +34,7 @@ export function CopyButton({ text, label, copied, failed }: CopyButtonProps) {
         {label}
       </button>{' '}
       <span role="status" className={outcome === 'failed' ? 'copy-outcome copy-failed' : 'copy-outcome'}>
-        {outcome === 'copied' ? copied : outcome === 'failed' ? failed : ''}
+        {outcome === 'copied' ? s('copied') : outcome === 'failed' ? s('copyFailed') : ''}
       </span>
     </span>
   );

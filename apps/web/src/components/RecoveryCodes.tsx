@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useHydrated } from '../hydrated';
-import { useSecurityStrings } from '../i18n/security-strings';
+import { useSecurityText } from '../i18n/security-strings';
 import { saveFile } from '../download';
 import { useLocation } from '../router';
 import { useProductName, type SignedInUser } from '../session';
@@ -38,7 +38,7 @@ export function RecoveryCodes({
   after: CodesMadeAfter;
   onDone: () => void;
 }) {
-  const { s } = useSecurityStrings();
+  const s = useSecurityText();
   const product = useProductName();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const hydrated = useHydrated();
@@ -66,7 +66,7 @@ export function RecoveryCodes({
       </ol>
       {hydrated && (
         <p className="codes-actions">
-          <CopyButton text={codes.join('\n')} label={s('codesCopy')} copied={s('copied')} failed={s('copyFailed')} />
+          <CopyButton text={codes.join('\n')} label={s('codesCopy')} />
           <button type="button" className="secondary" onClick={download}>
             {s('codesDownload')}
           </button>

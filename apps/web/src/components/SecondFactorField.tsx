@@ -1,19 +1,21 @@
 import type { SecondStepMethod } from '@accounts/validators';
 import { useEffect, useState } from 'react';
-import { isFactorRecheck, WordedError } from '../failure';
 import { useFormOutcome } from '../forms/form-outcome';
 import type { Form } from '../forms/useForm';
 import { useHydrated } from '../hydrated';
-import { createTranslator } from '../i18n';
-import type { PromptKey } from '../i18n/prompt-strings';
-import { useSecurityStrings } from '../i18n/security-strings';
+import { useSecurityText } from '../i18n/security-strings';
 import type { PageFormName } from '../page-forms';
-import { trpc } from '../trpc';
-import { assertionAnswer, prompt, PromptDismissed, PromptFailed } from '../webauthn';
-import { CodeField } from './CodeField';
+import { problemOf, trpc } from '../trpc';
+import { usePasskeyPrompt } from '../usePasskeyPrompt';
+import { assertionAnswer, prompt, PromptFailed } from '../webauthn';
+import { CodeField, useCodeLabel, type CodeKind } from './CodeField';
 
-/** The passkey code, loaded when the button is used (as the sign-in page loads it). */
-const passkeyPrompts = () => import('../passkey-prompt');
+/**
+ * The server asks for a second factor on `field` (this session has not proved one for 5 minutes,
+ * and the change binds or removes one): not a refusal, the code field is to appear.
+ */
+export const isFactorRecheck = (error: unknown, field = 'code') =>
+  problemOf(error)?.errors?.some((e) => e.field === field && e.code === 'second_factor_recheck_required') ?? false;
 
 /**
  * Whether the server asked form `name` for a second factor on `field` (binding or removing one,
@@ -52,13 +54,12 @@ export function useFactorRecheck<N extends string = 'code'>(name: PageFormName |
 
 export type FactorRecheck<N extends string = 'code'> = ReturnType<typeof useFactorRecheck<N>>;
 
-/** The code a second factor is asked in: the app's too where it is on (on `code`), else a recovery code. */
-const kindOf = (methods: readonly SecondStepMethod[], field: string) =>
-  field === 'code' && methods.includes('totp') ? ('either' as const) : ('recovery' as const);
-
-/** The label of the code field asked on `field` (for the form's summary too). */
-export const factorLabelKey = (methods: readonly SecondStepMethod[], field: string) =>
-  kindOf(methods, field) === 'either' ? ('fieldAnyCode' as const) : ('fieldRecoveryCode' as const);
+/**
+ * The code a second factor is asked in on `field`: the app's too where it is on (on `code`), else
+ * a recovery code. Its label (useCodeLabel) names it in the form's summary too.
+ */
+export const factorKind = (methods: readonly SecondStepMethod[], field: string): CodeKind =>
+  field === 'code' && methods.includes('totp') ? 'either' : 'recovery';
 
 /**
  * The second factor the server asked for, in the form that was asked: why, the code (a recovery
@@ -75,43 +76,29 @@ export function SecondFactorField<F extends string, N extends string>({
   /** The account's ways of the second step (account.me). */
   methods: readonly SecondStepMethod[];
 }) {
-  const { locale, s } = useSecurityStrings();
+  const s = useSecurityText();
+  const codeLabel = useCodeLabel();
   const hydrated = useHydrated();
   const utils = trpc.useUtils();
-  const [busy, setBusy] = useState(false);
-  const [note, setNote] = useState<string | null>(null);
+  const { busy, note, ask } = usePasskeyPrompt(form.failWith);
   const name = recheck.field;
   const passkey = hydrated && methods.includes('passkey');
   // The app's code only where the app is on (the app being turned on asks for a recovery code).
-  const kind = kindOf(methods, name);
+  const kind = factorKind(methods, name);
   const help = `${name}-recheck`;
   useEffect(() => {
     if (recheck.asked) document.getElementById(name)?.focus();
   }, [recheck.asked, name]);
 
-  const confirmWithPasskey = async () => {
+  const confirmWithPasskey = () => {
     if (busy) return;
-    setNote(null);
-    setBusy(true);
-    try {
-      const prompts = await passkeyPrompts();
-      const say = (key: PromptKey) => createTranslator(prompts.PROMPT_STRINGS)(locale, key);
-      try {
-        if (!prompts.canUsePasskeys()) throw new PromptFailed(new Error('WebAuthn is not available'));
-        const options = await utils.client.passkeys.recheckOptions.mutate();
-        const response = await prompt(() => prompts.askForPasskey(options));
-        await utils.client.passkeys.recheck.mutate({ response: assertionAnswer(response) });
-        recheck.confirm();
-      } catch (error) {
-        if (error instanceof PromptDismissed) setNote(say('passkeyCancelled'));
-        else if (error instanceof PromptFailed) form.failWith(new WordedError(say('passkeyDeviceFailed')));
-        else throw error;
-      }
-    } catch (error) {
-      form.failWith(error);
-    } finally {
-      setBusy(false);
-    }
+    void ask(async (prompts) => {
+      if (!prompts.canUsePasskeys()) throw new PromptFailed(new Error('WebAuthn is not available'));
+      const options = await utils.client.passkeys.recheckOptions.mutate();
+      const response = await prompt(() => prompts.askForPasskey(options));
+      await utils.client.passkeys.recheck.mutate({ response: assertionAnswer(response) });
+      recheck.confirm();
+    });
   };
 
   return (
@@ -121,16 +108,10 @@ export function SecondFactorField<F extends string, N extends string>({
           <p className="notice" id={help}>
             {s(passkey ? 'factorRecheckPasskey' : 'factorRecheck')}
           </p>
-          <CodeField
-            form={form}
-            name={name}
-            kind={kind}
-            label={s(factorLabelKey(methods, name))}
-            describedBy={[help]}
-          />
+          <CodeField form={form} name={name} kind={kind} label={codeLabel(kind)} describedBy={[help]} />
           {passkey && (
             <p>
-              <button type="button" className="secondary" aria-busy={busy} onClick={() => void confirmWithPasskey()}>
+              <button type="button" className="secondary" aria-busy={busy} onClick={confirmWithPasskey}>
                 {s(busy ? 'factorUsingPasskey' : 'factorUsePasskey')}
               </button>
             </p>

@@ -25,3 +25,15 @@ export function StepLink({ href, onOpen, ...rest }: StepLinkProps) {
 /** The address of a step of the page at `path`: `path?param=value`. */
 export const stepHref = (path: string, param: string, value: string) =>
   `${path}?${new URLSearchParams({ [param]: value }).toString()}`;
+
+/** The step the page's address opens (stepHref's `param=value`): the first of `params` in its query, with its value. */
+export function stepIn<P extends string>(
+  search: URLSearchParams,
+  params: readonly P[],
+): { param: P; value: string } | null {
+  for (const param of params) {
+    const value = search.get(param);
+    if (value) return { param, value };
+  }
+  return null;
+}

@@ -1,4 +1,4 @@
-// The words of the mail flows the sign-in page needs; the rest is in mail-page-strings.ts.
+// The words of the mail flows the sign-in page needs; the rest is in pages/mail/strings.ts.
 // Spread into the tables of ui-strings.ts.
 
 export const MAIL_EN = {

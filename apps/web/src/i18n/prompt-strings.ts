@@ -1,12 +1,13 @@
-import type { Locale } from '@accounts/validators';
+import type { StringTables } from './index';
 
 // What a passkey prompt of the browser can end with, when it gives no passkey. These words load
 // with the passkey code (the sign-in page loads it once it runs), not with the first scripts: the
-// table imports nothing, and goes through createTranslator where it is used.
+// table imports nothing but its type, and its translator is made where the code is loaded
+// (usePasskeyPrompt.ts's promptWords).
 
 export type PromptKey = 'passkeyCancelled' | 'passkeyUnsupported' | 'passkeyDeviceFailed';
 
-export const PROMPT_STRINGS: Readonly<Record<Locale, Readonly<Record<PromptKey, string>>>> = {
+export const PROMPT_STRINGS: StringTables<PromptKey> = {
   en: {
     passkeyCancelled: 'No passkey was used: the request was cancelled or timed out. Try again when you are ready.',
     passkeyUnsupported: 'This browser cannot use passkeys. Sign in with your email address and password instead.',

@@ -11,9 +11,13 @@ import {
   type StringTables,
   type Translator,
 } from './index';
-import { MAIL_PAGE_STRINGS, translateMail, useMailText } from './mail-page-strings';
+import { MAIL_PAGE_STRINGS, translateMail, useMailText } from '../pages/mail/strings';
 import { PROMPT_STRINGS } from './prompt-strings';
-import { SECURITY_STRINGS, translateSecurity, useSecurityStrings } from './security-strings';
+import {
+  ALL_SECURITY_STRINGS as SECURITY_STRINGS,
+  translateAllSecurity as translateSecurity,
+  useAllSecurityStrings as useSecurityStrings,
+} from '../test/security-strings';
 import { UI_STRINGS } from './ui-strings';
 
 // Every string table goes through the one translator: the same call, the same placeholders.

@@ -89,7 +89,7 @@ const en = {
   emptyCode: 'Enter the 6-digit code from your authenticator app.',
   emptyRecoveryCode: 'Enter one of your recovery codes.',
   emptySecondStepCode: 'Enter a code from your authenticator app, or a recovery code.',
-  // Passkeys: the sign-in page's button (what a prompt can end with is in the security pages' words)
+  // Passkeys: the sign-in page's button (what a prompt can end with is in prompt-strings.ts)
   passkeysTitle: 'Passkeys',
   passkeySignIn: 'Sign in with a passkey',
   passkeyWaiting: 'Waiting for your passkey…',

@@ -1,6 +1,7 @@
 import type { AppRouter } from '@accounts/api';
 import type { createTRPCQueryUtils } from '@trpc/react-query';
 import type { FormOutcome } from '../page-data';
+import type { PagePath } from './registry';
 
 // What the server asks before it renders a page (entry-server.tsx), so the page arrives whole
 // and works without scripts: its queries besides the session and the realm, with the same keys
@@ -17,7 +18,7 @@ export type Prefetch = (utils: PrefetchUtils, search: URLSearchParams, form?: Fo
 const tokenOf = (search: URLSearchParams) => search.get('token') ?? '';
 
 /** By page path (PAGE_REGISTRY's). */
-export const PAGE_PREFETCH: Readonly<Record<string, Prefetch>> = {
+const PAGE_PREFETCH: Readonly<Partial<Record<PagePath, Prefetch>>> = {
   '/settings': (utils) => utils.passkeys.list.prefetch(),
   '/settings/email': (utils) => utils.emailChange.pending.prefetch(),
   '/settings/sessions': (utils) => utils.security.sessions.prefetch(),
@@ -35,3 +36,7 @@ export const PAGE_PREFETCH: Readonly<Record<string, Prefetch>> = {
   '/confirm-email-change': (utils, search) =>
     utils.emailChange.link.prefetch({ token: tokenOf(search) }, { staleTime: Infinity }),
 };
+
+/** What the page at `path` (normalized) asks before it is rendered, if anything. */
+export const prefetchAt = (path: string): Prefetch | undefined =>
+  Object.hasOwn(PAGE_PREFETCH, path) ? PAGE_PREFETCH[path as PagePath] : undefined;

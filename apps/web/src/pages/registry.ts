@@ -1,16 +1,16 @@
 import { lazy, type ComponentType } from 'react';
 import type { UiKey } from '../i18n';
-import { AccountPage } from './AccountPage';
+import { AccountPage } from './account/AccountPage';
 import { HomePage } from './HomePage';
 import { NotFoundPage } from './NotFoundPage';
-import { SignInPage } from './SignInPage';
+import { SignInPage } from './sign-in/SignInPage';
 
 // Every page of the app, once: the app's switch, the heading shown while a page loads, the
 // server's render and the tests that go through every page all read this list. (What the server
 // asks for a page before rendering it is in prefetch.ts, which only the server build loads.)
 
-export interface PageEntry {
-  path: string;
+export interface PageEntry<P extends string = string> {
+  path: P;
   /** The heading shown while the page's code or the realm's settings load. */
   title?: UiKey;
   component: ComponentType;
@@ -24,59 +24,66 @@ const lazyPage = <K extends string, M extends Record<K, ComponentType>>(load: ()
 
 // The pages behind mailed links share one chunk.
 const mailPage = (name: 'ForgotPasswordPage' | 'ResetPasswordPage' | 'VerifyEmailPage' | 'ConfirmEmailChangePage') =>
-  lazyPage(() => import('./MailPages'), name);
+  lazyPage(() => import('./mail/MailPages'), name);
 
-export const PAGE_REGISTRY: readonly PageEntry[] = [
+/** The list as written, its paths kept in its type (PagePath). */
+const listed = <P extends string>(pages: readonly PageEntry<P>[]) => pages;
+
+export const PAGE_REGISTRY = listed([
   { path: '/', component: HomePage },
   { path: '/login', title: 'signInTitle', component: SignInPage },
   // The pages where a new password is typed carry the password rule and its data: they load on
   // their own, so the sign-in page (most visits) does not download them.
-  { path: '/register', title: 'registerTitle', component: lazyPage(() => import('./RegisterPage'), 'RegisterPage') },
+  {
+    path: '/register',
+    title: 'registerTitle',
+    component: lazyPage(() => import('./register/RegisterPage'), 'RegisterPage'),
+  },
   { path: '/account', title: 'accountTitle', component: AccountPage },
   {
     path: '/settings',
     title: 'settingsTitle',
-    component: lazyPage(() => import('./SettingsPage'), 'SettingsPage'),
+    component: lazyPage(() => import('./change-password/SettingsPage'), 'SettingsPage'),
   },
   {
     path: '/settings/email',
     title: 'emailTitle',
-    component: lazyPage(() => import('./ChangeEmailPage'), 'ChangeEmailPage'),
+    component: lazyPage(() => import('./email/ChangeEmailPage'), 'ChangeEmailPage'),
   },
   {
     path: '/settings/sessions',
     title: 'sessionsTitle',
-    component: lazyPage(() => import('./SessionsPage'), 'SessionsPage'),
+    component: lazyPage(() => import('./sessions/SessionsPage'), 'SessionsPage'),
   },
   {
     path: '/settings/activity',
     title: 'activityTitle',
-    component: lazyPage(() => import('./ActivityPage'), 'ActivityPage'),
+    component: lazyPage(() => import('./activity/ActivityPage'), 'ActivityPage'),
   },
   {
     path: '/settings/name',
     title: 'nameTitle',
-    component: lazyPage(() => import('./ChangeNamePage'), 'ChangeNamePage'),
+    component: lazyPage(() => import('./name/ChangeNamePage'), 'ChangeNamePage'),
   },
   {
     path: '/settings/two-step',
     title: 'twoStepTitle',
-    component: lazyPage(() => import('./TwoStepPage'), 'TwoStepPage'),
+    component: lazyPage(() => import('./two-step/TwoStepPage'), 'TwoStepPage'),
   },
   {
     path: '/settings/passkeys',
     title: 'passkeysTitle',
-    component: lazyPage(() => import('./PasskeysPage'), 'PasskeysPage'),
+    component: lazyPage(() => import('./passkeys/PasskeysPage'), 'PasskeysPage'),
   },
   {
     path: '/settings/data',
     title: 'dataTitle',
-    component: lazyPage(() => import('./DataPage'), 'DataPage'),
+    component: lazyPage(() => import('./data/DataPage'), 'DataPage'),
   },
   {
     path: '/settings/delete',
     title: 'deleteTitle',
-    component: lazyPage(() => import('./DeleteAccountPage'), 'DeleteAccountPage'),
+    component: lazyPage(() => import('./delete/DeleteAccountPage'), 'DeleteAccountPage'),
   },
   { path: '/forgot-password', component: mailPage('ForgotPasswordPage') },
   { path: '/reset-password', component: mailPage('ResetPasswordPage'), linkToken: true },
@@ -90,7 +97,10 @@ export const PAGE_REGISTRY: readonly PageEntry[] = [
     component: mailPage('ConfirmEmailChangePage'),
     linkToken: true,
   },
-];
+]);
+
+/** A page's path, as listed: a mistyped one is no PagePath. */
+export type PagePath = (typeof PAGE_REGISTRY)[number]['path'];
 
 const NOT_FOUND: PageEntry = { path: '', component: NotFoundPage };
 

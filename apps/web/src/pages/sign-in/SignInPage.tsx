@@ -1,0 +1,61 @@
+import { lazy, Suspense, useState } from 'react';
+import { PageHeading } from '../../components/PageHeading';
+import { Loading } from '../../components/Status';
+import { useFormOutcome } from '../../forms/form-outcome';
+import { useI18n } from '../../i18n';
+import { navigate, Redirect, useLocation } from '../../router';
+import { safeNext } from '../../safe-next';
+import { useSession, useSetSignedIn, type SignedInUser } from '../../session';
+import { PasswordStep } from './PasswordStep';
+import { endedStep, postedStep, type Step } from './step';
+
+// The second step loads when an account asks for it: most sign-ins never do.
+const SecondStep = lazy(() => import('./SecondStep').then((m) => ({ default: m.SecondStep })));
+
+export function SignInPage() {
+  const { t } = useI18n();
+  const session = useSession();
+  const { search } = useLocation();
+  const next = safeNext(search.get('next'));
+  const setSignedIn = useSetSignedIn();
+  // Posted without scripts: the step the server's answer leads to.
+  const passwordStep = useFormOutcome('signIn');
+  const secondStep = useFormOutcome('secondStep');
+  const [step, setStep] = useState<Step>(
+    () => postedStep(passwordStep, secondStep) ?? { name: 'password', email: search.get('email') ?? '' },
+  );
+
+  if (session.status === 'signed-in') return <Redirect to={next} />;
+
+  const signedIn = (user: SignedInUser) => {
+    setSignedIn(user);
+    // Replaced, so Back from the page they came for does not return to this form.
+    navigate(next, { replace: true });
+  };
+
+  return (
+    <>
+      <PageHeading>{t('signInTitle')}</PageHeading>
+      {step.name === 'code' ? (
+        <Suspense fallback={<Loading />}>
+          <SecondStep
+            email={step.email}
+            methods={step.methods}
+            onSignedIn={signedIn}
+            onExpired={(ended) => setStep(endedStep(step.email, ended))}
+            onRestart={() => setStep({ name: 'password', email: step.email, back: 'restart' })}
+          />
+        </Suspense>
+      ) : (
+        <PasswordStep
+          email={step.email}
+          back={step.back}
+          wait={step.wait}
+          next={next}
+          onSignedIn={signedIn}
+          onSecondStep={(email, methods) => setStep({ name: 'code', email, methods })}
+        />
+      )}
+    </>
+  );
+}
