@@ -25,10 +25,10 @@ import realm from './plugins/realm.js';
 import refusals from './plugins/refusals.js';
 import { answerClientError, sendProblem } from './problems.js';
 import { createRateLimits } from './rate-limits.js';
-import { originForm } from './request-target.js';
+import { originForm, pathOf } from './request-target.js';
 import { schedulePurge } from './retention-purge.js';
 import { registerTrpc } from './trpc-routes.js';
-import { answerPagePost } from './page-posts.js';
+import { answerPagePost, registerPagePosts } from './page-posts.js';
 import { isPagePost, isPageRequest, registerWebApp } from './web-app.js';
 
 export const BODY_LIMIT = 16 * 1024;
@@ -141,7 +141,7 @@ export async function buildApp({
   const app = createFastify(config, logStream, logMixin);
   if (metrics)
     app.addHook('onResponse', async (req, reply) => {
-      // A route's template; pages and unknown paths (the not-found handler) share one name.
+      // A route's template; pages shown and unknown paths (the not-found handler) share one name.
       metrics.request(req.routeOptions.url ?? '(unmatched)', req.method, reply.statusCode, reply.elapsedTime / 1000);
     });
   await app.register(headers, { hstsMaxAgeSeconds: config.HSTS_MAX_AGE_SECONDS, alwaysSecure: alwaysSecure(config) });
@@ -155,9 +155,12 @@ export async function buildApp({
   app.setErrorHandler((err, req, reply) => sendProblem(req, reply, err));
   app.setNotFoundHandler(async (req, reply) => {
     if (isPageRequest(req) && req.realm && pages) return pages.send(req, reply);
+    // A page's form posted to an address without a page route (page-posts.ts): the not-found page's sign-out.
     if (isPagePost(req) && req.realm && pages) return answerPagePost(req, reply, services, pages);
-    // A route that exists, asked with a method it does not take (RFC 9110 §15.5.6).
-    const allow = METHODS.filter((method) => app.findRoute({ method, url: req.url }));
+    // A route that exists, asked with a method it does not take (RFC 9110 §15.5.6). A page's POST
+    // route takes only its forms: it makes no API of the page's address.
+    const pagePost = (method: string) => method === 'POST' && pages?.formPages.includes(pathOf(req));
+    const allow = METHODS.filter((method) => app.findRoute({ method, url: req.url }) && !pagePost(method));
     if (allow.length) reply.header('allow', allow.join(', '));
     return sendProblem(req, reply, new ProblemError(allow.length ? 'method_not_allowed' : 'not_found'));
   });
@@ -184,5 +187,6 @@ export async function buildApp({
   registerFormRoutes(app, services);
   await registerTrpc(app, services);
   const pages = config.SERVE_WEB ? await registerWebApp(app, services, config.WEB_DIST_DIR) : null;
+  if (pages) registerPagePosts(app, services, pages);
   return app;
 }

@@ -1,8 +1,8 @@
-import { ProblemError, type AppRouter, type RequestContext } from '@accounts/api';
+import { ProblemError, type AppRouter, type ProcedurePath, type RequestContext } from '@accounts/api';
 import { callTRPCProcedure } from '@trpc/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { FORM_ROUTES } from './form-routes.js';
-import { procedureDef, type ProcedurePath } from './procedures.js';
+import { procedureDef } from './procedures.js';
 import { sendProblem } from './problems.js';
 import { hasBody, mediaType } from './request-body.js';
 import { contextFor, type Services } from './request-context.js';

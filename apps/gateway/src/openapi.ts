@@ -63,7 +63,9 @@ function queryParameters(input: z.ZodObject) {
 
 function operation(router: AppRouter, method: string, doc: FormRoute) {
   const { input, output, meta } = procedureDef(router, doc.procedure);
-  // A procedure that needs a session says so in its meta; without one it answers 401.
+  // What the procedure does and refuses is its own meta; a procedure that needs a session says so
+  // there too (without one it answers 401).
+  const problems = meta.problems ?? [];
   const codes = [
     ...EVERY_ROUTE,
     ...(method === 'POST'
@@ -72,7 +74,7 @@ function operation(router: AppRouter, method: string, doc: FormRoute) {
         )
       : []),
     ...(meta.authenticated ? ['unauthenticated' as const] : []),
-    ...doc.problems,
+    ...problems,
   ];
   // A JSON body has no repeated fields (an array is a value its schema judges): duplicate_field is a form's.
   if (input && Object.keys(input.shape).length)
@@ -137,7 +139,7 @@ function operation(router: AppRouter, method: string, doc: FormRoute) {
   }
   return {
     operationId: doc.procedure,
-    summary: doc.summary,
+    summary: meta.summary,
     ...(meta.authenticated ? { security: [{ sessionCookie: [] }, { bearer: [] }] } : { security: [] }),
     parameters: [
       ...(doc.issuesSession
@@ -152,7 +154,7 @@ function operation(router: AppRouter, method: string, doc: FormRoute) {
           ]
         : []),
       // The routes of a pending sign-in's second step (and its passkey options) read it from its cookie.
-      ...(doc.problems.includes('sign_in_expired')
+      ...(problems.includes('sign_in_expired')
         ? [
             {
               name: 'pending_sign_in',

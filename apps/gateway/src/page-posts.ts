@@ -1,11 +1,11 @@
 import { ProblemError, type SessionSink } from '@accounts/api';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { callProcedure, fieldsOf, pickFields, sendDownload } from './form-adapter.js';
-import { procedureAt, type ProcedurePath } from './procedures.js';
+import { procedureAt } from './procedures.js';
 import { problemOf } from './problems.js';
 import { mediaType } from './request-body.js';
 import { contextFor, type Services } from './request-context.js';
-import { redirectAfterForm, type Pages } from './web-app.js';
+import { isPagePost, redirectAfterForm, type Pages } from './web-app.js';
 
 /** What a form posted to a page never gets back in the page: passwords, codes (a recovery code too), tokens. */
 const SECRET_FIELD = /password|(^|_)code$|token$/;
@@ -32,7 +32,7 @@ export async function answerPagePost(req: FastifyRequest, reply: FastifyReply, s
   const target = pages.formOf(req.url, name);
   const procedure = target && procedureAt(services.router, target.procedure);
   if (!target || procedure?.type !== 'mutation') throw new ProblemError('not_found');
-  const path = target.procedure as ProcedurePath;
+  const path = target.procedure;
 
   // The page shown afterwards sees the session as the procedure left it (a new one, or none).
   const { ctx } = contextFor(req, reply, services);
@@ -67,4 +67,19 @@ export async function answerPagePost(req: FastifyRequest, reply: FastifyReply, s
   const done = pages.formDone(name, result, req.url);
   if (done) return redirectAfterForm(req, reply, done);
   return pages.sendAfterForm(req, reply, { ...ctx, sessionToken }, 200, { form: name, values, result });
+}
+
+/**
+ * A POST route for each page that has forms (the web build's `formPages`), so that each page's
+ * forms are found among the routes. A post there that is no page's form (no HTML asked for) is
+ * answered as at an address without a route. A form posted to another address that reads as a
+ * page (the not-found page's sign-out, a trailing slash) is the not-found handler's (app.ts).
+ */
+export function registerPagePosts(app: FastifyInstance, services: Services, pages: Pages) {
+  for (const url of pages.formPages)
+    app.post(url, async (req, reply) => {
+      if (isPagePost(req)) return answerPagePost(req, reply, services, pages);
+      reply.callNotFound();
+      return reply;
+    });
 }

@@ -1,11 +1,5 @@
-import type { AppRouter, ProcedureMeta } from '@accounts/api';
-import type { inferRouterInputs } from '@trpc/server';
+import type { AppRouter, ProcedureMeta, ProcedurePath } from '@accounts/api';
 import { z } from 'zod';
-
-type Inputs = inferRouterInputs<AppRouter>;
-
-/** Every procedure's path ("account.register"), from the router's own type: a path it lacks does not compile. */
-export type ProcedurePath = { [R in keyof Inputs]: `${R}.${keyof Inputs[R] & string}` }[keyof Inputs];
 
 /** What the gateway reads of a procedure: its kind, its input and output schemas, and its meta. */
 export interface ProcedureDef {

@@ -1,6 +1,6 @@
 import { isSessionTokenShape, type SessionSink } from '@accounts/api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isSecureRequest } from './plugins/headers.js';
+import { isSecureRequest } from './secure-request.js';
 
 // Host-only cookies (no Domain): a realm's session is never sent to a sibling realm.
 // Over https, and always when COOKIE_SECURE or an https PUBLIC_URL says so (a TLS proxy in front

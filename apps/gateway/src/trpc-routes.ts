@@ -1,4 +1,4 @@
-import { ProblemError, toProblem, type AppRouter } from '@accounts/api';
+import { ProblemError, problemCodeOf, type AppRouter } from '@accounts/api';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import type { FastifyInstance } from 'fastify';
 import { methodOf, procedureAt } from './procedures.js';
@@ -57,8 +57,9 @@ export async function registerTrpc(app: FastifyInstance, services: Services) {
         createContext: ({ req, res }) => contextFor(req, res, services).ctx,
         responseMeta: responseHeaders,
         onError({ error, req }) {
-          // For the refusal events and the access log (plugins/refusals.ts).
-          req.problemCode = toProblem(error, 'en').code;
+          // For the refusal events and the access log (plugins/refusals.ts): the code of the
+          // problem the router's formatter writes into the body.
+          req.problemCode = problemCodeOf(error);
           if (error.code === 'INTERNAL_SERVER_ERROR' && !(error instanceof ProblemError))
             req.log.error({ err: error.cause ?? error }, 'procedure failed');
         },

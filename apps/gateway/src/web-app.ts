@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { isSecureRequest } from './plugins/headers.js';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
@@ -9,10 +8,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Negotiator from 'negotiator';
 import { ProblemError, type RequestContext } from '@accounts/api';
 import { callProcedure } from './form-adapter.js';
-import { procedureAt, type ProcedurePath } from './procedures.js';
+import { procedureAt } from './procedures.js';
 import { localeOf } from './locale.js';
 import { contextFor, type Services } from './request-context.js';
 import { pathOf } from './request-target.js';
+import { isSecureRequest } from './secure-request.js';
 import { sessionTokenOf } from './session-transport.js';
 import { PageBody, SharedPages, type Encoding } from './shared-pages.js';
 // What the web build's server entry gives the gateway, and the answers a page is rendered from:
@@ -25,7 +25,7 @@ import type {
   PageState,
   QueryCall,
   ServerEntry,
-} from '../../web/src/page-data.js';
+} from '@accounts/web/contract';
 
 // The web app's build: beside the gateway in the monorepo (apps/web/dist), from src/ or dist/ alike
 // (the setting WEB_DIST_DIR names another).
@@ -36,6 +36,8 @@ export const CHANGE_PASSWORD_PAGE = '/settings';
 
 /** How the gateway answers page addresses: a page asked for, and a page's form posted to it. */
 export interface Pages {
+  /** The addresses of the pages that have forms (none without a server build): page-posts.ts routes them. */
+  formPages: readonly string[];
   send(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply>;
   /** What the page at `href` makes of form `name` (null: it has no such form); null without a server build. */
   formOf(href: string, name: string): PageFormTarget | null;
@@ -85,7 +87,7 @@ async function renderedPage(
     const call: QueryCall = (path, input) => {
       // Only what a page reads: a query of the router, never a mutation.
       if (procedureAt(services.router, path)?.type !== 'query') return Promise.reject(new ProblemError('not_found'));
-      return callProcedure(services, path as ProcedurePath, ctx, input);
+      return callProcedure(services, path, ctx, input);
     };
     const page = await renderer.renderDocument(indexHtml, req.url, data, call);
     return { ...page, data };
@@ -97,13 +99,13 @@ async function renderedPage(
 
 // What a page hands the next one across a redirect after a form (the app's history state):
 // a minute's cookie, read once by the next page. Never a secret: results that are, are shown at once.
-// Over https the __Host- prefix (Secure, Path=/, no Domain), as the session's.
-const stateCookie = (req: FastifyRequest) => (req.protocol === 'https' ? '__Host-page_state' : 'page_state');
+// Over https (isSecureRequest, as the session's) the __Host- prefix: Secure, Path=/, no Domain.
+const stateCookie = (req: FastifyRequest) => (isSecureRequest(req) ? '__Host-page_state' : 'page_state');
 
 function takeState(req: FastifyRequest, reply: FastifyReply): PageState | undefined {
   const raw = req.cookies[stateCookie(req)];
   if (raw === undefined) return undefined;
-  reply.clearCookie(stateCookie(req), { path: '/', secure: req.protocol === 'https' });
+  reply.clearCookie(stateCookie(req), { path: '/', secure: isSecureRequest(req) });
   try {
     const state: unknown = JSON.parse(Buffer.from(raw, 'base64url').toString());
     return state && typeof state === 'object' && !Array.isArray(state) ? (state as PageState) : undefined;
@@ -240,6 +242,7 @@ function localizedPages(indexHtml: string, services: Services, renderer: ServerE
   };
 
   return {
+    formPages: renderer?.formPages ?? [],
     send: (req, reply) => {
       // No session, no state handed over, no mailed link's token: the page everyone gets.
       if (sessionTokenOf(req) === null && req.cookies[stateCookie(req)] === undefined && !hasToken(req.url))

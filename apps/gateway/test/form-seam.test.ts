@@ -1,8 +1,8 @@
-import { createAppRouter, DEFAULT_ACCOUNT_CONFIG, ProblemError } from '@accounts/api';
+import { createAppRouter, DEFAULT_ACCOUNT_CONFIG, ProblemError, type ProcedurePath } from '@accounts/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fieldsOf } from '../src/form-adapter.js';
 import { FORM_ROUTES } from '../src/form-routes.js';
-import { methodOf, procedureAt, procedureDef, type ProcedurePath } from '../src/procedures.js';
+import { methodOf, procedureAt, procedureDef } from '../src/procedures.js';
 import { responseHeaders } from '../src/trpc-routes.js';
 import { startGateway, type Gateway } from './support/gateway.js';
 

@@ -2,7 +2,7 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import { realms, sessions, users } from '@accounts/db';
 import { parseOtpauth } from '@accounts/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PAGE_FORMS } from '../../web/src/page-forms.js';
+import { PAGE_FORMS } from '@accounts/web/contract';
 import { startGateway, STRONG, STRONG2, uniqueEmail, type Gateway, type Response } from './support/gateway.js';
 import { authenticator } from './support/two-step.js';
 
@@ -397,6 +397,24 @@ describe('page forms posted without scripts', () => {
     expect(wrong.text).not.toContain(STRONG2);
   });
 
+  it("takes each page's forms at a POST route of that page; the address stays no API route", async () => {
+    for (const spec of Object.values(PAGE_FORMS))
+      for (const page of spec.pages === '*' ? ['/', '/account', '/settings/activity'] : spec.pages)
+        expect(gw.app.hasRoute({ method: 'POST', url: page }), page).toBe(true);
+    // Not a page's form (no HTML asked for), or another method: not found, as before it had a route.
+    for (const method of ['POST', 'GET', 'PUT'] as const) {
+      const res = await gw.send(method, '/login', { headers: { accept: 'application/json' } });
+      expect(res.status, method).toBe(404);
+      expect(res.headers.allow, method).toBeUndefined();
+    }
+    // The sign-out of the not-found page posts to an address that is no page: it signs out all the same.
+    const { b } = await register();
+    const out = await b.post('/no/such/page', { _form: 'signOut' });
+    expect(out.status).toBe(303);
+    expect(out.location).toBe('/login');
+    expect(b.jar.has('session')).toBe(false);
+  });
+
   it('signs out (303 to the sign-in page) from any page, and deletes an account', async () => {
     const { b, email } = await register();
     const out = await b.post('/settings/activity', { _form: 'signOut' });
@@ -408,5 +426,46 @@ describe('page forms posted without scripts', () => {
     expect(deleted.status).toBe(200);
     expect(b.jar.has('session')).toBe(false);
     expect(await gw.db.db.select().from(users).where(eq(users.email, email))).toEqual([]);
+  });
+});
+
+// Behind a TLS proxy that hides the scheme, COOKIE_SECURE makes every cookie Secure and __Host-
+// named: the state a page hands the next one across a redirect, as the session.
+describe('page forms when the service is configured as https', () => {
+  let gw: Gateway;
+  beforeAll(async () => {
+    gw = await startGateway('pglite', {
+      SERVE_WEB: 'true',
+      MAIL_POLL_MS: '0',
+      COOKIE_SECURE: 'true',
+      TRUST_PROXY: '1',
+    });
+  });
+  afterAll(() => gw.close());
+
+  const setCookies = (res: Response) => ([] as string[]).concat(res.headers['set-cookie'] ?? []);
+  const named = (res: Response, name: string) => setCookies(res).find((c) => c.startsWith(`${name}=`));
+
+  it('names, sets and clears the page-state cookie as it does the session cookie: __Host-, Secure', async () => {
+    const b = browser(gw);
+    const proxied = { 'x-forwarded-for': '203.0.113.21' };
+    const fields = { name: 'Ada', email: uniqueEmail('page-secure'), password: STRONG, password2: STRONG };
+    const made = await b.post('/register', { _form: 'register', ...fields }, proxied);
+    expect(made.status).toBe(303);
+    expect(named(made, '__Host-session')).toMatch(/; Secure/);
+    const changed = await b.post(
+      '/settings',
+      { _form: 'changePassword', current_password: STRONG, new_password: STRONG2, confirm_password: STRONG2 },
+      proxied,
+    );
+    expect(changed.status).toBe(303);
+    expect(named(changed, '__Host-session')).toMatch(/; Secure/);
+    expect(named(changed, '__Host-page_state')).toMatch(/; Secure/);
+    expect(named(changed, 'page_state')).toBeUndefined();
+    // The next page reads it under that name, and clears it the same way.
+    const account = await b.get('/account');
+    expect(account.text).toContain('Your password has been changed.');
+    expect(named(account, '__Host-page_state')).toMatch(/; Secure/);
+    expect(b.jar.has('__Host-page_state')).toBe(false);
   });
 });

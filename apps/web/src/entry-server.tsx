@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
-import type { AppRouter } from '@accounts/api';
+import type { AppRouter, ProcedurePath } from '@accounts/api';
 import { dehydrate, QueryClient } from '@tanstack/react-query';
 import { createTRPCClient, TRPCClientError, type TRPCLink } from '@trpc/client';
 import { createTRPCQueryUtils } from '@trpc/react-query';
@@ -9,9 +9,9 @@ import { prerenderToNodeStream } from 'react-dom/static';
 import { pageTitle } from './components/PageHeading';
 import { translateMeta } from './i18n/meta-strings';
 import { PAGE_DATA_ID, type PageData, type QueryCall, type ServerEntry } from './page-data';
-import { formDone as formDoneOf, pageFormAt, type PageFormName } from './page-forms';
+import { formDone as formDoneOf, hasForms, pageFormAt, type PageFormName } from './page-forms';
 import { prefetchAt } from './pages/prefetch';
-import { normalizePath, pageAt } from './pages/registry';
+import { normalizePath, pageAt, PAGE_REGISTRY } from './pages/registry';
 import { Root } from './Root';
 // The server renders every language (a browser loads only its page's: main.tsx).
 import '@accounts/validators/all-messages';
@@ -45,7 +45,8 @@ const callerLink =
   () =>
   ({ op }) =>
     observable((observer) => {
-      call(op.path, op.input).then(
+      // tRPC names the path as text; this client is typed with the router, so it is one of its paths.
+      call(op.path as ProcedurePath, op.input).then(
         (data) => {
           observer.next({ result: { type: 'data', data: JSON.parse(JSON.stringify(data ?? null)) as unknown } });
           observer.complete();
@@ -116,6 +117,8 @@ export const renderDocument: ServerEntry['renderDocument'] = async (indexHtml, h
       ),
   };
 };
+
+export const formPages: ServerEntry['formPages'] = PAGE_REGISTRY.map((page) => page.path).filter(hasForms);
 
 export const pageForm: ServerEntry['pageForm'] = pageFormAt;
 

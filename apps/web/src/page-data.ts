@@ -1,3 +1,4 @@
+import type { ProcedurePath } from '@accounts/api';
 import type { Locale } from '@accounts/validators';
 import type { DehydratedState } from '@tanstack/react-query';
 import type { Problem, RouterOutputs } from './trpc';
@@ -50,7 +51,7 @@ export interface PageData {
 export const PAGE_DATA_ID = 'page-data';
 
 /** Calls a query procedure of the router for the page being rendered, with the request's own context. */
-export type QueryCall = (path: string, input: unknown) => Promise<unknown>;
+export type QueryCall = (path: ProcedurePath, input: unknown) => Promise<unknown>;
 
 /** Where a form's success leads: another page (with what it hands that page), or null: the same page, showing the result. */
 export type FormDone = { to: string; state?: PageState } | null;
@@ -58,7 +59,7 @@ export type FormDone = { to: string; state?: PageState } | null;
 /** One form of a page, as the gateway completes it without scripts. */
 export interface PageFormTarget {
   /** The procedure it calls, with the form's fields as input. */
-  procedure: string;
+  procedure: ProcedurePath;
   /** Refusals that are the form's next step, not a failure (the page shows it, status 200). */
   continues: readonly string[];
   /** The answer is a file to keep, sent as is. */
@@ -77,6 +78,8 @@ export interface ServerEntry {
     data: PageData,
     call: QueryCall,
   ): Promise<{ html: string } | { redirect: string }>;
+  /** The addresses of the pages that have forms: the gateway takes their posts at these routes. */
+  formPages: readonly string[];
   /** The form `name` of the page at `href`, or null when that page has no such form. */
   pageForm(href: string, name: string): PageFormTarget | null;
   /** Where the form's success leads, as the app would go. */

@@ -1,3 +1,4 @@
+import type { ProcedurePath } from '@accounts/api';
 import type { FormDone, PageFormTarget } from './page-data';
 import { safeNext } from './safe-next';
 import type { RouterOutputs } from './trpc';
@@ -8,10 +9,6 @@ import type { PasswordChanged, PasswordReset } from './pages/page-state';
 // read it, so a form goes to the same place either way.
 
 type Outputs = RouterOutputs;
-/** "router.procedure", for every procedure of the router. */
-type ProcedurePath = {
-  [R in keyof Outputs]: { [P in keyof Outputs[R]]: `${R & string}.${P & string}` }[keyof Outputs[R]];
-}[keyof Outputs];
 type OutputOf<P extends ProcedurePath> = P extends `${infer R extends keyof Outputs}.${infer Q}`
   ? Outputs[R][Q & keyof Outputs[R]]
   : never;
@@ -90,6 +87,12 @@ export type PageFormName = keyof typeof PAGE_FORMS;
 const isFormName = (name: string): name is PageFormName => Object.hasOwn(PAGE_FORMS, name);
 const pathOf = (href: string) => new URL(href, 'http://local').pathname.replace(/(.)\/+$/, '$1');
 const nextOf = (href: string) => safeNext(new URL(href, 'http://local').searchParams.get('next'));
+
+/** Whether the page at `path` shows any form (every page shows those of every page: signing out). */
+export const hasForms = (path: string) =>
+  Object.values<PageFormSpec<ProcedurePath>>(PAGE_FORMS).some(
+    (spec) => spec.pages === '*' || spec.pages.includes(path),
+  );
 
 /** The form `name` of the page at `href`, or null when that page has no such form. */
 export function pageFormAt(href: string, name: string): PageFormTarget | null {

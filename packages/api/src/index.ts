@@ -28,6 +28,7 @@ export {
   outageProblem,
   PROBLEM_STATUS,
   ProblemError,
+  problemCodeOf,
   problemForStatus,
   toProblem,
   trpcCodeOf,
@@ -56,7 +57,7 @@ export { sessionCacheOf } from './records/session-cache.js';
 export { databaseAnswers } from './kernel/readiness.js';
 export { purgeExpired, setEventRetention, type Purged, type RetentionOptions } from './operator/retention.js';
 export { createRealm, DEFAULT_REALM_SLUG, findRealm, listRealms, RealmError } from './records/realms.js';
-export { callerFor, createAppRouter, type AppRouter } from './router.js';
+export { callerFor, createAppRouter, type AppRouter, type ProcedurePath } from './router.js';
 export { isSessionTokenShape, MAX_SESSIONS_PER_ACCOUNT } from './records/sessions.js';
 export { trpcErrorBody } from './procedures.js';
 export type {

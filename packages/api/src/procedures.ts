@@ -11,7 +11,7 @@ import {
   type RateLimitedAction,
   type RequestContext,
 } from './kernel/context.js';
-import { outageProblem, ProblemError, toProblem, trpcCodeOf } from './kernel/errors.js';
+import { outageProblem, ProblemError, problemCodeOf, toProblem, trpcCodeOf } from './kernel/errors.js';
 import { findSession } from './records/sessions.js';
 
 // The procedure builders every capability declares its procedures with: tRPC's instance, its
@@ -23,7 +23,8 @@ const t = initTRPC
   .create({
     // Stack traces and internal messages never leave the process, whatever NODE_ENV says.
     isDev: false,
-    // Every /trpc error carries the service's problem; data.code is the tRPC code of its status.
+    // Every /trpc error carries the service's problem, written here alone (the observer and the
+    // gateway's onError take only its code: problemCodeOf); data.code is the tRPC code of its status.
     errorFormatter({ shape, error, ctx }) {
       const problem = toProblem(error, ctx?.locale ?? 'en');
       const code = trpcCodeOf(problem.status);
@@ -80,7 +81,7 @@ const observed = t.middleware(({ ctx, path, next }) => {
   if (!observer) return next();
   return observer.procedure(path, async () => {
     const result = await next();
-    observer.outcome(path, result.ok ? 'success' : toProblem(result.error, 'en').code);
+    observer.outcome(path, result.ok ? 'success' : problemCodeOf(result.error));
     return result;
   });
 });

@@ -1,3 +1,4 @@
+import type { inferRouterInputs } from '@trpc/server';
 import { accountProcedures } from './account/procedures.js';
 import { exportProcedures } from './account/export-procedures.js';
 import { emailChangeProcedures } from './email/change-procedures.js';
@@ -33,6 +34,13 @@ export function createAppRouter(config: AccountConfig) {
 }
 
 export type AppRouter = ReturnType<typeof createAppRouter>;
+
+type Namespaces = inferRouterInputs<AppRouter>;
+
+/** Every procedure's dotted path ("account.register"), from the router's own type: a path it lacks does not compile. */
+export type ProcedurePath = {
+  [N in keyof Namespaces]: `${N & string}.${keyof Namespaces[N] & string}`;
+}[keyof Namespaces];
 
 /** Server-side calls of the same procedures (the form routes, tests). */
 export const callerFor = (appRouter: AppRouter) => createCallerFactory(appRouter);

@@ -1,8 +1,8 @@
 import { isIP } from 'node:net';
-import type { FastifyRequest } from 'fastify';
 import { setupPlugin } from './setup-plugin.js';
 import helmet from 'helmet';
 import { pathOf } from '../request-target.js';
+import { isSecureRequest } from '../secure-request.js';
 
 const API_PATH = /^\/(users|trpc)(\/|\?|$)/;
 
@@ -12,9 +12,6 @@ declare module 'fastify' {
     alwaysSecure: boolean;
   }
 }
-
-/** Whether a request's cookies are Secure and __Host- prefixed: configured so, or it came over https. */
-export const isSecureRequest = (req: FastifyRequest) => req.server.alwaysSecure || req.protocol === 'https';
 
 export interface HeadersOptions {
   /** Strict-Transport-Security's max-age on answers over https; 0 sends none. */

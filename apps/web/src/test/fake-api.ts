@@ -1,3 +1,4 @@
+import type { ProcedurePath } from '@accounts/api';
 import type { SignedInUser, TwoStepStatus } from '../session';
 import type { Problem, RouterOutputs } from '../trpc';
 
@@ -5,10 +6,6 @@ import type { Problem, RouterOutputs } from '../trpc';
 // so the real client, hooks and error handling run unchanged in component tests. Its answers
 // are typed with the router's outputs: a fixture that drifts from them does not compile.
 
-/** A procedure's address: "account.me". */
-export type ProcedurePath = {
-  [R in keyof RouterOutputs]: `${R}.${keyof RouterOutputs[R] & string}`;
-}[keyof RouterOutputs];
 type OutputOf<P extends ProcedurePath> = P extends `${infer R extends keyof RouterOutputs}.${infer N extends string}`
   ? RouterOutputs[R][N & keyof RouterOutputs[R]]
   : never;

@@ -27,6 +27,11 @@ export function exportProcedures({ authedLimitedProcedure }: Procedures) {
   return {
     accountData: {
       export: authedLimitedProcedure('passwordCheck')
+        .meta({
+          summary:
+            'Everything the service holds about the account, as a JSON file (docs/account-export.schema.json). It needs a session that proved its password in the last 5 minutes, or `current_password` now (checked and counted like every password check; without it, a session that has not proved it lately is `422 password_recheck_required` on `current_password`). An account event, and a notice to the owner.',
+          problems: ['rate_limited', 'too_many_attempts', 'server_busy'],
+        })
         .input(exportDataSchema)
         .output(accountExportSchema)
         .mutation(({ ctx, input }) => handOverCopy(ctx, ctx.auth, input.current_password)),

@@ -48,15 +48,23 @@ export function accountProcedures({
       })),
 
       /** The signed-in account, and its two-step sign-in (no query unless it is on). */
-      me: authedProcedure.output(meResult).query(async ({ ctx }) => ({
-        user: publicUser(ctx.auth.user, ctx.realm),
-        twoStep: await twoStepStatus(ctx.db, ctx.auth.user),
-      })),
+      me: authedProcedure
+        .meta({
+          summary: 'The signed-in user, and its two-step sign-in: `twoStep.enabled`, `methods`, `recoveryCodesLeft`.',
+        })
+        .output(meResult)
+        .query(async ({ ctx }) => ({
+          user: publicUser(ctx.auth.user, ctx.realm),
+          twoStep: await twoStepStatus(ctx.db, ctx.auth.user),
+        })),
     },
 
     security: {
       /** The account's events, newest first, a page at a time. */
       activity: authedProcedure
+        .meta({
+          summary: "The account's events, newest first, 50 a page; pass `nextCursor` as `?cursor=` for the next page.",
+        })
         .input(activitySchema)
         .output(activityResult)
         .query(async ({ ctx, input }) => {
@@ -108,6 +116,11 @@ export function accountProcedures({
 
       /** The display name, under the registration rules. */
       changeName: accountWriteProcedure
+        .meta({
+          summary:
+            "Change the account's display name (the registration rules apply). Counted against the account's and the address's limit on writes.",
+          problems: ['rate_limited'],
+        })
         .input(changeNameSchema)
         .output(nameChangedResult)
         .mutation(async ({ ctx, input }) => {
@@ -128,6 +141,11 @@ export function accountProcedures({
        * then be registered again.
        */
       deleteAccount: authedLimitedProcedure('passwordCheck')
+        .meta({
+          summary:
+            'Delete the account after checking its password (the limits of a password change apply): its sessions end, and the email may be registered again.',
+          problems: ['rate_limited', 'too_many_attempts', 'server_busy'],
+        })
         .input(deleteAccountSchema)
         .output(accountDeletedResult)
         .mutation(async ({ ctx, input }) => {

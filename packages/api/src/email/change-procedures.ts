@@ -62,6 +62,11 @@ export function emailChangeProcedures({
        * mail that someone tried to move an account onto it. The old address is told either way.
        */
       request: authedLimitedProcedure('passwordCheck')
+        .meta({
+          summary:
+            'Ask to move the account to `new_email` (normalized as at registration), with `current_password` (counted by the lockout). A confirmation link goes to the NEW address (single use, 24 hours); the OLD address is told, with a link to stop the change. Nothing changes until the link is used. The answer is the same when another account of the realm has that address (that address is told someone tried to move an account onto it). The same address as now is `422 email_unchanged` on `new_email`.',
+          problems: ['rate_limited', 'too_many_attempts', 'server_busy'],
+        })
         .input(changeEmailSchema)
         .output(okResult)
         .mutation(async ({ ctx, input }) => {
@@ -98,20 +103,28 @@ export function emailChangeProcedures({
         }),
 
       /** The change waiting for its link, if any (the newest live one). */
-      pending: authedProcedure.output(pendingEmailChangeResult).query(async ({ ctx }) => {
-        const row = await newestOutstandingLink(ctx.db, ctx.auth.user.id, 'change_email');
-        return { pending: row?.newEmail ? { newEmail: row.newEmail, expiresAt: row.expiresAt } : null };
-      }),
+      pending: authedProcedure
+        .meta({
+          summary: 'The change of address waiting for its link, if any: `{ pending: { newEmail, expiresAt } | null }`.',
+        })
+        .output(pendingEmailChangeResult)
+        .query(async ({ ctx }) => {
+          const row = await newestOutstandingLink(ctx.db, ctx.auth.user.id, 'change_email');
+          return { pending: row?.newEmail ? { newEmail: row.newEmail, expiresAt: row.expiresAt } : null };
+        }),
 
       /** Stops a change asked for: its link no longer works. */
-      cancel: accountWriteProcedure.output(okResult).mutation(async ({ ctx }) => {
-        const { user } = ctx.auth;
-        await ctx.db.transaction(async (tx) => {
-          await invalidateTokens(tx, user.id, 'change_email');
-          await recordEvent(tx, eventSource(ctx), 'email_change_cancelled', user.id);
-        });
-        return { ok: true as const };
-      }),
+      cancel: accountWriteProcedure
+        .meta({ summary: 'Stop a change of address asked for: its link no longer works.', problems: ['rate_limited'] })
+        .output(okResult)
+        .mutation(async ({ ctx }) => {
+          const { user } = ctx.auth;
+          await ctx.db.transaction(async (tx) => {
+            await invalidateTokens(tx, user.id, 'change_email');
+            await recordEvent(tx, eventSource(ctx), 'email_change_cancelled', user.id);
+          });
+          return { ok: true as const };
+        }),
 
       /** What a link would do (the new address, the realm), without using it up. */
       link: publicProcedure
@@ -130,6 +143,11 @@ export function emailChangeProcedures({
        * account's; links mailed to the old address die; the old address is told.
        */
       confirm: publicProcedure
+        .meta({
+          summary:
+            "Use a change-of-address link's `token` (no session needed): the new address becomes the account's, confirmed; every other session ends; the old address is told. `409 email_taken` when another account of the realm took the address meanwhile (nothing changes); `400 email_change_token_invalid` for a link that does not work.",
+          problems: ['email_change_token_invalid', 'email_taken'],
+        })
         .input(confirmEmailChangeSchema)
         .output(emailChangedResult)
         .mutation(async ({ ctx, input }) => {

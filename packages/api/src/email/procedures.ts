@@ -40,6 +40,11 @@ export function emailProcedures({ publicProcedure, authedLimitedProcedure }: Pro
        * anywhere). Only this mutation uses the token: opening the link never does.
        */
       verifyEmail: publicProcedure
+        .meta({
+          summary:
+            "Confirm the account's email address with a verification link's token. Opening the link confirms nothing: its page shows the address and posts this when the person asks.",
+          problems: ['verify_token_invalid'],
+        })
         .input(verifyEmailSchema)
         .output(verifiedResult)
         .mutation(async ({ ctx, input }) => {
@@ -59,6 +64,11 @@ export function emailProcedures({ publicProcedure, authedLimitedProcedure }: Pro
 
       /** Sends the signed-in account a new verification link (limited per client address, and by the mail cap of its email). */
       resendVerification: authedLimitedProcedure('resendVerification')
+        .meta({
+          summary:
+            "Mail the signed-in account a new verification link (nothing is sent once the address is confirmed); `429 rate_limited` with `Retry-After` when the address's mail cap is reached.",
+          problems: ['rate_limited'],
+        })
         .output(resendResult)
         .mutation(async ({ ctx }) => {
           const { user } = ctx.auth;

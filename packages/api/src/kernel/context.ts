@@ -1,7 +1,7 @@
 import type { Database, Realm } from '@accounts/db';
 import type { Locale, PasswordContext, PasswordVerdict } from '@accounts/validators';
 import type { AccountConfig } from './config.js';
-import { ProblemError, rateLimited } from './errors.js';
+import { ProblemError, rateLimited, type ProblemCode } from './errors.js';
 import type { ProcedureObserver } from './observers.js';
 import type { Vault } from './vault.js';
 
@@ -120,6 +120,13 @@ export type RateLimitedAction =
 export interface ProcedureMeta {
   /** Needs a signed-in session: without one it answers 401 unauthenticated. */
   authenticated?: boolean;
+  /** What it does, as its route's documentation says it (the OpenAPI operation's summary). */
+  summary?: string;
+  /**
+   * The problems it answers besides those any call can (the transport's own refusals, 401 for an
+   * authenticated one, and its input's validation failures), written beside the rules that refuse.
+   */
+  problems?: readonly ProblemCode[];
 }
 
 /** Counts a call against a limit (per address, or per `key`); over it, 429 rate_limited with Retry-After. */

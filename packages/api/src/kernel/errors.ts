@@ -129,26 +129,36 @@ export interface Problem {
   attemptsLeft?: number;
 }
 
+/** What an error is underneath: the ProblemError a procedure threw, when tRPC wrapped one. */
+const refusalOf = (err: unknown) => (err instanceof TRPCError && err.cause instanceof ProblemError ? err.cause : err);
+
+/**
+ * The problem code an error leaves with, as toProblem decides it, without writing the problem out
+ * (its title and field messages): what the observer and the refusal log need of a /trpc error,
+ * whose problem the router's error formatter writes once.
+ */
+export function problemCodeOf(err: unknown): ProblemCode {
+  const e = refusalOf(err);
+  if (e instanceof ProblemError) return e.problem;
+  // tRPC's own refusals (unknown procedure, wrong method, unparsable JSON) keep their status.
+  if (e instanceof TRPCError)
+    return e.cause instanceof ZodError ? 'validation_failed' : problemForStatus(STATUS_BY_TRPC_CODE[e.code] ?? 500);
+  return 'internal';
+}
+
 export function toProblem(err: unknown, locale: Locale): Problem {
-  const e = err instanceof TRPCError && err.cause instanceof ProblemError ? err.cause : err;
-  let code: ProblemCode = 'internal';
+  const e = refusalOf(err);
+  const code = problemCodeOf(e);
   let errors: Problem['errors'];
   let retryAfter: number | undefined;
   let secondStep: Pick<Problem, 'methods' | 'pendingToken' | 'attemptsLeft'> = {};
   if (e instanceof ProblemError) {
-    code = e.problem;
     secondStep = { methods: e.extra.methods, pendingToken: e.extra.pendingToken, attemptsLeft: e.extra.attemptsLeft };
     retryAfter = e.extra.retryAfter;
     if (e.extra.zod) errors = toFieldErrors(e.extra.zod, locale);
     else if (e.extra.fields) errors = localizeFieldErrors(e.extra.fields, locale);
-  } else if (e instanceof TRPCError) {
-    // tRPC's own refusals (unknown procedure, wrong method, unparsable JSON) keep their status.
-    if (e.cause instanceof ZodError) {
-      code = 'validation_failed';
-      errors = toFieldErrors(e.cause, locale);
-    } else {
-      code = problemForStatus(STATUS_BY_TRPC_CODE[e.code] ?? 500);
-    }
+  } else if (e instanceof TRPCError && e.cause instanceof ZodError) {
+    errors = toFieldErrors(e.cause, locale);
   }
   const status = PROBLEM_STATUS[code];
   const params = { retryAfter };

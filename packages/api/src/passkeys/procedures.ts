@@ -60,6 +60,10 @@ export function passkeyProcedures({ authedProcedure, accountWriteProcedure, auth
   return {
     passkeys: {
       list: authedProcedure
+        .meta({
+          summary:
+            "The account's passkeys: name, the authenticator's kind where its AAGUID is known, synced or not, created and last used.",
+        })
         .output(passkeyListResult)
         .query(async ({ ctx }) => ({ passkeys: (await passkeysOf(ctx.db, ctx.auth.user.id)).map(view) })),
 
@@ -72,6 +76,11 @@ export function passkeyProcedures({ authedProcedure, accountWriteProcedure, auth
        * good for five minutes, is what `add` holds the proof by.
        */
       registrationOptions: authedLimitedProcedure('passwordCheck')
+        .meta({
+          summary:
+            "Options for navigator.credentials.create() to add a passkey (a discoverable credential; the realm's host is the RP ID). A session whose password was last proved more than 5 minutes ago (or never: a passkey sign-in) sends `current_password` (else `422 password_recheck_required` on it). With two-step sign-in on, a session that proved no second factor in the last 5 minutes (its sign-in's second step, a passkey sign-in, POST /users/passkeys/recheck) sends `code`, an app code or a recovery code (else `422 second_factor_recheck_required` on it; both asks come in one answer).",
+          problems: ['rate_limited', 'too_many_attempts', 'server_busy'],
+        })
         .input(passkeyRegistrationOptionsSchema)
         .output(webauthnOptionsResult)
         .mutation(async ({ ctx, input }) => {
@@ -84,6 +93,11 @@ export function passkeyProcedures({ authedProcedure, accountWriteProcedure, auth
        * factor turns two-step sign-in on: every other session and known device of the account ends.
        */
       add: accountWriteProcedure
+        .meta({
+          summary:
+            "Add the passkey: `response` is the JSON of the new credential (PublicKeyCredential.toJSON()), `name` optional. The first second factor of the account turns two-step sign-in on, ends every other session and known device of the account (the caller's stays), and answers ten `recoveryCodes` (only if it has none). `400 passkey_challenge_invalid` for an expired or used challenge, `422 passkey_rejected` when the answer does not verify.",
+          problems: ['passkey_challenge_invalid', 'passkey_rejected', 'rate_limited'],
+        })
         .input(addPasskeySchema)
         .output(passkeyAddedResult)
         .mutation(async ({ ctx, input }) => {
@@ -125,6 +139,11 @@ export function passkeyProcedures({ authedProcedure, accountWriteProcedure, auth
         }),
 
       rename: accountWriteProcedure
+        .meta({
+          summary:
+            "Rename one of the account's passkeys (`passkey_id`, `name`); another account's or an unknown id is 404.",
+          problems: ['not_found', 'rate_limited'],
+        })
         .input(renamePasskeySchema)
         .output(okResult)
         .mutation(async ({ ctx, input }) => {
@@ -150,6 +169,11 @@ export function passkeyProcedures({ authedProcedure, accountWriteProcedure, auth
        * (app or recovery code), or a passkey confirmed first (`recheck`).
        */
       remove: authedLimitedProcedure('passwordCheck')
+        .meta({
+          summary:
+            'Remove a passkey (`passkey_id`, `current_password`, counted like every password check). Removing the last second factor turns two-step sign-in off, so it needs a second factor too: a session that proved one in the last 5 minutes (its second step, a passkey sign-in, POST /users/passkeys/recheck), or `code` (an app code or a recovery code, counted like a password when wrong); else `422 second_factor_recheck_required` on `code`.',
+          problems: ['not_found', 'rate_limited', 'too_many_attempts', 'server_busy'],
+        })
         .input(removePasskeySchema)
         .output(okResult)
         .mutation(async ({ ctx, input }) => {
@@ -187,6 +211,11 @@ export function passkeyProcedures({ authedProcedure, accountWriteProcedure, auth
        * asked for one (`second_factor_recheck_required`). 409 `two_step_off` without two-step sign-in.
        */
       recheckOptions: authedLimitedProcedure('passkeyOptions')
+        .meta({
+          summary:
+            "Options for navigator.credentials.get() to confirm a second factor with one of the account's passkeys (user verification preferred), for a signed-in session asked for one (`second_factor_recheck_required`). `409 two_step_off` without two-step sign-in.",
+          problems: ['two_step_off', 'rate_limited'],
+        })
         .output(webauthnOptionsResult)
         .mutation(async ({ ctx }) => {
           if (!ctx.auth.user.twoStep) throw new ProblemError('two_step_off');
@@ -195,6 +224,11 @@ export function passkeyProcedures({ authedProcedure, accountWriteProcedure, auth
 
       /** Confirms a second factor with a passkey: this session's proof for the next five minutes. */
       recheck: authedLimitedProcedure('passwordCheck')
+        .meta({
+          summary:
+            "Confirm a second factor with a passkey (`response`, the assertion's JSON): for the next 5 minutes this session may bind or remove factors without a code. `400 passkey_challenge_invalid` for an expired or used challenge; `422 passkey_rejected` when the assertion does not hold, counted by the lockout like a wrong code.",
+          problems: ['passkey_challenge_invalid', 'passkey_rejected', 'rate_limited', 'too_many_attempts'],
+        })
         .input(passkeyRecheckSchema)
         .output(okResult)
         .mutation(async ({ ctx, input }) => {

@@ -41,6 +41,10 @@ export function passwordProcedures({ limitedProcedure, authedLimitedProcedure }:
   return {
     account: {
       changePassword: authedLimitedProcedure('passwordCheck')
+        .meta({
+          summary: "Change the signed-in user's password; other sessions end, this one gets a new token.",
+          problems: ['rate_limited', 'too_many_attempts', 'server_busy'],
+        })
         .input(changePasswordSchema({ policy, estimator: null }))
         .output(passwordChangedResult)
         .mutation(async ({ ctx, input: data }) => {
@@ -78,6 +82,11 @@ export function passwordProcedures({ limitedProcedure, authedLimitedProcedure }:
        * FORGOT_PASSWORD_MIN_MS, so neither body nor timing tells them apart.
        */
       forgotPassword: limitedProcedure('forgotPassword')
+        .meta({
+          summary:
+            'Ask for a password-reset link by mail. The answer is the same whether or not an account has that address: an address that had its share of links in the window (`RATE_LIMIT_MAIL_PER_EMAIL`, counted alike for addresses no account has) gets nothing sent, and `retryAfter` says in how many seconds it may ask again.',
+          problems: ['rate_limited'],
+        })
         .input(forgotPasswordSchema)
         .output(acceptedResult)
         .mutation(async ({ ctx, input }) => {
@@ -110,6 +119,11 @@ export function passwordProcedures({ limitedProcedure, authedLimitedProcedure }:
        * password) is one error.
        */
       resetPassword: limitedProcedure('passwordCheck')
+        .meta({
+          summary:
+            "Set a new password with a reset link's token: every session and every known device of the account ends, and nobody is signed in (the caller's session cookie is cleared); sign in with the new password.",
+          problems: ['reset_token_invalid', 'rate_limited', 'server_busy'],
+        })
         .input(resetPasswordSchema({ policy, estimator: null }))
         .output(resetResult)
         .mutation(async ({ ctx, input }) => {

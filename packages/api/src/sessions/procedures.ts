@@ -19,45 +19,59 @@ import { revokeOtherSessionsResult, revokeSessionResult, sessionsResult } from '
 export function sessionProcedures({ publicProcedure, authedProcedure, accountWriteProcedure }: Procedures) {
   return {
     account: {
-      signOut: publicProcedure.output(okResult).mutation(async ({ ctx }) => {
-        const userId = await deleteSessionByToken(ctx.db, ctx.sessionToken, ctx.realm.id);
-        if (userId) await recordEvent(ctx.db, eventSource(ctx), 'signed_out', userId);
-        ctx.cookies.clear();
-        return { ok: true as const };
-      }),
+      signOut: publicProcedure
+        .meta({ summary: 'Sign out: the session ends and its cookie is cleared.' })
+        .output(okResult)
+        .mutation(async ({ ctx }) => {
+          const userId = await deleteSessionByToken(ctx.db, ctx.sessionToken, ctx.realm.id);
+          if (userId) await recordEvent(ctx.db, eventSource(ctx), 'signed_out', userId);
+          ctx.cookies.clear();
+          return { ok: true as const };
+        }),
     },
 
     security: {
       /** The account's live sessions, the caller's own first, then by last use. */
-      sessions: authedProcedure.output(sessionsResult).query(async ({ ctx }) => {
-        const { user, session: current } = ctx.auth;
-        const rows = await ctx.db
-          .select({
-            id: sessions.id,
-            userAgent: sessions.userAgent,
-            clientIp: sessions.clientIp,
-            createdAt: sessions.createdAt,
-            lastSeenAt: sessions.lastSeenAt,
-          })
-          .from(sessions)
-          .where(and(eq(sessions.userId, user.id), sessionIsLive(ctx.config.sessionIdleMs)))
-          .orderBy(desc(sessions.lastSeenAt), desc(sessions.createdAt));
-        const list = rows.map((r) => ({
-          id: r.id,
-          current: r.id === current.id,
-          device: describeDevice(r.userAgent),
-          address: displayAddress(r.clientIp),
-          createdAt: r.createdAt,
-          lastUsedAt: r.lastSeenAt,
-        }));
-        return { sessions: [...list.filter((s) => s.current), ...list.filter((s) => !s.current)] };
-      }),
+      sessions: authedProcedure
+        .meta({
+          summary:
+            "The account's live sessions: device, shortened address, created and last used; `current` marks the caller's own.",
+        })
+        .output(sessionsResult)
+        .query(async ({ ctx }) => {
+          const { user, session: current } = ctx.auth;
+          const rows = await ctx.db
+            .select({
+              id: sessions.id,
+              userAgent: sessions.userAgent,
+              clientIp: sessions.clientIp,
+              createdAt: sessions.createdAt,
+              lastSeenAt: sessions.lastSeenAt,
+            })
+            .from(sessions)
+            .where(and(eq(sessions.userId, user.id), sessionIsLive(ctx.config.sessionIdleMs)))
+            .orderBy(desc(sessions.lastSeenAt), desc(sessions.createdAt));
+          const list = rows.map((r) => ({
+            id: r.id,
+            current: r.id === current.id,
+            device: describeDevice(r.userAgent),
+            address: displayAddress(r.clientIp),
+            createdAt: r.createdAt,
+            lastUsedAt: r.lastSeenAt,
+          }));
+          return { sessions: [...list.filter((s) => s.current), ...list.filter((s) => !s.current)] };
+        }),
 
       /**
        * Ends one of the account's sessions. Ending the caller's own is a sign-out; ending another
        * needs the owner confirmed first (the current password).
        */
       revokeSession: accountWriteProcedure
+        .meta({
+          summary:
+            "End one of the account's sessions (`session_id` from GET /users/sessions). Ending another session needs `current_password` (checked under the limits of a password change); ending the caller's own signs it out and needs none. An id that is not one of the account's sessions, malformed or another account's, is 404. Counted against the account's and the address's limit on writes.",
+          problems: ['not_found', 'rate_limited', 'too_many_attempts', 'server_busy'],
+        })
         .input(revokeSessionSchema)
         .output(revokeSessionResult)
         .mutation(async ({ ctx, input }) => {
@@ -92,6 +106,11 @@ export function sessionProcedures({ publicProcedure, authedProcedure, accountWri
 
       /** Ends every session of the account but the caller's, once the owner is confirmed. */
       revokeOtherSessions: accountWriteProcedure
+        .meta({
+          summary:
+            "End every session of the account except the caller's, after checking `current_password` (the limits of a password change apply). Counted against the account's and the address's limit on writes.",
+          problems: ['rate_limited', 'too_many_attempts', 'server_busy'],
+        })
         .input(revokeOtherSessionsSchema)
         .output(revokeOtherSessionsResult)
         .mutation(async ({ ctx, input }) => {

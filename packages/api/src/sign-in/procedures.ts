@@ -35,17 +35,32 @@ export function signInProcedures({ limitedProcedure }: Procedures, config: Accou
 function accountSignIn(limitedProcedure: Procedures['limitedProcedure'], config: AccountConfig) {
   return {
     register: limitedProcedure('register')
+      .meta({
+        summary:
+          "Create an account in the realm of the Host, and sign it in (in a realm that requires a confirmed address: no session, emailVerificationRequired); a verification link is mailed unless the address's mail cap is reached.",
+        problems: ['email_taken', 'rate_limited', 'server_busy'],
+      })
       .input(registerSchema({ policy: config.passwordPolicy, estimator: null }))
       .output(userResult)
       .mutation(({ ctx, input }) => register(ctx, input)),
 
     signIn: limitedProcedure('signIn')
+      .meta({
+        summary:
+          'Sign in with email and password. For an account with two-step sign-in the right password starts no session: `401 second_factor_required` with `methods`, and a pending sign-in (an HttpOnly cookie valid 5 minutes, or `pendingToken` in the body for a client that sends `X-Session-Delivery: token`) to complete at POST /users/login/second_factor.',
+        problems: ['rate_limited', 'too_many_attempts', 'server_busy', 'email_not_verified', 'second_factor_required'],
+      })
       .input(signInSchema)
       .output(userResult)
       .mutation(async ({ ctx, input }) => answer(ctx, await signIn(ctx, passwordMethod, input))),
 
     /** The second step of a sign-in: the pending sign-in (cookie or `pending_token`) and a code. */
     signInSecondStep: limitedProcedure('signIn')
+      .meta({
+        summary:
+          "Complete a sign-in with its second step: `code` (six digits from the authenticator app, or a recovery code `xxxxx-xxxxx`) and the pending sign-in (its cookie, or `pending_token`). Answers as POST /users/login does. A wrong, used or replayed code is `422` on `code`, counted by the lockout like a wrong password, with `attemptsLeft` once 2 or fewer tries remain; the last try (the fifth wrong code, or the lockout's limit) ends the pending sign-in: `429 too_many_codes`, `Retry-After` saying when this client may sign in again. An expired pending sign-in or another realm's is `401 sign_in_expired`: sign in again with the password.",
+        problems: ['sign_in_expired', 'rate_limited', 'too_many_attempts', 'too_many_codes'],
+      })
       .input(secondStepSchema)
       .output(userResult)
       .mutation(async ({ ctx, input }) => {
@@ -60,17 +75,38 @@ function passkeySignIn(limitedProcedure: Procedures['limitedProcedure']) {
   return {
     /** Options to sign in with a passkey alone: any discoverable credential of the realm. */
     signInOptions: limitedProcedure('passkeyOptions')
+      .meta({
+        summary:
+          'Options for navigator.credentials.get() to sign in with a passkey alone (no email; user verification required).',
+        problems: ['rate_limited'],
+      })
       .output(webauthnOptionsResult)
       .mutation(async ({ ctx }) => ({ ...(await assertionOptions(ctx, 'sign_in', null)) })),
 
     /** Signs in with a passkey alone (user verification required): a complete sign-in. */
     signIn: limitedProcedure('signIn')
+      .meta({
+        summary:
+          "Sign in with a passkey alone: `response` is the assertion's JSON. A complete sign-in (no password, no second step), answered as POST /users/login. A failed assertion is `422 passkey_rejected` and counts in the lockout per client like a wrong password.",
+        problems: [
+          'passkey_challenge_invalid',
+          'passkey_rejected',
+          'rate_limited',
+          'too_many_attempts',
+          'email_not_verified',
+        ],
+      })
       .input(passkeySignInSchema)
       .output(userResult)
       .mutation(async ({ ctx, input }) => answer(ctx, await signIn(ctx, passkeyMethod, asAssertion(input.response)))),
 
     /** Options for the second step of a pending sign-in, done with one of the account's passkeys. */
     secondStepOptions: limitedProcedure('passkeyOptions')
+      .meta({
+        summary:
+          "Options for the second step of a pending sign-in done with a passkey (the pending sign-in as its cookie or `pending_token`): the account's passkeys, user verification preferred.",
+        problems: ['sign_in_expired', 'rate_limited'],
+      })
       .input(secondStepPasskeyOptionsSchema)
       .output(webauthnOptionsResult)
       .mutation(async ({ ctx, input }) => {
@@ -80,6 +116,18 @@ function passkeySignIn(limitedProcedure: Procedures['limitedProcedure']) {
 
     /** Completes a pending sign-in with a passkey: answers as a sign-in does. */
     secondStep: limitedProcedure('signIn')
+      .meta({
+        summary:
+          'Complete a pending sign-in with a passkey (`response`, and `pending_token` unless the cookie is sent); answered as POST /users/login/second_factor (a failed assertion is `422 passkey_rejected`, counted like a wrong code).',
+        problems: [
+          'passkey_challenge_invalid',
+          'passkey_rejected',
+          'sign_in_expired',
+          'rate_limited',
+          'too_many_attempts',
+          'too_many_codes',
+        ],
+      })
       .input(secondStepPasskeySchema)
       .output(userResult)
       .mutation(async ({ ctx, input }) => {

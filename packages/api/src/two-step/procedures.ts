@@ -60,18 +60,25 @@ export function twoStepProcedures({ accountWriteProcedure, authedLimitedProcedur
        * active yet, and a second set-up replaces the pending secret. 409 `two_step_on` when an app
        * is already on (turn it off first).
        */
-      setupTotp: accountWriteProcedure.output(totpSetupResult).mutation(async ({ ctx }) => {
-        const { user } = ctx.auth;
-        if (user.twoStep && (await totpIsOn(ctx.db, user.id))) throw new ProblemError('two_step_on');
-        const secret = newTotpSecret();
-        const pendingSecret = ctx.vault.seal(secret, user.id);
-        await ctx.db
-          .insert(totpCredentials)
-          .values({ userId: user.id, pendingSecret })
-          .onConflictDoUpdate({ target: totpCredentials.userId, set: { pendingSecret } });
-        const uri = otpauthUri(secret, issuerOf(ctx), user.email);
-        return { secret, uri, qrCode: await qrCodeImage(uri) };
-      }),
+      setupTotp: accountWriteProcedure
+        .meta({
+          summary:
+            'Start setting up an authenticator app (no fields): a new secret (base32, 160 bits), its `otpauth://` URI and the URI as a QR code (an SVG `data:` URL). Nothing is active until POST /users/totp/enable; a second call replaces the pending secret. `409 two_step_on` while an app is on.',
+          problems: ['two_step_on', 'rate_limited'],
+        })
+        .output(totpSetupResult)
+        .mutation(async ({ ctx }) => {
+          const { user } = ctx.auth;
+          if (user.twoStep && (await totpIsOn(ctx.db, user.id))) throw new ProblemError('two_step_on');
+          const secret = newTotpSecret();
+          const pendingSecret = ctx.vault.seal(secret, user.id);
+          await ctx.db
+            .insert(totpCredentials)
+            .values({ userId: user.id, pendingSecret })
+            .onConflictDoUpdate({ target: totpCredentials.userId, set: { pendingSecret } });
+          const uri = otpauthUri(secret, issuerOf(ctx), user.email);
+          return { secret, uri, qrCode: await qrCodeImage(uri) };
+        }),
 
       /**
        * Turns the pending app on with a code it shows and the password; answers the ten recovery
@@ -80,6 +87,11 @@ export function twoStepProcedures({ accountWriteProcedure, authedLimitedProcedur
        * too: this session's, fresh, or a recovery code (`recovery_code`).
        */
       enableTotp: authedLimitedProcedure('passwordCheck')
+        .meta({
+          summary:
+            "Turn the authenticator app on: `code` (what the app shows for the pending secret) and `current_password` (counted by the lockout). Answers ten single-use `recoveryCodes`, shown this once. When this turns two-step sign-in on, every other session and known device of the account ends (the caller's stays). An account already on through passkeys binds the app with a second factor too: a session that signed in through its second step (or with a passkey, or confirmed one at POST /users/passkeys/recheck) in the last 5 minutes, or `recovery_code` (else `422 second_factor_recheck_required` on `recovery_code`). A wrong password or code is `422` on that field and changes nothing; `409 totp_not_set_up` without a set-up.",
+          problems: ['two_step_on', 'totp_not_set_up', 'rate_limited', 'too_many_attempts', 'server_busy'],
+        })
         .input(enableTotpSchema)
         .output(recoveryCodesResult)
         .mutation(async ({ ctx, input }) => {
@@ -136,6 +148,11 @@ export function twoStepProcedures({ accountWriteProcedure, authedLimitedProcedur
        * wrong code counts like a wrong password.
        */
       disableTotp: authedLimitedProcedure('passwordCheck')
+        .meta({
+          summary:
+            'Turn the authenticator app off: `current_password` and `code` (a current code or a recovery code). Its secret is deleted; when no passkey is left, two-step sign-in turns off and the recovery codes go too. A wrong code is `422` on `code`, counted like a wrong password. `409 totp_off` when the app is not on.',
+          problems: ['totp_off', 'rate_limited', 'too_many_attempts', 'server_busy'],
+        })
         .input(disableTotpSchema)
         .output(okResult)
         .mutation(async ({ ctx, input }) => {
@@ -161,6 +178,11 @@ export function twoStepProcedures({ accountWriteProcedure, authedLimitedProcedur
        * `code`); the old ones stop working at once.
        */
       regenerateRecoveryCodes: authedLimitedProcedure('passwordCheck')
+        .meta({
+          summary:
+            'Ten new recovery codes (`current_password`); the old ones stop working at once. A second factor too: a session that signed in through its second step (or with a passkey, or confirmed one at POST /users/passkeys/recheck) in the last 5 minutes, or `code` (an app code or a recovery code, counted like a password when wrong); else `422 second_factor_recheck_required` on `code`, before the password is checked. `409 two_step_off` when two-step sign-in is off.',
+          problems: ['two_step_off', 'rate_limited', 'too_many_attempts', 'server_busy'],
+        })
         .input(regenerateRecoveryCodesSchema)
         .output(recoveryCodesResult)
         .mutation(async ({ ctx, input }) => {
