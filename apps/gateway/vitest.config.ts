@@ -9,6 +9,7 @@ export default defineConfig({
     reporters: reporters('gateway'),
     include: ['test/**/*.test.ts'],
     exclude: ['test/hardening/**'],
+    globalSetup: ['test/support/fresh-build.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

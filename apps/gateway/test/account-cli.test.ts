@@ -15,7 +15,8 @@ import {
   users,
 } from '@accounts/db';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, describe, expect, it } from 'vitest';
+import { seedDataDir } from '@accounts/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './support/cli.js';
 import { registration, startGateway, STRONG, uniqueEmail } from './support/gateway.js';
 import { addPasskey, passkeySignIn } from './support/passkeys.js';
@@ -23,6 +24,7 @@ import { pendingCookieOf, turnOnTwoStep } from './support/two-step.js';
 
 describe('the account command on the embedded database', () => {
   const dir = mkdtempSync(join(tmpdir(), 'accounts-account-cli-'));
+  beforeAll(() => seedDataDir(dir));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it(
@@ -330,6 +332,7 @@ if (process.env.TEST_DATABASE_URL) {
 
 describe('the realm-wide and secret commands on the embedded database', () => {
   const dir = mkdtempSync(join(tmpdir(), 'accounts-secret-cli-'));
+  beforeAll(() => seedDataDir(dir));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const OLD_KEY = 'a1'.repeat(32);
   const NEW_KEY = 'b2'.repeat(32);

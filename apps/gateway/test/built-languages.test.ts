@@ -11,7 +11,7 @@ describe('the built gateway in every language', () => {
   let gateway: GatewayProcess;
   beforeAll(async () => {
     if (!existsSync(BUILT)) throw new Error(`${BUILT.pathname} is missing: build the gateway first (npm test does)`);
-    gateway = await spawnGateway({ DATA_DIR: 'memory://', BCRYPT_COST: '4' }, 90_000, { built: true });
+    gateway = await spawnGateway({ DATA_DIR: 'memory://', BCRYPT_COST: '4' });
   });
   afterAll(() => gateway?.stop());
 

@@ -95,11 +95,7 @@ describe.skipIf(!haproxy || !database)('three gateways behind HAProxy (deploy/ha
   let client: Client;
 
   const start = async (i: number) => {
-    gateways[i] = await spawnGateway(
-      { ...env, PORT: String(ports[i]), METRICS_PORT: String(metricsPorts[i]) },
-      90_000,
-      { built: true },
-    );
+    gateways[i] = await spawnGateway({ ...env, PORT: String(ports[i]), METRICS_PORT: String(metricsPorts[i]) }, 90_000);
   };
   const metricsOf = (i: number) => scrape(`http://127.0.0.1:${metricsPorts[i]}/metrics`);
   /**

@@ -3,11 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { openDatabase, realms } from '@accounts/db';
-import { afterAll, describe, expect, it } from 'vitest';
+import { seedDataDir } from '@accounts/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './support/cli.js';
 
 describe('npm run realm -- set <slug> require-verified-email on|off', () => {
   const dir = mkdtempSync(join(tmpdir(), 'accounts-cli-mail-'));
+  beforeAll(() => seedDataDir(dir));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const setting = async () => {
     const db = await openDatabase({ dataDir: dir });

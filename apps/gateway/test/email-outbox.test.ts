@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Driver } from '@accounts/db';
-import { createTestDatabase, testDrivers, uniqueEmail, type TestDatabase } from '@accounts/testing';
+import { createTestDatabase, seedDataDir, testDrivers, uniqueEmail, type TestDatabase } from '@accounts/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registration, STRONG2 } from './support/gateway.js';
 import { spawnGateway, type GatewayProcess } from './support/process.js';
@@ -18,6 +18,7 @@ async function storage(driver: Driver): Promise<{ env: Record<string, string>; c
     return { env: { DATABASE_URL: db.url! }, cleanup: () => db.close() };
   }
   const dir = mkdtempSync(join(tmpdir(), 'accounts-outbox-'));
+  await seedDataDir(dir);
   return { env: { DATA_DIR: dir }, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 

@@ -65,7 +65,6 @@ describe('traces (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
         OTEL_BSP_SCHEDULE_DELAY: '200',
       },
       90_000,
-      { built: true },
     );
   });
   afterAll(async () => {

@@ -61,6 +61,8 @@ export interface OpenOptions {
   lockWaitMs?: number;
   /** Told of every statement the service sends (metrics, traces); none: nothing is wrapped. */
   observer?: QueryObserver;
+  /** PGlite in memory: start from this data directory (a `dumpDataDir` tarball) instead of an empty one. */
+  template?: Blob;
 }
 
 // A bundle carries the migrations beside itself; the source tree keeps them beside src/.
@@ -74,7 +76,7 @@ export async function openDatabase(opts: OpenOptions): Promise<DatabaseHandle> {
   const migrations = opts.migrationsDir ?? MIGRATIONS_DIR;
   const handle = await (opts.url
     ? openPostgres(opts.url, opts.poolSize ?? 10, hear, migrations, opts.observer)
-    : openPglite(opts.dataDir ?? './.data', hear, migrations, opts.lockWaitMs ?? 0, opts.observer));
+    : openPglite(opts.dataDir ?? './.data', hear, migrations, opts.lockWaitMs ?? 0, opts.observer, opts.template));
   if (hear) feeds.set(handle.db, handle.authChanges);
   return handle;
 }
@@ -181,6 +183,7 @@ async function openPglite(
   migrationsFolder: string,
   lockWaitMs: number,
   observer?: QueryObserver,
+  template?: Blob,
 ): Promise<DatabaseHandle> {
   const inMemory = dataDir.startsWith('memory://');
   let release = async () => {};
@@ -195,7 +198,9 @@ async function openPglite(
       dataDirWasOpen = keepDataDirPrivate(dataDir).wasOpen;
     }
     compileWasmWithLiftoffOnly();
-    const client = new PGlite(inMemory ? undefined : dataDir, { startParams: PGLITE_START_PARAMS });
+    const client = inMemory
+      ? new PGlite({ dataDir: 'memory://', startParams: PGLITE_START_PARAMS, loadDataDir: template })
+      : new PGlite(dataDir, { startParams: PGLITE_START_PARAMS });
     await client.waitReady;
     // Observed inside the turn-taking: a statement's time is PGlite's, not the wait for its turn.
     const observed = observer ? observeStatements(client, observer, PGLITE_METHODS) : client;

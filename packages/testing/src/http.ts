@@ -41,8 +41,10 @@ export function httpClient(port: number, opts: { formHeaders?: Record<string, st
         headers: { host: `${o.host ?? 'localhost'}:${port}`, ...o.headers },
         body: o.body,
         dispatcher: agent,
-        headersTimeout: 30_000,
-        bodyTimeout: 30_000,
+        // A first request to a just-started server (its estimator and hashing threads starting)
+        // can take long on a loaded machine; a hang is still caught by the test's own timeout.
+        headersTimeout: 120_000,
+        bodyTimeout: 120_000,
       });
       const text = await res.body.text();
       let json: unknown;

@@ -3,6 +3,7 @@ export { STRONG, STRONG2, uniqueEmail } from './accounts.js';
 export {
   createTempDatabase,
   createTestDatabase,
+  seedDataDir,
   testDrivers,
   type TempDatabase,
   type TestDatabase,

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openDatabase, type DatabaseHandle, type Driver } from '@accounts/db';
-import { createTestDatabase, testDrivers, type TestDatabase } from '@accounts/testing';
+import { createTestDatabase, seedDataDir, testDrivers, type TestDatabase } from '@accounts/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { registration, STRONG } from '../support/gateway.js';
 import { canSignIn, emailsIn, halfWritten, registrationLoad } from '../support/load.js';
@@ -35,6 +35,7 @@ async function storage(driver: Driver): Promise<Storage> {
     };
   }
   const dir = mkdtempSync(join(tmpdir(), 'accounts-pglite-'));
+  await seedDataDir(dir);
   return {
     env: { DATA_DIR: dir },
     // Opening takes the directory lock, so only once no gateway runs on it.

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
-const CLI = new URL('../../src/cli.ts', import.meta.url).pathname;
+const CLI = new URL('../../dist/cli.js', import.meta.url).pathname;
 
 export interface CliResult {
   /** The exit code: 0 on success. */
@@ -12,12 +12,12 @@ export interface CliResult {
 }
 
 /**
- * Runs the operator command (`src/cli.ts`, from source) with `args` and our environment plus
+ * Runs the operator command (`dist/cli.js`, the build: test/support/fresh-build.ts) with `args` and our environment plus
  * `env`, and resolves with how it ended, a failure included (a test reads its code and stderr).
  */
 export async function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
   try {
-    const r = await run(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    const r = await run(process.execPath, [CLI, ...args], {
       env: { ...process.env, ...env },
       timeout: 120_000,
     });

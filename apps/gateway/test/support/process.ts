@@ -2,8 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { httpClient, type Client } from '@accounts/testing';
 
-// The gateway as its own process, started from source (no build needed), for the tests that
-// kill, stop or restart it, or run two of it.
+// The gateway as its own process, started from the build an operator runs (`node dist/main.js`;
+// test/support/fresh-build.ts keeps it as new as the source), for the tests that kill, stop or
+// restart it, or run two of it.
 const GATEWAY_DIR = fileURLToPath(new URL('../..', import.meta.url));
 
 export interface GatewayProcess {
@@ -35,22 +36,16 @@ const BASE_ENV = {
 };
 
 /**
- * Starts `node src/main.ts` (or, `built`, `node dist/main.js`) and resolves once it listens (rejects if it exits or hangs first).
- * Start-up (tsx, an embedded PGlite's first open) takes about 8 s on a quiet 2-core machine and
+ * Starts `node dist/main.js` and resolves once it listens (rejects if it exits or hangs first).
+ * Start-up (an embedded PGlite's first open) takes a few seconds on a quiet 2-core machine and
  * over 45 s under the load of a benchmark running beside the suite: 90 s still catches a hang.
  */
-export function spawnGateway(
-  env: Record<string, string>,
-  readyMs = 90_000,
-  { built = false }: { built?: boolean } = {},
-): Promise<GatewayProcess> {
+export function spawnGateway(env: Record<string, string>, readyMs = 90_000): Promise<GatewayProcess> {
   // Only what the process needs from ours: no DATABASE_URL or REDIS_URL leaks in by accident.
   const inherited = Object.fromEntries(
     ['PATH', 'HOME', 'TMPDIR', 'LANG'].filter((k) => process.env[k]).map((k) => [k, process.env[k]!]),
   );
-  // `built`: the build an operator runs (`node dist/main.js`), which `npm test` builds first.
-  const args = built ? ['dist/main.js'] : ['--import', 'tsx', '--conditions=source', 'src/main.ts'];
-  const child = spawn(process.execPath, args, {
+  const child = spawn(process.execPath, ['dist/main.js'], {
     cwd: GATEWAY_DIR,
     env: { ...inherited, ...BASE_ENV, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
