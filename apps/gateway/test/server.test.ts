@@ -5,7 +5,7 @@ import { createHasher, createRealm, pepperId, PUBLIC_DEFAULT_PEPPER } from '@acc
 import { users } from '@accounts/db';
 import { Writable } from 'node:stream';
 import { DataDirBusyError, openDatabase } from '@accounts/db';
-import { createTestDatabase, httpClient, type Client } from '@accounts/testing';
+import { createTestDatabase, httpClient, seedDataDir, type Client } from '@accounts/testing';
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
@@ -30,16 +30,30 @@ const settings = (env: Record<string, string>) =>
     ...env,
   });
 
-describe('createServer', () => {
+/**
+ * Data directories for the calling `describe`, removed after each test: empty ones (a first start), or
+ * seeded ones that hold a migrated database already (for tests whose subject is not the database).
+ */
+function tempDataDirs(prefix: string) {
   const dirs: string[] = [];
-  const dataDir = () => {
-    const dir = mkdtempSync(join(tmpdir(), 'accounts-server-'));
-    dirs.push(dir);
-    return dir;
-  };
   afterEach(() => {
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
+  const dataDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), prefix));
+    dirs.push(dir);
+    return dir;
+  };
+  const seededDataDir = async () => {
+    const dir = dataDir();
+    await seedDataDir(dir);
+    return dir;
+  };
+  return { dataDir, seededDataDir };
+}
+
+describe('createServer', () => {
+  const { dataDir } = tempDataDirs('accounts-server-');
 
   it('opens and migrates the configured database, serves, and on stop closes what it opened', async () => {
     const dir = dataDir();
@@ -102,15 +116,7 @@ describe('createServer', () => {
 // SECRET_KEY at start-up: what seals the authenticator apps' secrets and digests the recovery
 // codes. Given, generated into DATA_DIR for the embedded database, or required with DATABASE_URL.
 describe('SECRET_KEY at start-up', () => {
-  const dirs: string[] = [];
-  const dataDir = () => {
-    const dir = mkdtempSync(join(tmpdir(), 'accounts-secret-key-'));
-    dirs.push(dir);
-    return dir;
-  };
-  afterEach(() => {
-    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-  });
+  const { dataDir, seededDataDir } = tempDataDirs('accounts-secret-key-');
 
   /** A started server and a client with the seed's form headers; `done` stops both. */
   async function serve(
@@ -133,7 +139,7 @@ describe('SECRET_KEY at start-up', () => {
     'with the embedded database and none set, generates one into DATA_DIR (owner-only) and uses it again after a restart',
     { timeout: 240_000 },
     async () => {
-      const dir = dataDir();
+      const dir = await seededDataDir();
       const file = join(dir, SECRET_KEY_FILE);
       const email = uniqueEmail('restart');
       // SECRET_KEY empty is SECRET_KEY unset.
@@ -186,7 +192,7 @@ describe('SECRET_KEY at start-up', () => {
   );
 
   it('a configured SECRET_KEY is used as given: no key file is written', async () => {
-    const dir = dataDir();
+    const dir = await seededDataDir();
     const { done } = await serve({ DATA_DIR: dir });
     await done();
     expect(() => statSync(join(dir, SECRET_KEY_FILE))).toThrow(/ENOENT/);
@@ -227,15 +233,7 @@ describe('SECRET_KEY at start-up', () => {
 // PASSWORD_PEPPER at start-up: like SECRET_KEY, generated into DATA_DIR for the embedded database
 // and required with DATABASE_URL; hashes from before pepper ids (the public default) keep working.
 describe('PASSWORD_PEPPER at start-up', () => {
-  const dirs: string[] = [];
-  const dataDir = () => {
-    const dir = mkdtempSync(join(tmpdir(), 'accounts-pepper-'));
-    dirs.push(dir);
-    return dir;
-  };
-  afterEach(() => {
-    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-  });
+  const { dataDir, seededDataDir } = tempDataDirs('accounts-pepper-');
   const logged = () => {
     const lines: string[] = [];
     const stream = new Writable({
@@ -251,7 +249,7 @@ describe('PASSWORD_PEPPER at start-up', () => {
     'with the embedded database and none set, generates one (owner-only) and hashes under its id; a hash made with the public default of earlier versions signs in and is re-hashed',
     { timeout: 240_000 },
     async () => {
-      const dir = dataDir();
+      const dir = await seededDataDir();
       const file = join(dir, PEPPER_FILE);
       const email = uniqueEmail('pepper');
       const log = logged();
