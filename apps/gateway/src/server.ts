@@ -190,7 +190,7 @@ export async function createServer(config: Config, deps: ServerDeps = {}): Promi
       }
       const db = database.driver === 'pglite' ? `embedded PGlite in ${config.DATA_DIR}` : 'PostgreSQL';
       app.log.info(
-        { db, workers: hasher.stats().workers, cost: config.BCRYPT_COST },
+        { db, workers: hasher.stats().workers, cost: config.BCRYPT_COST, node: process.version },
         `accounts service ready on ${address.replace('127.0.0.1', 'localhost')}`,
       );
       return address;

@@ -30,6 +30,13 @@ describe.each(testDrivers())('passkeys on %s', (driver) => {
     return { c, response, result: c.passkeys.signIn({ response }) };
   };
 
+  it('offers Ed25519, P-256 and RSA keys, whatever the runtime supports besides', async () => {
+    const account = await signUp(h, 'default');
+    const owner = mailCaller(h, { realm: 'default', token: account.token, device: account.device });
+    const options = await owner.passkeys.registrationOptions({});
+    expect(options.pubKeyCredParams).toEqual([-8, -7, -257].map((alg) => ({ type: 'public-key', alg })));
+  });
+
   it('adds a discoverable passkey: listed with its name, and the first one turns two-step on with recovery codes', async () => {
     const { owner, added, authenticator } = await withPasskey(
       new SoftAuthenticator({ aaguid: 'fbfc3007-154e-4ecc-8c0b-6e020557d7bd' }),

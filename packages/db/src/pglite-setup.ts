@@ -32,10 +32,15 @@ export const PGLITE_START_PARAMS = [
  * about 40 MB more resident for the life of the process (its code and the compiler's memory),
  * for about an eighth more CPU per statement (docs/operations.md, Memory). Read when a
  * module is compiled, so it must be set before the first PGlite; it holds for every WebAssembly
- * module the process compiles afterwards.
+ * module the process compiles afterwards. `--liftoff-only` stops tiering up through the two flags
+ * it implies, `--no-wasm-tier-up` and `--no-wasm-dynamic-tiering`; Node.js 24's V8 (13.6) draws
+ * those only while it reads the command line (20's, 11.3, also when set later), so set in the
+ * process they are given too, both of them (either alone still lets hot functions reach TurboFan).
  */
 export function compileWasmWithLiftoffOnly(): void {
   setFlagsFromString('--liftoff-only');
+  setFlagsFromString('--no-wasm-tier-up');
+  setFlagsFromString('--no-wasm-dynamic-tiering');
 }
 
 // initdb runs in a PGlite instance of its own whose heap (about 500 MB) stays in the process

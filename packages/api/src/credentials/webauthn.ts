@@ -9,7 +9,7 @@ import {
   type PublicKeyCredentialRequestOptionsJSON,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
-import { decodeClientDataJSON, isoBase64URL } from '@simplewebauthn/server/helpers';
+import { COSEALG, decodeClientDataJSON, isoBase64URL } from '@simplewebauthn/server/helpers';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { passkeys, users, webauthnChallenges, type Database, type User } from '@accounts/db';
 import { fromNow } from '../kernel/db-time.js';
@@ -34,6 +34,15 @@ export function relyingParty(ctx: Context) {
 }
 
 const rejected = () => new ProblemError('passkey_rejected');
+
+/**
+ * The public-key algorithms a new passkey may use: Ed25519 (EdDSA), P-256 (ES256) and RSA (RS256),
+ * offered and checked whatever the runtime supports. Left to the library, the list follows
+ * Node.js: on 24 it puts ML-DSA-44 first, through Web Crypto methods Node.js still calls
+ * experimental (a warning on stderr at their first use, and no promise to keep them), and a
+ * passkey stored under it would depend on them for every sign-in to come.
+ */
+export const PASSKEY_ALGORITHMS = [COSEALG.EdDSA, COSEALG.ES256, COSEALG.RS256];
 
 async function rememberChallenge(ctx: Context, ceremony: Ceremony, challenge: string, userId: string | null) {
   await ctx.db
@@ -107,6 +116,7 @@ export async function registrationOptions(ctx: Context, user: User): Promise<Pub
     })),
     // A discoverable credential: it signs in without an email typed first.
     authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
+    supportedAlgorithmIDs: PASSKEY_ALGORITHMS,
   });
   await rememberChallenge(ctx, 'register', options.challenge, user.id);
   return options;
@@ -129,6 +139,7 @@ export async function verifyRegistration(
     expectedOrigin: origin,
     expectedRPID: rpID,
     requireUserVerification: false,
+    supportedAlgorithmIDs: PASSKEY_ALGORITHMS,
   }).catch(() => null);
   if (!verification?.verified) throw rejected();
   const info = verification.registrationInfo;
