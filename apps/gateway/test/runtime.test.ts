@@ -32,7 +32,7 @@ describe('the Node.js release', () => {
     let gateway: GatewayProcess;
     beforeAll(async () => {
       if (!existsSync(BUILT)) throw new Error(`${BUILT.pathname} is missing: build the gateway first (npm test does)`);
-      gateway = await spawnGateway({ DATA_DIR: 'memory://' }, 90_000, { built: true });
+      gateway = await spawnGateway({ DATA_DIR: 'memory://' });
     });
     afterAll(() => gateway?.stop());
 
