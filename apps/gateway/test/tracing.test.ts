@@ -89,11 +89,25 @@ describe('traces (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
       if (Date.now() > deadline) throw new Error(`no sign-in trace: ${receiver.spans.map((s) => s.name).join(', ')}`);
       await new Promise((r) => setTimeout(r, 100));
     }
-    // The rest of the request's spans arrive with it or just after.
-    await new Promise((r) => setTimeout(r, 1000));
-
+    // The rest of the request's spans arrive with it or in later batches (a parent ends after its
+    // children, so on a loaded machine it may come seconds later): wait until the trace is whole,
+    // every span's parent among them.
     const procedure = procedureOf()!;
-    const trace = receiver.spans.filter((s) => s.traceId === procedure.traceId);
+    const traceOf = () => receiver.spans.filter((s) => s.traceId === procedure.traceId);
+    const whole = () => {
+      const ids = new Set(traceOf().map((s) => s.spanId));
+      return traceOf().every((s) => !s.parentSpanId || ids.has(s.parentSpanId));
+    };
+    while (!whole()) {
+      if (Date.now() > deadline)
+        throw new Error(
+          `the sign-in's trace stayed incomplete: ${traceOf()
+            .map((s) => s.name)
+            .join(', ')}`,
+        );
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const trace = traceOf();
     const names = trace.map((s) => s.name);
     // http's server span, fastify's request span, the procedure, its statements and the hashing.
     expect(names).toEqual(expect.arrayContaining(['POST /users/login', 'request', 'hashing wait', 'hashing']));
