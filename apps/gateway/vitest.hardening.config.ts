@@ -9,5 +9,7 @@ export default defineConfig({
     reporters: reporters('gateway-hardening'),
     include: ['test/hardening/**/*.test.ts'],
     exclude: [],
+    // One at a time: these tests load the machine on purpose (floods, faults, limits).
+    maxWorkers: 1,
   },
 });
