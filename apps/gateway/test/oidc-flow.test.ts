@@ -1,3 +1,4 @@
+import { findRealm } from '@accounts/api';
 import { oidcClients, users } from '@accounts/db';
 import { testDrivers, uniqueEmail } from '@accounts/testing';
 import { eq } from 'drizzle-orm';
@@ -170,5 +171,193 @@ describe.each(testDrivers())('the OpenID Connect provider on %s', (driver) => {
 
     // A code is used once.
     await expect(exchange(rp, allowed.url, first)).rejects.toMatchObject({ error: 'invalid_grant' });
+  });
+
+  /** A browser signed in to the realm with a new account: its email. */
+  async function signedIn(browser: Browser, realm = 'default') {
+    const email = uniqueEmail('oidc');
+    await browser.register(issuerOf(gw, realm), email);
+    return email;
+  }
+
+  const callbackParams = (url: string) => Object.fromEntries(new URL(url).searchParams);
+
+  it('skips consent for a first-party app; Deny answers access_denied at the redirect URI', async () => {
+    const own = await relyingParty(gw, 'default', { firstParty: true });
+    const browser = new Browser(gw);
+    await signedIn(browser);
+    const { callback, req } = await signInToApp(browser, own);
+    expect((await exchange(own, callback, req)).claims()?.amr).toEqual(['pwd']);
+
+    const other = await relyingParty(gw);
+    const ask = await authorizationRequest(other);
+    const page = await browser.follow(ask.url.href);
+    expect(page.res.status).toBe(200);
+    const action = new URL(/action="([^"]+)"/.exec(page.res.text)![1]!, page.url).href;
+    const denied = await browser.follow(action, await browser.send('POST', action, { decision: 'deny' }));
+    expect(callbackParams(denied.url)).toMatchObject({ error: 'access_denied', state: ask.state });
+    // The interaction is over: its page now says so, as a problem (never a 500).
+    const over = await browser.send('GET', page.url);
+    expect(over.status).toBe(400);
+    expect(over.json.code).toBe('interaction_expired');
+  });
+
+  it('refuses plain PKCE and a missing challenge; a code needs its verifier', async () => {
+    const rp = await relyingParty(gw);
+    const browser = new Browser(gw);
+    await signedIn(browser);
+    const base = {
+      client_id: rp.clientId,
+      redirect_uri: rp.redirectUri,
+      response_type: 'code',
+      scope: 'openid',
+      state: 's1',
+    };
+    const auth = (extra: Record<string, string>) =>
+      browser.send('GET', `${issuerOf(gw)}/oauth2/auth?${new URLSearchParams({ ...base, ...extra }).toString()}`);
+    const refused: Record<string, string>[] = [{}, { code_challenge: 'x'.repeat(43), code_challenge_method: 'plain' }];
+    for (const extra of refused) {
+      const res = await auth(extra);
+      expect(res.status).toBe(303);
+      expect(callbackParams(String(res.headers.location))).toMatchObject({ error: 'invalid_request', state: 's1' });
+    }
+    // Implicit and hybrid flows are not offered.
+    const implicit = await auth({ response_type: 'id_token', nonce: 'n' });
+    expect(implicit.status).toBe(303);
+    expect(String(implicit.headers.location)).toContain('error=unsupported_response_type');
+
+    const own = await relyingParty(gw, 'default', { firstParty: true });
+    const { callback, req } = await signInToApp(browser, own);
+    await expect(exchange(own, callback, { ...req, verifier: `${req.verifier}x` })).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
+  });
+
+  it('keeps realms apart: a token of one realm is refused by another', async () => {
+    const acme = await relyingParty(gw, 'acme', { firstParty: true });
+    const browser = new Browser(gw);
+    await signedIn(browser, 'acme');
+    const { callback, req } = await signInToApp(browser, acme);
+    const tokens = await exchange(acme, callback, req);
+    const userinfo = (host: string) =>
+      gw.send('GET', '/oauth2/userinfo', { host, headers: { authorization: `Bearer ${tokens.access_token}` } });
+    expect((await userinfo('acme.localhost')).status).toBe(200);
+    const elsewhere = await userinfo('localhost');
+    expect(elsewhere.status).toBe(401);
+    expect(elsewhere.json.error).toBe('invalid_token');
+    // The default realm's app introspecting it learns nothing.
+    const local = await relyingParty(gw, 'default');
+    expect((await oidc.tokenIntrospection(local.config, tokens.access_token)).active).toBe(false);
+    // The acme app does not exist in the default realm.
+    const token = await gw.form(
+      '/oauth2/token',
+      { grant_type: 'refresh_token', refresh_token: 'x', client_id: acme.clientId, client_secret: acme.clientSecret! },
+      { host: 'localhost' },
+    );
+    expect(token.status).toBe(401);
+    expect(token.json.error).toBe('invalid_client');
+  });
+
+  it('answers prompt=none at the redirect URI: login_required, consent_required', async () => {
+    const rp = await relyingParty(gw);
+    const browser = new Browser(gw);
+    const none = await authorizationRequest(rp, { prompt: 'none' });
+    const signedOut = await browser.follow(none.url.href);
+    expect(callbackParams(signedOut.url)).toMatchObject({ error: 'login_required', state: none.state });
+    await signedIn(browser);
+    // Signed in to one app (the provider's session begins), prompt=none to another that was never
+    // allowed: consent_required.
+    const own = await relyingParty(gw, 'default', { firstParty: true });
+    await signInToApp(browser, own);
+    const again = await authorizationRequest(rp, { prompt: 'none' });
+    const noConsent = await browser.follow(again.url.href);
+    expect(callbackParams(noConsent.url)).toMatchObject({ error: 'consent_required', state: again.state });
+    const silent = await authorizationRequest(own, { prompt: 'none' });
+    expect(callbackParams((await browser.follow(silent.url.href)).url).code).toEqual(expect.any(String));
+    // After signing out here, the provider's session no longer counts either.
+    expect((await browser.send('POST', `${issuerOf(gw)}/users/logout`, {})).status).toBe(200);
+    const after = await authorizationRequest(own, { prompt: 'none' });
+    expect(callbackParams((await browser.follow(after.url.href)).url).error).toBe('login_required');
+  });
+
+  it('asks for a new sign-in on prompt=login and an old max_age, and accepts only one newer than the request', async () => {
+    const own = await relyingParty(gw, 'default', { firstParty: true });
+    const browser = new Browser(gw);
+    const email = await signedIn(browser);
+    await new Promise((r) => setTimeout(r, 2100));
+    const fresh: Record<string, string>[] = [{ prompt: 'login' }, { max_age: '1' }];
+    for (const params of fresh) {
+      const req = await authorizationRequest(own, params);
+      const toLogin = await browser.follow(req.url.href);
+      const login = new URL(String(toLogin.res.headers.location), toLogin.url);
+      expect(login.pathname).toBe('/login');
+      expect(login.searchParams.get('prompt')).toBe('login');
+      const next = new URL(login.searchParams.get('next')!, issuerOf(gw)).href;
+      // The same session coming back is sent to sign in again.
+      expect((await browser.follow(next)).url).toMatch(/\/login\?/);
+      const before = Math.floor(Date.now() / 1000);
+      const signIn = await browser.send('POST', `${issuerOf(gw)}/users/login`, { email, password: STRONG });
+      expect(signIn.status, signIn.text).toBe(200);
+      const done = await browser.follow(next);
+      const tokens = await exchange(own, done.url, req);
+      expect(tokens.claims()!.auth_time).toBeGreaterThanOrEqual(before);
+      await new Promise((r) => setTimeout(r, 2100));
+    }
+  });
+
+  it("tells the app of an account's second step: amr pwd, otp, mfa", async () => {
+    const own = await relyingParty(gw, 'default', { firstParty: true });
+    const browser = new Browser(gw);
+    const email = uniqueEmail('2fa');
+    const reg = await browser.register(issuerOf(gw), email);
+    const { app } = await turnOnTwoStep(gw, { cookie: reg.cookie! });
+    // A new browser signs in with the password, then the code.
+    const other = new Browser(gw);
+    const first = await other.send('POST', `${issuerOf(gw)}/users/login`, { email, password: STRONG });
+    expect(first.status).toBe(401);
+    const second = await other.send('POST', `${issuerOf(gw)}/users/login/second_factor`, { code: await app.next() });
+    expect(second.status, second.text).toBe(200);
+    const { callback, req } = await signInToApp(other, own);
+    const claims = (await exchange(own, callback, req)).claims()!;
+    expect(claims.amr).toEqual(['pwd', 'otp', 'mfa']);
+    expect(claims.acr).toBe('https://refeds.org/profile/mfa');
+  });
+
+  it('refuses an app whose stored address breaks the https-or-loopback rule, without a 500', async () => {
+    const realm = (await findRealm(gw.db.db, 'default'))!.id;
+    await gw.db.db.insert(oidcClients).values({
+      realmId: realm,
+      clientId: 'plain-http-app',
+      name: 'Plain',
+      secretDigest: null,
+      redirectUris: ['http://app.example/cb'],
+      public: true,
+    });
+    const res = await gw.send(
+      'GET',
+      `/oauth2/auth?${new URLSearchParams({ client_id: 'plain-http-app', redirect_uri: 'http://app.example/cb', response_type: 'code', scope: 'openid', code_challenge: 'x'.repeat(43), code_challenge_method: 'S256' }).toString()}`,
+      { host: 'localhost' },
+    );
+    expect(res.status).toBe(400);
+    expect(res.headers.location).toBeUndefined();
+    expect(res.text).not.toMatch(/at .*\.js:\d+/);
+  });
+
+  it('never logs a code, a token, a client secret or an Authorization header', async () => {
+    const rp = await relyingParty(gw, 'default', { firstParty: true });
+    const browser = new Browser(gw);
+    await signedIn(browser);
+    const { callback, req } = await signInToApp(browser, rp, { scope: 'openid offline_access', prompt: 'consent' });
+    const tokens = await exchange(rp, callback, req);
+    await oidc.refreshTokenGrant(rp.config, tokens.refresh_token!);
+    await oidc.fetchUserInfo(rp.config, tokens.access_token, oidc.skipSubjectCheck);
+    const log = gw.logs.join('\n');
+    const code = new URL(callback).searchParams.get('code')!;
+    for (const secret of [code, tokens.access_token, tokens.refresh_token!, rp.clientSecret!, req.verifier])
+      expect(log).not.toContain(secret);
+    expect(log).not.toMatch(/"authorization"|basic [a-z0-9+/=]{8,}/i);
+    expect(log).toContain('"path":"/oauth2/token"');
+    // Nothing any test of this file did failed on the server's side.
+    expect(gw.logs.filter((l) => /provider failed|request failed/.test(l))).toEqual([]);
   });
 });

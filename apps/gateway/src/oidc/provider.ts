@@ -75,7 +75,7 @@ export interface RealmProvider {
  */
 function sessionHereCheck(signInOf: ProviderDeps['signInOf']) {
   const { Check } = interactionPolicy;
-  return new Check('session_here', 'the session here ended or changed', async (ctx) => {
+  return new Check('session_here', 'the session here ended or changed', 'login_required', async (ctx) => {
     const { session } = ctx.oidc;
     if (!session?.accountId) return Check.NO_NEED_TO_PROMPT;
     const here = await signInOf(ctx.req);
@@ -161,7 +161,15 @@ export async function buildRealmProvider(realm: Realm, deps: ProviderDeps): Prom
       registration: { enabled: false },
       pushedAuthorizationRequests: { enabled: false },
       userinfo: { enabled: true },
-      revocation: { enabled: true },
+      revocation: {
+        enabled: true,
+        // An app revokes its own tokens; another app's token is refused (a public app's silently, RFC 7009 §2.1).
+        allowedPolicy: (_ctx, client, token) => {
+          if (token.clientId === client.clientId) return Promise.resolve(true);
+          if (client.clientAuthMethod === 'none') return Promise.resolve(false);
+          return Promise.reject(new errors.InvalidRequest('client is not authorized to revoke the presented token'));
+        },
+      },
       introspection: {
         enabled: true,
         // Confidential apps only: a public one learns nothing (RFC 7662 §2.1 lets the server choose).
