@@ -82,6 +82,19 @@ describe.each(testDrivers())('the OpenID Connect provider on %s', (driver) => {
     }
   });
 
+  it('answers addresses under /oauth2/ that name no endpoint, or a method one does not take, as problems', async () => {
+    for (const [method, path] of [
+      ['GET', '/oauth2/nope'],
+      ['GET', '/oauth2/token'],
+      ['DELETE', '/oauth2/token'],
+      ['GET', '/oauth2/interaction/unknown'],
+    ] as const) {
+      const res = await gw.send(method, path, { host: 'localhost' });
+      expect(res.headers['content-type'], `${method} ${path}`).toMatch(/^application\/problem\+json/);
+      expect(res.json.code).toBe(path.includes('interaction') ? 'interaction_expired' : 'not_found');
+    }
+  });
+
   it('completes the code flow with PKCE through our sign-in and consent: ID token, userinfo, refresh rotation, revocation, introspection', async () => {
     const rp = await relyingParty(gw, 'acme');
     const browser = new Browser(gw);

@@ -2,6 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import {
   ACR_MULTI_FACTOR,
   ACR_SINGLE_FACTOR,
+  ProblemError,
+  toProblem,
   accountClaims,
   artifactStore,
   clientSecretMatches,
@@ -20,6 +22,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import Provider, { errors, interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Config } from '../config.js';
+import { localeOfHeader } from '../locale.js';
 import { realmOrigin } from '../mail/origin.js';
 import { renderProviderError } from './error-page.js';
 
@@ -210,6 +213,16 @@ export async function buildRealmProvider(realm: Realm, deps: ProviderDeps): Prom
   provider.Client.prototype.compareClientSecret = function compareDigest(this: { clientSecret?: string }, actual) {
     return clientSecretMatches(actual, this.clientSecret);
   };
+  // An address under /oauth2/ that names no endpoint (or a method an endpoint does not take): our 404.
+  provider.use(async (ctx, next) => {
+    await next();
+    if (ctx.status !== 404 || ctx.body !== undefined) return;
+    const locale = localeOfHeader(ctx.get('accept-language') || undefined);
+    ctx.status = 404;
+    ctx.type = 'application/problem+json';
+    ctx.set('content-language', locale);
+    ctx.body = toProblem(new ProblemError('not_found'), locale);
+  });
   // Every ID token names its session here (sid), so an app can match a logout to the session it ends.
   provider.Client.prototype.includeSid = () => true;
   provider.on('server_error', (ctx: KoaContextWithOIDC, err: Error) =>
