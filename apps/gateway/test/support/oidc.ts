@@ -97,7 +97,8 @@ export class Browser {
 
   async send(method: string, url: string, body?: Record<string, string>): Promise<Response> {
     const { host, path } = this.target(url);
-    const headers: Record<string, string> = { 'accept-language': 'en' };
+    // As a browser: pages and a page's forms are asked for as HTML.
+    const headers: Record<string, string> = { 'accept-language': 'en', accept: 'text/html' };
     const cookie = this.cookieHeader(host, path);
     if (cookie) headers.cookie = cookie;
     const res = body
