@@ -336,6 +336,34 @@ describe.each(testDrivers())('the OpenID Connect provider on %s', (driver) => {
     expect(claims.acr).toBe('https://refeds.org/profile/mfa');
   });
 
+  it('logs out from the app (RP-initiated logout): a confirmation form, then the registered post-logout address', async () => {
+    const own = await relyingParty(gw, 'default', {
+      firstParty: true,
+      postLogoutRedirectUris: ['http://127.0.0.1:9/bye'],
+    });
+    const browser = new Browser(gw);
+    await signedIn(browser);
+    const { callback, req } = await signInToApp(browser, own);
+    const tokens = await exchange(own, callback, req);
+    const end = oidc.buildEndSessionUrl(own.config, {
+      id_token_hint: tokens.id_token!,
+      post_logout_redirect_uri: 'http://127.0.0.1:9/bye',
+      state: 'bye1',
+    });
+    const page = await browser.send('GET', end.href);
+    expect(page.status, page.text.slice(0, 300)).toBe(200);
+    const form = /<form [^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/.exec(page.text)!;
+    const fields = Object.fromEntries(
+      [...form[2]!.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]),
+    );
+    const confirm = new URL(form[1]!, end).href;
+    const done = await browser.follow(confirm, await browser.send('POST', confirm, { ...fields, logout: 'yes' }));
+    expect(done.url).toBe('http://127.0.0.1:9/bye?state=bye1');
+    // An unregistered post-logout address is refused.
+    const other = oidc.buildEndSessionUrl(own.config, { post_logout_redirect_uri: 'https://evil.example/' });
+    expect((await browser.send('GET', other.href)).status).toBe(400);
+  });
+
   it('refuses an app whose stored address breaks the https-or-loopback rule, without a 500', async () => {
     const realm = (await findRealm(gw.db.db, 'default'))!.id;
     await gw.db.db.insert(oidcClients).values({

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import {
   ACR_MULTI_FACTOR,
   ACR_SINGLE_FACTOR,
+  outageProblem,
   ProblemError,
   toProblem,
   accountClaims,
@@ -213,9 +214,19 @@ export async function buildRealmProvider(realm: Realm, deps: ProviderDeps): Prom
   provider.Client.prototype.compareClientSecret = function compareDigest(this: { clientSecret?: string }, actual) {
     return clientSecretMatches(actual, this.clientSecret);
   };
-  // An address under /oauth2/ that names no endpoint (or a method an endpoint does not take): our 404.
+  // The requests that failed because the database could not answer (the server_error event says so).
+  const outages = new WeakSet<object>();
   provider.use(async (ctx, next) => {
     await next();
+    // An outage is no fault of the request: 503 temporarily_unavailable, to try again (not a 500).
+    if (ctx.status === 500 && outages.has(ctx)) {
+      ctx.status = 503;
+      ctx.set('retry-after', '1');
+      ctx.type = 'application/json';
+      ctx.body = { error: 'temporarily_unavailable', error_description: 'the service is not ready; try again shortly' };
+      return;
+    }
+    // An address under /oauth2/ that names no endpoint (or a method an endpoint does not take): our 404.
     if (ctx.status !== 404 || ctx.body !== undefined) return;
     const locale = localeOfHeader(ctx.get('accept-language') || undefined);
     ctx.status = 404;
@@ -225,8 +236,16 @@ export async function buildRealmProvider(realm: Realm, deps: ProviderDeps): Prom
   });
   // Every ID token names its session here (sid), so an app can match a logout to the session it ends.
   provider.Client.prototype.includeSid = () => true;
-  provider.on('server_error', (ctx: KoaContextWithOIDC, err: Error) =>
-    deps.log.error({ err: err.message, realm: realm.slug, route: ctx.oidc?.route }, 'oidc provider failed'),
-  );
+  provider.on('server_error', (ctx: KoaContextWithOIDC, err: Error) => {
+    if (outageProblem(err)) {
+      outages.add(ctx);
+      deps.log.warn(
+        { err: err.message, realm: realm.slug, route: ctx.oidc?.route },
+        'oidc provider: database unavailable',
+      );
+      return;
+    }
+    deps.log.error({ err: err.message, realm: realm.slug, route: ctx.oidc?.route }, 'oidc provider failed');
+  });
   return { provider, keysVersion: keys.map((k) => k.kid).join(' ') };
 }
