@@ -1,4 +1,4 @@
-import { findRealm } from '@accounts/api';
+import { disableAccount, findRealm } from '@accounts/api';
 import { oidcClients, users } from '@accounts/db';
 import { testDrivers, uniqueEmail } from '@accounts/testing';
 import { eq } from 'drizzle-orm';
@@ -362,6 +362,41 @@ describe.each(testDrivers())('the OpenID Connect provider on %s', (driver) => {
     // An unregistered post-logout address is refused.
     const other = oidc.buildEndSessionUrl(own.config, { post_logout_redirect_uri: 'https://evil.example/' });
     expect((await browser.send('GET', other.href)).status).toBe(400);
+  });
+
+  it('rotates a refresh token once when it is presented several times at once: one successor, the rest refused', async () => {
+    const own = await relyingParty(gw, 'default', { firstParty: true });
+    const browser = new Browser(gw);
+    await signedIn(browser);
+    const { callback, req } = await signInToApp(browser, own, { scope: 'openid offline_access', prompt: 'consent' });
+    const { refresh_token: refreshToken } = await exchange(own, callback, req);
+    const results = await Promise.allSettled(
+      Array.from({ length: 5 }, () => oidc.refreshTokenGrant(own.config, refreshToken!)),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    for (const r of results) if (r.status === 'rejected') expect(r.reason).toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it("stops a disabled account's tokens: introspection inactive, userinfo 401, no refresh", async () => {
+    const own = await relyingParty(gw, 'default', { firstParty: true });
+    const browser = new Browser(gw);
+    const email = await signedIn(browser);
+    const { callback, req } = await signInToApp(browser, own, { scope: 'openid offline_access', prompt: 'consent' });
+    const tokens = await exchange(own, callback, req);
+    expect((await oidc.tokenIntrospection(own.config, tokens.access_token)).active).toBe(true);
+    await disableAccount(gw.db.db, 'default', email, {
+      cap: { requested: 0, caused: 0, windowMs: 1 },
+      originOf: () => issuerOf(gw),
+    });
+    expect((await oidc.tokenIntrospection(own.config, tokens.access_token)).active).toBe(false);
+    const info = await gw.send('GET', '/oauth2/userinfo', {
+      host: 'localhost',
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    });
+    expect(info.status).toBe(401);
+    await expect(oidc.refreshTokenGrant(own.config, tokens.refresh_token!)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
   });
 
   it('refuses an app whose stored address breaks the https-or-loopback rule, without a 500', async () => {

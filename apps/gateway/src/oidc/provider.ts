@@ -226,6 +226,13 @@ export async function buildRealmProvider(realm: Realm, deps: ProviderDeps): Prom
       ctx.body = { error: 'temporarily_unavailable', error_description: 'the service is not ready; try again shortly' };
       return;
     }
+    // A token of an account that may no longer sign in (disabled, deleted, unconfirmed where the
+    // realm requires it) is no longer active, as userinfo and refresh already say.
+    const body = ctx.body as { active?: boolean; sub?: unknown } | undefined;
+    if (ctx.path === OIDC_ROUTES.introspection && body?.active === true && typeof body.sub === 'string') {
+      if (!(await findAccountBySubject(db, realm.id, body.sub))) ctx.body = { active: false };
+      return;
+    }
     // An address under /oauth2/ that names no endpoint (or a method an endpoint does not take): our 404.
     if (ctx.status !== 404 || ctx.body !== undefined) return;
     const locale = localeOfHeader(ctx.get('accept-language') || undefined);
