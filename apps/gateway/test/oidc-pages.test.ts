@@ -31,6 +31,11 @@ describe('a sign-in to an app through the sign-in page, without scripts', () => 
     const toLogin = await browser.follow(req.url.href);
     const login = await browser.send('GET', toLogin.url);
     expect(login.status).toBe(200);
+    // Its form leads (through redirects) to the app: no form-action limits it; the plain page keeps one.
+    expect(login.headers['content-security-policy']).not.toMatch(/form-action/);
+    expect((await browser.send('GET', `${issuerOf(gw)}/login`)).headers['content-security-policy']).toMatch(
+      /form-action 'self'/,
+    );
     expect(login.text).toContain('name="password"');
     const back = await postSignIn(browser, { res: login, url: toLogin.url }, email);
     expect(back.url, back.res.text.slice(0, 300)).toMatch(new RegExp(`^${rp.redirectUri}\\?code=`));

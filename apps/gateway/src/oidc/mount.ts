@@ -83,8 +83,16 @@ export async function registerOidc(app: FastifyInstance, services: OidcServices)
   const callbacks = new WeakMap<RealmProvider, (req: IncomingMessage, res: ServerResponse) => Promise<void>>();
   const hsts = config.HSTS_MAX_AGE_SECONDS > 0 ? `max-age=${config.HSTS_MAX_AGE_SECONDS}; includeSubDomains` : null;
 
-  app.addHook('onRequest', (req, _reply, done) => {
+  app.addHook('onRequest', (req, reply, done) => {
     requests.set(req.raw, req);
+    // The sign-in page of a sign-in to an app: its form's answer leads, through redirects, to the
+    // app's own address, which a browser enforcing form-action on redirects would refuse.
+    const next = (req.query as Record<string, unknown> | undefined)?.next;
+    // (The page a first step's POST answers with, the second step's, is such a page too.)
+    if (pathOf(req) === '/login' && typeof next === 'string' && next.startsWith('/oauth2/')) {
+      const csp = reply.raw.getHeader('content-security-policy');
+      if (typeof csp === 'string') reply.raw.setHeader('content-security-policy', withoutFormAction(csp));
+    }
     done();
   });
   await app.register(middie);
