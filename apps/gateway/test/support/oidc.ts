@@ -29,8 +29,7 @@ const toLoopback: LookupFunction = (_host, options, callback) => {
   else callback(null, '127.0.0.1', 4);
 };
 const loopback = new Agent({ connect: { lookup: toLoopback } });
-export const rpFetch: oidc.CustomFetch = (url, options) =>
-  undiciFetch(url, { ...options, dispatcher: loopback });
+export const rpFetch: oidc.CustomFetch = (url, options) => undiciFetch(url, { ...options, dispatcher: loopback });
 
 /** An app registered in the realm, and openid-client configured for it from the realm's discovery. */
 export async function relyingParty(
