@@ -1,6 +1,6 @@
 import { disableAccount, findRealm } from '@accounts/api';
-import { oidcClients, users } from '@accounts/db';
-import { testDrivers, uniqueEmail } from '@accounts/testing';
+import { oidcClients, passkeys, users } from '@accounts/db';
+import { SoftAuthenticator, testDrivers, uniqueEmail } from '@accounts/testing';
 import { eq } from 'drizzle-orm';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -397,6 +397,36 @@ describe.each(testDrivers())('the OpenID Connect provider on %s', (driver) => {
     await expect(oidc.refreshTokenGrant(own.config, tokens.refresh_token!)).rejects.toMatchObject({
       error: 'invalid_grant',
     });
+  });
+
+  it('tells the app of a passkey sign-in: amr hwk or swk, as the passkey is bound to its device or synced', async () => {
+    const own = await relyingParty(gw, 'default', { firstParty: true });
+    const origin = issuerOf(gw);
+    const browser = new Browser(gw);
+    const email = uniqueEmail('pk');
+    await browser.register(origin, email);
+    const authenticator = new SoftAuthenticator();
+    const options = await browser.postJson(`${origin}/users/passkeys/register/options`, {});
+    expect(options.status, options.text).toBe(200);
+    const added = await browser.postJson(`${origin}/users/passkeys/register`, {
+      response: authenticator.create(options.json, origin),
+    });
+    expect(added.status, added.text).toBe(201);
+    // Another browser signs in with the passkey alone.
+    const other = new Browser(gw);
+    const asked = await other.postJson(`${origin}/users/passkeys/login/options`, {});
+    const signIn = await other.postJson(`${origin}/users/passkeys/login`, {
+      response: authenticator.get(asked.json, origin),
+    });
+    expect(signIn.status, signIn.text).toBe(200);
+    const { callback, req } = await signInToApp(other, own);
+    const claims = (await exchange(own, callback, req)).claims()!;
+    const [passkey] = await gw.db.db
+      .select()
+      .from(passkeys)
+      .where(eq(passkeys.userId, (await subjectOf(email)).id));
+    expect(claims.amr).toEqual([passkey!.deviceType === 'multiDevice' || passkey!.backedUp ? 'swk' : 'hwk']);
+    expect(claims.acr).toBe('https://refeds.org/profile/sfa');
   });
 
   it('refuses an app whose stored address breaks the https-or-loopback rule, without a 500', async () => {

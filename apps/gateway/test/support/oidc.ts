@@ -107,6 +107,19 @@ export class Browser {
     return res;
   }
 
+  /** POSTs JSON (the passkey routes'), keeping the cookies of the answer. */
+  async postJson(url: string, body: unknown): Promise<Response> {
+    const { host, path } = this.target(url);
+    const cookie = this.cookieHeader(host, path);
+    const res = await this.gw.send('POST', path, {
+      host,
+      headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+      body: JSON.stringify(body),
+    });
+    this.keep(host, res);
+    return res;
+  }
+
   /**
    * Follows the service's redirects from `url` until an answer that is not one, a redirect away
    * from the gateway (to the app) or to the sign-in page: that answer, and the address it leads to.
