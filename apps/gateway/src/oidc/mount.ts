@@ -36,6 +36,9 @@ export interface OidcServices {
   accounts: AccountConfig;
 }
 
+/** Providers kept built at once (each is a Koa app with its keys and caches). */
+const MAX_PROVIDERS = 1000;
+
 /** The fastify request of a raw one the provider is handed (set by a hook ahead of middie's). */
 const requests = new WeakMap<IncomingMessage, FastifyRequest>();
 
@@ -53,6 +56,8 @@ function realmProviders(deps: ProviderDeps) {
       if (current && current.keysVersion === version) return current;
     }
     const building = buildRealmProvider(realm, deps);
+    // A provider per realm in use; a deployment with very many realms builds them again as needed.
+    if (built.size >= MAX_PROVIDERS && !built.has(realm.id)) built.clear();
     built.set(realm.id, building);
     building.catch(() => built.delete(realm.id));
     return building;
