@@ -73,6 +73,13 @@ describe.each(testDrivers())('the OpenID Connect provider on %s', (driver) => {
     const b = await gw.send('GET', '/oauth2/jwks', { host: 'acme.localhost' });
     expect(a.json.keys[0].kid).not.toBe(b.json.keys[0].kid);
 
+    // Forwarded headers from a proxy the gateway does not trust change nothing the provider says.
+    const forwarded = await gw.send('GET', '/.well-known/openid-configuration', {
+      host: 'localhost',
+      headers: { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https', 'x-forwarded-for': '203.0.113.9' },
+    });
+    expect(forwarded.json.issuer).toBe(issuerOf(gw));
+    expect(forwarded.json.token_endpoint).toBe(`${issuerOf(gw)}/oauth2/token`);
     for (const host of ['nope.localhost', 'evil.example']) {
       const forged = await gw.send('GET', '/.well-known/openid-configuration', { host });
       expect(forged.status).toBe(404);

@@ -54,3 +54,28 @@ describe('a sign-in to an app through the sign-in page, without scripts', () => 
     await exchange(rp, done.url, again);
   });
 });
+
+// Behind a trusted proxy the realm comes from X-Forwarded-Host; the issuer still from configuration.
+describe('the provider behind a trusted proxy', () => {
+  let gw: Gateway;
+  beforeAll(async () => {
+    gw = await startOidcGateway('pglite', { TRUST_PROXY: '127.0.0.1' });
+  });
+  afterAll(() => gw?.close());
+
+  it("answers the forwarded host's realm with its configured issuer; a forwarded host naming no realm is 404", async () => {
+    const discovery = (forwardedHost: string, proto = 'https') =>
+      gw.send('GET', '/.well-known/openid-configuration', {
+        host: 'localhost',
+        headers: { 'x-forwarded-host': forwardedHost, 'x-forwarded-proto': proto },
+      });
+    const acme = await discovery(`acme.localhost:${gw.port}`);
+    expect(acme.status).toBe(200);
+    expect(acme.json.issuer).toBe(issuerOf(gw, 'acme'));
+    expect(acme.json.userinfo_endpoint).toBe(`${issuerOf(gw, 'acme')}/oauth2/userinfo`);
+    const forged = await discovery('evil.example');
+    expect(forged.status).toBe(404);
+    expect(forged.json.code).toBe('realm_not_found');
+    expect(forged.text).not.toContain('evil.example');
+  });
+});
