@@ -222,6 +222,19 @@ describe.each(testDrivers())('the OpenID Connect provider on %s', (driver) => {
     expect(over.json.code).toBe('interaction_expired');
   });
 
+  it('never lets one account consent for another: a session that changed at the consent step sends the app back', async () => {
+    const rp = await relyingParty(gw);
+    const browser = new Browser(gw);
+    await signedIn(browser);
+    const ask = await authorizationRequest(rp);
+    const page = await browser.follow(ask.url.href);
+    expect(page.res.text).toContain('name="decision"');
+    // Another account signs in in this browser meanwhile.
+    await signedIn(browser);
+    const posted = await browser.follow(page.url, await browser.send('POST', page.url, { decision: 'allow' }));
+    expect(callbackParams(posted.url)).toMatchObject({ error: 'login_required', state: ask.state });
+  });
+
   it('refuses plain PKCE and a missing challenge; a code needs its verifier', async () => {
     const rp = await relyingParty(gw);
     const browser = new Browser(gw);

@@ -102,9 +102,11 @@ export function registerInteractions(app: FastifyInstance, deps: InteractionDeps
     }
     if (interaction.prompt.name !== 'consent')
       return finish(provider, req, reply, { error: 'interaction_required' }, false);
-    // The consent is the signed-in account's: a session that ended or changed meanwhile signs in again.
-    if (!signIn || signIn.accountId !== interaction.session?.accountId)
-      return reply.redirect(signInPathFor(uid, false), 303);
+    // The consent is the signed-in account's: a session that ended meanwhile signs in again; one of
+    // another account by now cannot consent for the first (the app starts again, with it).
+    if (!signIn) return reply.redirect(signInPathFor(uid, false), 303);
+    if (signIn.accountId !== interaction.session?.accountId)
+      return finish(provider, req, reply, { error: 'login_required', error_description: 'the session changed' }, false);
     const clientId = interaction.params.client_id;
     const client = typeof clientId === 'string' ? await findClient(deps.db, realm.id, clientId) : null;
     if (!client) return finish(provider, req, reply, { error: 'invalid_client' }, false);
