@@ -16,6 +16,7 @@ import { registerFormRoutes } from './form-adapter.js';
 import { registerHealth } from './health.js';
 import { realmOrigin } from './mail/origin.js';
 import { startMailSender } from './mail/sender.js';
+import { registerOidc } from './oidc/mount.js';
 import { registerOpenApi } from './openapi.js';
 import formParser from './plugins/form-parser.js';
 import framing from './plugins/framing.js';
@@ -183,6 +184,8 @@ export async function buildApp({
   startMailSender(app, db, config, vault, metrics);
 
   registerHealth(app, { db });
+  // Ahead of the other routes: the provider answers its addresses from an onRequest hook.
+  await registerOidc(app, { db, vault, config, accounts });
   registerOpenApi(app, router);
   registerFormRoutes(app, services);
   await registerTrpc(app, services);

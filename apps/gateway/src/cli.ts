@@ -7,6 +7,7 @@ import {
   operatorMailFrom,
   runAccountCommand,
 } from './account-cli.js';
+import { CLIENT_USAGE, ClientError, parseClientCommand, runClientCommand } from './client-cli.js';
 import { ConfigError, loadConfig } from './config.js';
 import { databaseOptionsFrom, migrationUrlOf } from './config-options.js';
 import { pepperFor, secretKeyFor } from './secret-key.js';
@@ -18,13 +19,20 @@ const USAGE = `Usage:
   npm run realm -- set <slug> require-verified-email on|off
                                            whether only accounts with a confirmed address may sign in
 ${ACCOUNT_USAGE}
+${CLIENT_USAGE}
 
 Uses the same DATABASE_URL / DATA_DIR as the server. On the embedded database (DATA_DIR), stop the
 server first; on PostgreSQL (DATABASE_URL) the commands work while servers run.`;
 
 async function main(args: string[]): Promise<number> {
   const [command, sub, ...rest] = args;
-  if (command !== 'migrate' && command !== 'realm' && !(command === 'account' && accountCommandValid(sub, rest))) {
+  const clientCommand = command === 'client' ? parseClientCommand(sub, rest) : null;
+  if (
+    command !== 'migrate' &&
+    command !== 'realm' &&
+    !(command === 'account' && accountCommandValid(sub, rest)) &&
+    !clientCommand
+  ) {
     console.error(USAGE);
     return 2;
   }
@@ -53,7 +61,11 @@ async function main(args: string[]): Promise<number> {
   if (database.dataDirWasOpen) console.warn(`${config.DATA_DIR}: ${DATA_DIR_WAS_OPEN}`);
   try {
     if (!(config.DATABASE_URL && config.DATABASE_MIGRATION_URL)) await database.migrate();
-    if (command === 'account') {
+    if (clientCommand) {
+      // The signing keys are sealed under SECRET_KEY, read once the data directory is held.
+      const secrets = () => ({ vault: createVault(secretKeyFor(config).key, config.SECRET_KEY_PREVIOUS) });
+      await runClientCommand(database.db, clientCommand, secrets);
+    } else if (command === 'account') {
       // Read once the data directory is held, as the server reads them.
       const secrets = () => ({
         vault: createVault(secretKeyFor(config).key, config.SECRET_KEY_PREVIOUS),
@@ -86,7 +98,8 @@ try {
     err instanceof ConfigError ||
     err instanceof DataDirBusyError ||
     err instanceof RealmError ||
-    err instanceof AccountCommandError
+    err instanceof AccountCommandError ||
+    err instanceof ClientError
   ) {
     console.error(err.message);
   } else {

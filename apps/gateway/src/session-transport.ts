@@ -46,6 +46,9 @@ export function deviceCredentialOf(req: FastifyRequest): string | null {
   return req.cookies[deviceCookieName(req)] ?? null;
 }
 
+/** The browser's session cookie alone (a sign-in to an app is a browser's, never a bearer's). */
+export const sessionCookieOf = (req: FastifyRequest): string | null => req.cookies[cookieName(req)] ?? null;
+
 /** The caller's session token: a bearer header for programs, else the session cookie. */
 export function sessionTokenOf(req: FastifyRequest): string | null {
   const auth = req.headers.authorization;

@@ -35,7 +35,14 @@ interface NavigateOptions {
   silent?: boolean;
 }
 
+/** Addresses the gateway answers itself, never a page of the app: a sign-in to another app goes on there. */
+const SERVER_ONLY = /^\/oauth2\//;
+
 export function navigate(to: string, { replace = false, state = null, silent = false }: NavigateOptions = {}) {
+  if (SERVER_ONLY.test(to)) {
+    window.location[replace ? 'replace' : 'assign'](to);
+    return;
+  }
   if (to === currentHref() && state === null) return;
   if (replace) window.history.replaceState(state, '', to);
   else window.history.pushState(state, '', to);

@@ -93,3 +93,35 @@ export {
   type RenderedMail,
 } from './mail/templates.js';
 export { realmRequiresVerifiedEmail, setRequireVerifiedEmail } from './records/realm-settings.js';
+// The OpenID Connect provider's storage and rules (the gateway mounts the provider itself).
+export {
+  ClientError,
+  clientSecretMatches,
+  clientUriProblem,
+  createClient,
+  deleteClient,
+  findClient,
+  listClients,
+  rotateClientSecret,
+  type ClientListing,
+  type NewClient,
+} from './oidc/clients.js';
+export { artifactStore, latestGrantId, type ArtifactAdapter, type ArtifactStoreOptions } from './oidc/artifacts.js';
+export {
+  realmSigningKeys,
+  listSigningKeys,
+  rotateSigningKeys,
+  signingKeysVersion,
+  type SigningJwk,
+} from './oidc/keys.js';
+export {
+  ACR_MULTI_FACTOR,
+  ACR_SINGLE_FACTOR,
+  accountClaims,
+  findAccountBySubject,
+  OIDC_SCOPE_CLAIMS,
+  sessionSignIn,
+  signedInSession,
+  type SessionSignIn,
+} from './oidc/accounts.js';
+export { OIDC_CLOCK_TOLERANCE_SECONDS, OIDC_LIFETIMES } from './kernel/oidc-lifetimes.js';

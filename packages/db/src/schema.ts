@@ -6,6 +6,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -54,6 +55,11 @@ export const users = pgTable(
     twoStep: boolean('two_step').notNull().default(false),
     /** The account's WebAuthn user handle: random, made at its first passkey, never the email. */
     passkeyHandle: text('passkey_handle').unique(),
+    /**
+     * What the apps it signs in to know it by (OpenID Connect's `sub`): random, never the email,
+     * never changed and never given to another account (a deleted account's goes with it).
+     */
+    subject: uuid('subject').notNull().unique().defaultRandom(),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('users_realm_email_unique').on(t.realmId, sql`lower(btrim(${t.email}))`)],
@@ -82,6 +88,11 @@ export const sessions = pgTable(
     passwordCheckedAt: timestamp('password_checked_at', { withTimezone: true }),
     /** When this session last proved a second factor (its sign-in's second step, a passkey, a re-check); null if never. */
     factorCheckedAt: timestamp('factor_checked_at', { withTimezone: true }),
+    /**
+     * How the session signed in, as RFC 8176 method references (`pwd`, `otp`, `hwk`, `swk`, `mfa`):
+     * what the apps it signs in to are told. Null for sessions from before it was kept.
+     */
+    amr: jsonb('amr').$type<string[]>(),
   },
   (t) => [
     index('sessions_user_idx').on(t.userId),
@@ -342,6 +353,101 @@ export const auditSettings = pgTable('audit_settings', {
   eventRetentionDays: integer('event_retention_days').notNull().default(90),
 });
 
+/** The realm a row of the OpenID Connect provider belongs to: it goes with the realm. */
+const inRealm = () =>
+  uuid('realm_id')
+    .notNull()
+    .references(() => realms.id, { onDelete: 'cascade' });
+
+/**
+ * The apps registered to sign people in with a realm's accounts (OpenID Connect clients), by an
+ * operator (npm run client). A confidential client's secret is stored only as its SHA-256.
+ */
+export const oidcClients = pgTable(
+  'oidc_clients',
+  {
+    realmId: inRealm(),
+    /** Random, and what the app sends as `client_id`. */
+    clientId: text('client_id').notNull(),
+    /** The app's name, shown to people on the consent page. */
+    name: text('name').notNull(),
+    /** SHA-256 (hex) of the 256-bit secret; null for a public client (PKCE alone). */
+    secretDigest: text('secret_digest'),
+    /** Exact redirect URIs: https, or http on a loopback host only. */
+    redirectUris: jsonb('redirect_uris').$type<string[]>().notNull(),
+    postLogoutRedirectUris: jsonb('post_logout_redirect_uris').$type<string[]>().notNull().default([]),
+    backchannelLogoutUri: text('backchannel_logout_uri'),
+    /** A single-page or native app: no secret, PKCE alone. */
+    public: boolean('public').notNull().default(false),
+    /** The service's own app: people are not asked to consent. */
+    firstParty: boolean('first_party').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.realmId, t.clientId] })],
+);
+
+/**
+ * What the OpenID Connect provider keeps (its adapter's models: grants, codes, tokens, its
+ * sessions and interactions), one row per realm, model and id, the payload as the provider
+ * gives it. Codes and refresh tokens are consumed in place, once (consumed_at); rows past
+ * expires_at are never found and are purged with the rest.
+ */
+export const oidcArtifacts = pgTable(
+  'oidc_artifacts',
+  {
+    realmId: inRealm(),
+    /** The provider's model: 'AuthorizationCode', 'RefreshToken', 'Grant', 'Session', … */
+    kind: text('kind').notNull(),
+    id: text('id').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    /** The grant a code or token belongs to (revoked together). */
+    grantId: text('grant_id'),
+    /** A provider session's fixed uid. */
+    uid: text('uid'),
+    /** A device code's user code. */
+    userCode: text('user_code'),
+    /** The account (its subject) and the app a row is about, to find an account's grants. */
+    accountId: text('account_id'),
+    clientId: text('client_id'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    consumedAt: timestamp('consumed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.realmId, t.kind, t.id] }),
+    index('oidc_artifacts_grant_idx').on(t.realmId, t.grantId),
+    index('oidc_artifacts_uid_idx').on(t.realmId, t.uid),
+    index('oidc_artifacts_user_code_idx').on(t.realmId, t.userCode),
+    index('oidc_artifacts_account_idx').on(t.realmId, t.accountId, t.kind),
+    index('oidc_artifacts_expires_idx').on(t.expiresAt),
+  ],
+);
+
+/**
+ * A realm's keys signing its ID tokens (RS256), made at the first use, the private JWK sealed
+ * under SECRET_KEY. One is current (retired_at null); a retired key stays published until every
+ * token it signed has expired, then is purged.
+ */
+export const oidcSigningKeys = pgTable(
+  'oidc_signing_keys',
+  {
+    realmId: inRealm(),
+    kid: text('kid').notNull(),
+    /** The private JWK as JSON, sealed by the vault for this realm and kid. */
+    privateJwk: text('private_jwk').notNull(),
+    createdAt: createdAt(),
+    retiredAt: timestamp('retired_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.realmId, t.kid] }),
+    // One current key per realm: two gateways making the first at once keep one.
+    uniqueIndex('oidc_signing_keys_current_unique')
+      .on(t.realmId)
+      .where(sql`${t.retiredAt} is null`),
+  ],
+);
+
 export type Realm = typeof realms.$inferSelect;
 export type User = typeof users.$inferSelect;
 export type Session = typeof sessions.$inferSelect;
+export type OidcClient = typeof oidcClients.$inferSelect;

@@ -46,6 +46,8 @@ export const messages: MessageTable = {
   origin_unknown:
     'Für diese Seite ist keine öffentliche Adresse eingerichtet; Links und Passkeys können nicht erstellt werden.',
   internal: 'Bei uns ist etwas schiefgelaufen.',
+  interaction_expired:
+    'Diese Anmeldung bei einer App ist abgelaufen oder schon abgeschlossen. Gehen Sie zurück zur App und beginnen Sie erneut.',
   email_not_verified: 'Bestätigen Sie zuerst Ihre E-Mail-Adresse mit dem Link, den wir Ihnen gesendet haben.',
   totp_code_format: 'Geben Sie den 6-stelligen Code aus Ihrer Authenticator-App ein.',
   second_step_code_format:

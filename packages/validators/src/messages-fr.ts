@@ -45,6 +45,8 @@ export const messages: MessageTable = {
   origin_unknown:
     "Aucune adresse publique n'est configurée pour ce site : liens et clés d'accès ne peuvent pas être créés.",
   internal: 'Une erreur est survenue de notre côté.',
+  interaction_expired:
+    "Cette connexion à une application a expiré ou est déjà terminée. Revenez à l'application et recommencez.",
   email_not_verified: "Confirmez d'abord votre adresse e-mail avec le lien que nous vous avons envoyé.",
   totp_code_format: "Saisissez le code à 6 chiffres de votre application d'authentification.",
   second_step_code_format:

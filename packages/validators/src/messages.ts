@@ -49,6 +49,7 @@ const en = {
   not_ready: 'The service is not ready. Try again shortly.',
   origin_unknown: 'This site has no public address configured, so links and passkeys cannot be made for it.',
   internal: 'Something went wrong on our side.',
+  interaction_expired: 'This sign-in to an app has expired or is already finished. Go back to the app and start again.',
   email_not_verified: 'Confirm your email address first, with the link we sent you.',
   totp_code_format: 'Enter the 6-digit code from your authenticator app.',
   second_step_code_format: 'Enter the 6-digit code from your authenticator app, or a recovery code (xxxxx-xxxxx).',

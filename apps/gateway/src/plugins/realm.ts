@@ -1,6 +1,7 @@
 import { ProblemError, type Database } from '@accounts/api';
 import { setupPlugin } from './setup-plugin.js';
 import { assertSameOrigin } from '../origin-check.js';
+import { isProviderPath } from '../oidc/mount.js';
 import { isValidHost, realmLookup, realmSlugFromHost } from '../realm-host.js';
 import { assertTargetNamesHost, pathOf } from '../request-target.js';
 
@@ -39,6 +40,10 @@ export default setupPlugin<RealmOptions>('realm', (app, { db, rootDomain, truste
     const realm = slug ? await findRealmCached(slug) : null;
     if (!realm) throw new ProblemError('realm_not_found');
     req.realm = realm;
+    // The provider's endpoints take other sites' POSTs by design (an app's back end, a single-page
+    // app's token request, its logout form); they check the app instead. Our own consent form is
+    // no such endpoint: it stays same-origin.
+    if (isProviderPath(pathOf(req))) return;
     assertSameOrigin(req, trustedOrigins);
   });
 });

@@ -14,5 +14,12 @@ const KINDS: Record<string, string> = {
   '53414d53-554e-4700-0000-000000000000': 'Samsung Pass',
 };
 
+/**
+ * What a sign-in with the passkey tells apps it used (RFC 8176): `swk` for a synced passkey (a
+ * password manager's, backed up), `hwk` for one bound to its device (a security key).
+ */
+export const passkeyMethodReference = (passkey: { deviceType: string; backedUp: boolean }): 'hwk' | 'swk' =>
+  passkey.deviceType === 'multiDevice' || passkey.backedUp ? 'swk' : 'hwk';
+
 /** The authenticator's kind, or null when its AAGUID is not one we know. */
 export const passkeyKind = (aaguid: string): string | null => KINDS[aaguid.toLowerCase()] ?? null;

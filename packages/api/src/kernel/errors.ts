@@ -22,6 +22,7 @@ export const PROBLEM_STATUS = {
   email_change_token_invalid: 400,
   invalid_host: 400,
   passkey_challenge_invalid: 400,
+  interaction_expired: 400,
   unauthenticated: 401,
   second_factor_required: 401,
   sign_in_expired: 401,

@@ -52,6 +52,11 @@ export interface Vault {
    * hashing pool), or a digest (what was kept before codes were hashed). Its index, or -1.
    */
   findCode(value: string, stored: readonly string[]): Promise<number>;
+  /**
+   * Keys of their own for a `use` (e.g. signing the OpenID Connect provider's cookies), derived
+   * from every kept key: the current key's first, so what the others made still verifies.
+   */
+  keysFor(use: string): Buffer[];
 }
 
 /** What hashes the codes off the event loop: the hashing pool (password-hashing.ts). */
@@ -142,6 +147,7 @@ export function createVault(secretKey: Buffer, previousKeys: readonly Buffer[] =
     digests,
     isCurrentDigest: (digest) => digest.startsWith(`${current.id}.`),
     hashCode: async (value) => `${CODE_SCHEME}:${current.id}${await pool().hashCode(hmac(current.digest, value))}`,
+    keysFor: (use) => ring.map((k) => derive(k, `accounts/${use}`)),
     async findCode(value, stored) {
       const earlier = new Set(digests(value));
       // Each on a thread of the pool, side by side.

@@ -6,12 +6,15 @@ import {
   knownDevices,
   mailOutbox,
   mailSends,
+  oidcArtifacts,
+  oidcSigningKeys,
   pendingSignIns,
   webauthnChallenges,
   type Database,
 } from '@accounts/db';
 import type { AccountConfig } from '../kernel/config.js';
 import { ago } from '../kernel/db-time.js';
+import { RETIRED_KEY_KEPT_MS } from '../kernel/oidc-lifetimes.js';
 import { KNOWN_DEVICES_PER_ACCOUNT } from '../credentials/known-devices.js';
 import { sessionIsLive } from '../records/sessions.js';
 
@@ -36,6 +39,10 @@ export interface Purged {
   pendingSignIns: number;
   /** Passkey ceremonies begun and never finished, past their expiry. */
   challenges: number;
+  /** What the OpenID Connect provider kept (codes, tokens, grants, its sessions) past its expiry. */
+  oidcArtifacts: number;
+  /** Retired signing keys no live ID token was signed with. */
+  oidcKeys: number;
 }
 
 const DAY_MS = 86_400_000;
@@ -76,11 +83,12 @@ export async function purgeExpired(db: Database, config: AccountConfig, opts: Re
   // Failures inside a lockout window are still counted: never delete those.
   const eventMs = Math.max(opts.eventRetentionMs, config.failureWindowMs, config.accountCapWindowMs);
   const older = (column: AnyColumn, ms: number) => lt(column, ago(ms));
-  const drain = async (table: string, where: SQL | undefined) => {
+  /** Deletes the rows `where` names, `key` (the primary key's columns) a batch at a time. */
+  const drain = async (table: string, where: SQL | undefined, key = 'id') => {
     let total = 0;
     for (;;) {
       const rows = await db.execute<{ id: unknown }>(
-        sql`delete from ${sql.identifier(table)} where id in (select id from ${sql.identifier(table)} where ${where} limit ${sql.raw(String(batch))} for update skip locked) returning id`,
+        sql`delete from ${sql.identifier(table)} where (${sql.raw(key)}) in (select ${sql.raw(key)} from ${sql.identifier(table)} where ${where} limit ${sql.raw(String(batch))} for update skip locked) returning 1`,
       );
       const n = Array.isArray(rows) ? rows.length : ((rows as { rows?: unknown[] }).rows?.length ?? 0);
       total += n;
@@ -106,5 +114,7 @@ export async function purgeExpired(db: Database, config: AccountConfig, opts: Re
     mailSends: await drain('mail_sends', older(mailSends.createdAt, config.mailCap.windowMs)),
     pendingSignIns: await drain('pending_sign_ins', older(pendingSignIns.expiresAt, 0)),
     challenges: await drain('webauthn_challenges', older(webauthnChallenges.expiresAt, 0)),
+    oidcArtifacts: await drain('oidc_artifacts', older(oidcArtifacts.expiresAt, 0), 'realm_id, kind, id'),
+    oidcKeys: await drain('oidc_signing_keys', older(oidcSigningKeys.retiredAt, RETIRED_KEY_KEPT_MS), 'realm_id, kid'),
   };
 }

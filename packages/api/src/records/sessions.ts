@@ -27,6 +27,8 @@ export interface SessionOrigin {
   passwordChecked?: boolean;
   /** The sign-in proved a second factor: its second step, or a passkey sign-in (default false). */
   factorChecked?: boolean;
+  /** How it signed in, as RFC 8176 method references (`pwd`, `otp`, `hwk`, `swk`, `mfa`). */
+  amr?: readonly string[];
 }
 
 /**
@@ -53,6 +55,7 @@ export async function createSession(
       clientIp: origin.clientIp ?? null,
       passwordCheckedAt: origin.passwordChecked === false ? null : sql`now()`,
       factorCheckedAt: origin.factorChecked ? sql`now()` : null,
+      amr: origin.amr ? [...origin.amr] : null,
     })
     .returning({ expiresAt: sessions.expiresAt });
   await db.execute(

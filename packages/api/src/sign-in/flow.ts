@@ -40,6 +40,8 @@ export interface Identified<S = unknown> {
  */
 export interface Verified {
   holds?: (tx: Database) => Promise<boolean>;
+  /** What the proof was, as RFC 8176 method references (a passkey: `hwk` or `swk`; a code: `otp`). */
+  amr?: readonly string[];
 }
 
 /** One way of proving who one is, in the vocabulary of Keycloak's authenticators. */
@@ -109,6 +111,7 @@ export async function signIn<In, S>(ctx: Context, method: SignInMethod<In, S>, i
       : await signInKnown(ctx, user, check, device, verified, {
           password: method.completes === 'second',
           factor: true,
+          amr: method.completes === 'second' ? ['pwd', ...(verified.amr ?? []), 'mfa'] : (verified.amr ?? []),
         });
   if (!started) throw await refuse();
   // The owner's language from now on; after the new-sign-in notice, which went out in the one they used before.
@@ -159,7 +162,12 @@ const clientOf = (ctx: Context, device: PresentedDevice) =>
 export interface Proved {
   password: boolean;
   factor: boolean;
+  /** How, as RFC 8176 method references: what apps the session signs in to are told. */
+  amr: readonly string[];
 }
+
+/** A sign-in with the password alone (and a registration). */
+export const PASSWORD_ONLY: Proved = { password: true, factor: false, amr: ['pwd'] };
 
 /**
  * Starts a session in the transaction that records why: the session the client presented ends (a
@@ -179,6 +187,7 @@ export async function startSession(
     clientIp: ctx.clientIp,
     passwordChecked: proved.password,
     factorChecked: proved.factor,
+    amr: proved.amr,
   });
   const credential = await rememberDevice(tx, userId, device.tokens, device.known);
   return { session, credential };
@@ -201,7 +210,7 @@ export async function signInKnown(
   check: ClaimedCheck,
   device: PresentedDevice,
   proof?: Verified,
-  proved: Proved = { password: true, factor: false },
+  proved: Proved = PASSWORD_ONLY,
 ): Promise<Started | null> {
   return ctx.db
     .transaction(async (tx) => {

@@ -1,5 +1,6 @@
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import { lockoutSubject } from '../credentials/lockout.js';
+import { passkeyMethodReference } from '../credentials/passkey-kinds.js';
 import {
   findPasskey,
   recordPasskeyUse,
@@ -42,7 +43,7 @@ export const passkeyMethod: SignInMethod<AuthenticationResponseJSON, Found> = {
       if (outcome.counterWentBack) await recordEvent(ctx.db, eventSource(ctx), 'passkey_counter_regressed', user.id);
       return null;
     }
-    return { holds: (tx) => recordPasskeyUse(tx, outcome.assertion) };
+    return { holds: (tx) => recordPasskeyUse(tx, outcome.assertion), amr: [passkeyMethodReference(state.passkey)] };
   },
   refusal: () => new ProblemError('passkey_rejected'),
 };

@@ -9,7 +9,7 @@ import type { Context } from '../kernel/context.js';
 import { eventSource, recordEvent } from '../records/events.js';
 import { realmRequiresVerifiedEmail } from '../records/realm-settings.js';
 import { findUserByEmail, publicUser } from '../records/users.js';
-import { answer, startSession } from './flow.js';
+import { answer, PASSWORD_ONLY, startSession } from './flow.js';
 
 type RegisterInput = z.output<ReturnType<typeof registerSchema>>;
 
@@ -37,9 +37,7 @@ export async function register(ctx: Context, data: RegisterInput) {
         .values({ realmId: ctx.realm.id, name: data.name, email: data.email, passwordHash, locale: ctx.locale })
         .returning();
       const device = { tokens: parseDeviceCredential(ctx.deviceCredential), known: null };
-      const started = confirmFirst
-        ? null
-        : await startSession(tx, ctx, user!.id, device, { password: true, factor: false });
+      const started = confirmFirst ? null : await startSession(tx, ctx, user!.id, device, PASSWORD_ONLY);
       await recordEvent(tx, eventSource(ctx), 'registered', user!.id);
       await queueVerification(tx, ctx, user!);
       return { user: user!, started };

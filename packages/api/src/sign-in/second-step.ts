@@ -3,6 +3,7 @@ import type { Database, User } from '@accounts/db';
 import type { SecondStepCode, SecondStepMethod } from '@accounts/validators';
 import { checkSecondStepCode } from '../credentials/factors.js';
 import { lockoutSubject } from '../credentials/lockout.js';
+import { passkeyMethodReference } from '../credentials/passkey-kinds.js';
 import { findPasskey, recordPasskeyUse, takeAssertionChallenge, verifyAssertion } from '../credentials/webauthn.js';
 import { ProblemError } from '../kernel/errors.js';
 import { queueTwoStepNotice } from '../mail/notices.js';
@@ -59,9 +60,11 @@ export const secondStepMethod: SignInMethod<SecondStepTry, Found> = {
     return { user, subject: lockoutSubject(ctx.realm.id, user.email, user.id), state: { pendingId: id, challenge } };
   },
   async verify(ctx, { user, state }, { answer }) {
-    const use = await usingAnswer(ctx, user!, answer, state.challenge);
-    if (!use) return null;
+    const using = await usingAnswer(ctx, user!, answer, state.challenge);
+    if (!using) return null;
+    const { use, amr } = using;
     return {
+      amr,
       holds: async (tx) => {
         // Used once: a second request with the same pending sign-in finds it gone.
         if (!(await endPendingSignIn(tx, state.pendingId))) return false;
@@ -102,15 +105,18 @@ export const secondStepMethod: SignInMethod<SecondStepTry, Found> = {
 
 /**
  * How an answer is used up in the sign-in's transaction, checked first where it can be outside
- * it (a passkey's signature). Null when it cannot hold (an unknown passkey, a bad signature).
+ * it (a passkey's signature), and what it was (RFC 8176: a code of the app or a recovery code is
+ * `otp`, a passkey `hwk` or `swk`). Null when it cannot hold (an unknown passkey, a bad signature).
  */
 async function usingAnswer(
   ctx: Context,
   user: User,
   answer: SecondStepAnswer,
   challenge: string | null,
-): Promise<((tx: Database) => Promise<SecondStepMethod | null>) | null> {
-  if ('code' in answer) return checkSecondStepCode(ctx.db, ctx.vault, user.id, answer.code, ctx.log);
+): Promise<{ use: (tx: Database) => Promise<SecondStepMethod | null>; amr: string[] } | null> {
+  if ('code' in answer) {
+    return { use: await checkSecondStepCode(ctx.db, ctx.vault, user.id, answer.code, ctx.log), amr: ['otp'] };
+  }
   const found = challenge ? await findPasskey(ctx.db, ctx.realm.id, answer.passkey.id) : null;
   if (!challenge || !found || found.user.id !== user.id) return null;
   const outcome = await verifyAssertion(ctx, found.passkey, answer.passkey, challenge, false);
@@ -118,5 +124,8 @@ async function usingAnswer(
     if (outcome.counterWentBack) await recordEvent(ctx.db, eventSource(ctx), 'passkey_counter_regressed', user.id);
     return null;
   }
-  return async (tx) => ((await recordPasskeyUse(tx, outcome.assertion)) ? 'passkey' : null);
+  return {
+    use: async (tx) => ((await recordPasskeyUse(tx, outcome.assertion)) ? 'passkey' : null),
+    amr: [passkeyMethodReference(found.passkey)],
+  };
 }

@@ -25,7 +25,9 @@ export function SignInPage() {
     () => postedStep(passwordStep, secondStep) ?? { name: 'password', email: search.get('email') ?? '' },
   );
 
-  if (session.status === 'signed-in') return <Redirect to={next} />;
+  // An app that asked for a new sign-in (OpenID Connect prompt=login, max_age) gets the form even
+  // when a session is live: signing in again starts a new one.
+  if (session.status === 'signed-in' && search.get('prompt') !== 'login') return <Redirect to={next} />;
 
   const signedIn = (user: SignedInUser) => {
     setSignedIn(user);
