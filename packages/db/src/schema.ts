@@ -129,6 +129,9 @@ export const accountEvents = pgTable(
     pending: boolean('pending').notNull().default(false),
     clientIp: text('client_ip'),
     userAgent: text('user_agent'),
+    /** The app (OpenID Connect client) an event is about (signed in to, access removed): its client_id, and its name then. */
+    appClientId: text('app_client_id'),
+    appName: text('app_name'),
     createdAt: createdAt(),
   },
   (t) => [

@@ -275,7 +275,15 @@ describe('the download of one’s data', () => {
 describe('the activity of a change of address and a copy', () => {
   it('names the new events in the page language', async () => {
     const at = new Date().toISOString();
-    const event = (id: string, type: string) => ({ id, at, type, device: null, address: null, failed: false });
+    const event = (id: string, type: string) => ({
+      id,
+      at,
+      type,
+      device: null,
+      address: null,
+      failed: false,
+      app: null,
+    });
     renderApp(
       '/settings/activity',
       {

@@ -139,7 +139,15 @@ describe('recent activity', () => {
             ? {
                 data: {
                   events: [
-                    { id: '1', at: ago(86400 * 3), type: 'registered', device: null, address: null, failed: false },
+                    {
+                      id: '1',
+                      at: ago(86400 * 3),
+                      type: 'registered',
+                      device: null,
+                      address: null,
+                      failed: false,
+                      app: null,
+                    },
                   ],
                   nextCursor: null,
                 },
@@ -154,6 +162,7 @@ describe('recent activity', () => {
                       device: 'curl 8.5',
                       address: '198.51.100.x',
                       failed: true,
+                      app: null,
                     },
                     {
                       id: '2',
@@ -162,6 +171,7 @@ describe('recent activity', () => {
                       device: 'Firefox 128 on Windows 10',
                       address: '203.0.113.x',
                       failed: false,
+                      app: null,
                     },
                   ],
                   nextCursor: 'older',

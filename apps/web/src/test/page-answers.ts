@@ -46,7 +46,7 @@ export const ANSWERS: Record<string, unknown> = {
     ],
   } satisfies RouterOutputs['security']['sessions'],
   'security.activity': {
-    events: [{ id: 'e1', at: NOW, type: 'signed_in', device: null, address: null, failed: false }],
+    events: [{ id: 'e1', at: NOW, type: 'signed_in', device: null, address: null, failed: false, app: null }],
     nextCursor: 'older',
   } satisfies RouterOutputs['security']['activity'],
   'passkeys.list': { passkeys: [LAPTOP] } satisfies RouterOutputs['passkeys']['list'],

@@ -52,6 +52,8 @@ export const accountExportSchema = z.object({
       at,
       address: z.string().nullable(),
       userAgent: z.string().nullable(),
+      /** The app an event is about (a sign-in to it, its access removed): its client_id and its name then. */
+      app: z.object({ clientId: z.string(), name: z.string() }).nullable(),
     }),
   ),
   /**

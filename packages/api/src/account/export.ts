@@ -90,6 +90,7 @@ export async function exportAccount(db: Database, realm: Realm, user: User, curr
         at: e.createdAt,
         address: e.clientIp,
         userAgent: e.userAgent,
+        app: e.appClientId ? { clientId: e.appClientId, name: e.appName ?? '' } : null,
       })),
       mails: mails.map((m) => ({
         kind: m.template as AccountExport['mails'][number]['kind'],

@@ -8,12 +8,14 @@ export const activityEventSchema = z.object({
   /** The event's own random UUID: it tells nothing of other accounts' events. */
   id: z.string(),
   at: z.date(),
-  /** registered, signed_in, sign_in_failed, signed_out, password_changed, password_change_failed, sessions_revoked, session_revoked, name_changed, … */
+  /** registered, signed_in, sign_in_failed, signed_out, password_changed, password_change_failed, sessions_revoked, session_revoked, name_changed, app_signed_in, app_access_removed, … */
   type: z.string(),
   device: z.string().nullable(),
   address: z.string().nullable(),
   /** A refused attempt (a wrong password). */
   failed: z.boolean(),
+  /** The app an event is about (app_signed_in, app_access_removed): its name then; null for other events. */
+  app: z.string().nullable(),
 });
 
 export const activityResult = z.object({

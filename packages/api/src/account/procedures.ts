@@ -87,6 +87,7 @@ export function accountProcedures({
               at: accountEvents.createdAt,
               userAgent: accountEvents.userAgent,
               clientIp: accountEvents.clientIp,
+              app: accountEvents.appName,
             })
             .from(accountEvents)
             .where(
@@ -109,6 +110,7 @@ export function accountProcedures({
               address: displayAddress(r.clientIp),
               // Blocked attempts (the lockout's refusals) and other refusals are failed attempts too.
               failed: /_(failed|blocked|refused|invalid)$|^rate_limited$/.test(r.type),
+              app: r.app,
             })),
             nextCursor: rows.length > ACTIVITY_PAGE_SIZE ? encodeCursor(page.at(-1)!.publicId) : null,
           };

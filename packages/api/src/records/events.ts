@@ -42,7 +42,9 @@ export type AccountEventType =
   | 'email_change_requested'
   | 'email_change_cancelled'
   | 'email_changed'
-  | 'data_exported';
+  | 'data_exported'
+  | 'app_signed_in'
+  | 'app_access_removed';
 
 export interface EventSource {
   realmId: string;
@@ -66,12 +68,22 @@ export const eventSource = (ctx: {
   requestId: ctx.requestId ?? null,
 });
 
-/** Writes one account event. Never given a password or token: only who, what, when, from where. */
+/** The app (OpenID Connect client) an event is about: its client_id, and its name as it is now. */
+export interface EventApp {
+  clientId: string;
+  name: string;
+}
+
+/**
+ * Writes one account event. Never given a password or token: only who, what, when, from where
+ * (and which app, for an app's events).
+ */
 export async function recordEvent(
   db: Database,
   src: EventSource,
   type: AccountEventType,
   userId: string | null = null,
+  app: EventApp | null = null,
 ) {
   await db.insert(accountEvents).values({
     realmId: src.realmId,
@@ -80,6 +92,8 @@ export async function recordEvent(
     clientIp: src.clientIp,
     userAgent: keptUserAgent(src.userAgent),
     requestId: src.requestId ?? null,
+    appClientId: app?.clientId ?? null,
+    appName: app?.name ?? null,
   });
 }
 

@@ -442,6 +442,7 @@ describe('passkey events on the activity page', () => {
               device: null,
               address: null,
               failed: failed as boolean,
+              app: null,
             })),
             nextCursor: null,
           },

@@ -563,6 +563,7 @@ describe('two-step events on the activity page', () => {
             device: null,
             address: null,
             failed: failed as boolean,
+            app: null,
           })),
           nextCursor: null,
         },
