@@ -124,4 +124,6 @@ export {
   signedInSession,
   type SessionSignIn,
 } from './oidc/accounts.js';
+export { recordAppSignIn, type AppSignIn } from './oidc/app-sign-in.js';
+export { APP_SCOPES, type AppScope } from './oidc/apps-outputs.js';
 export { OIDC_CLOCK_TOLERANCE_SECONDS, OIDC_LIFETIMES } from './kernel/oidc-lifetimes.js';

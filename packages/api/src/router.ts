@@ -4,6 +4,7 @@ import { exportProcedures } from './account/export-procedures.js';
 import { emailChangeProcedures } from './email/change-procedures.js';
 import { emailProcedures } from './email/procedures.js';
 import type { AccountConfig } from './kernel/config.js';
+import { appsProcedures } from './oidc/apps-procedures.js';
 import { passkeyProcedures } from './passkeys/procedures.js';
 import { passwordProcedures } from './passwords/procedures.js';
 import { createCallerFactory, proceduresFor, router } from './procedures.js';
@@ -30,6 +31,7 @@ export function createAppRouter(config: AccountConfig) {
     security: router({ ...sessions.security, ...account.security }),
     twoStep: router(twoStepProcedures(p).twoStep),
     passkeys: router({ ...passkeyProcedures(p).passkeys, ...signIn.passkeys }),
+    apps: router(appsProcedures(p).apps),
   });
 }
 

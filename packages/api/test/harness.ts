@@ -43,7 +43,7 @@ export interface Handed {
 
 type AppCaller = ReturnType<ReturnType<typeof callerFor>>;
 export type Caller = Handed &
-  Pick<AppCaller, 'account' | 'email' | 'security' | 'twoStep' | 'passkeys' | 'emailChange' | 'accountData'>;
+  Pick<AppCaller, 'account' | 'email' | 'security' | 'twoStep' | 'passkeys' | 'emailChange' | 'accountData' | 'apps'>;
 
 export interface Harness {
   db: TestDatabase;
@@ -134,6 +134,7 @@ export function useHarness(driver: Driver, overrides: Partial<AccountConfig> = {
       passkeys: caller.passkeys,
       emailChange: caller.emailChange,
       accountData: caller.accountData,
+      apps: caller.apps,
     });
   };
   return h;

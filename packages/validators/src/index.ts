@@ -5,6 +5,7 @@ export * from './name.js';
 export * from './password-policy.js';
 export * from './schemas.js';
 export * from './security.js';
+export * from './apps.js';
 export * from './realm.js';
 export * from './two-step.js';
 export * from './passkeys.js';

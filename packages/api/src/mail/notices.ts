@@ -231,6 +231,34 @@ export async function queueDataExported(tx: Database, ctx: Context, user: User):
 }
 
 /**
+ * What the notice of a sign-in to an app is queued with: it comes from the provider's interaction
+ * (apps/gateway/src/oidc/), not from a procedure, so its request gives only these.
+ */
+export interface AppSignInMail {
+  cap: MailCap;
+  realm: Realm;
+  /** The realm's origin, which the mail links to. */
+  origin: string;
+  clientIp: string | null;
+  log?: Context['log'];
+}
+
+/** Tells the owner their account signed in to an app for the first time, with how to remove its access. */
+export async function queueAppSignedIn(tx: Database, mail: AppSignInMail, user: User, appName: string): Promise<void> {
+  if (!user.emailVerifiedAt) return;
+  const origin = mail.origin.replace(/\/$/, '');
+  await queueFrom(tx, { cap: mail.cap, realm: mail.realm, log: mail.log }, user, 'app_signed_in', () => ({
+    realmName: mail.realm.name,
+    name: user.name,
+    appName,
+    at: new Date().toISOString(),
+    ip: mail.clientIp,
+    appsLink: `${origin}/settings/apps`,
+    recoverLink: `${origin}/forgot-password`,
+  }));
+}
+
+/**
  * What an operator's command mails with: there is no request, so the cap and the realm's origin
  * come from the server's configuration (the same origin its own mails link to).
  */

@@ -28,6 +28,8 @@ export interface MailPayload {
   email_changed: Base & { at: string; ip: string | null; newEmail: string; recoverLink: string };
   /** A copy of the account's data was downloaded. */
   data_exported: Base & { at: string; ip: string | null; recoverLink: string };
+  /** The account signed in to an app (an OpenID Connect client) for the first time; `appsLink`: the page that removes its access. */
+  app_signed_in: Base & { appName: string; at: string; ip: string | null; appsLink: string; recoverLink: string };
   /** The service's operator disabled the account (`account disable`): it signs in no more. */
   account_disabled: Base & { at: string };
   /** The service's operator turned off the account's two-step sign-in (`account reset-second-factor`). */
@@ -50,6 +52,7 @@ export const MAIL_TEMPLATES = [
   'email_change_attempt',
   'email_changed',
   'data_exported',
+  'app_signed_in',
   'account_disabled',
   'two_step_reset',
 ] as const satisfies readonly MailTemplate[];
@@ -209,6 +212,19 @@ const en: Texts = {
         p: `On ${when(p.at, l)}, from the address ${p.ip ?? unknown.en}, a copy of everything ${p.realmName} holds about your account was downloaded.`,
       },
       { p: 'If this was not you, reset your password now:' },
+      { link: p.recoverLink, label: 'Reset my password' },
+    ],
+  }),
+  app_signed_in: (p, l) => ({
+    subject: `You signed in to ${p.appName} with your account at ${p.realmName}`,
+    blocks: [
+      { p: `Hello ${p.name},` },
+      {
+        p: `On ${when(p.at, l)}, from the address ${p.ip ?? unknown.en}, your account at ${p.realmName} was used for the first time to sign in to the app ${p.appName}. The app may now see what you allowed it to.`,
+      },
+      { p: 'If this was you, there is nothing to do. You can remove the app’s access at any time:' },
+      { link: p.appsLink, label: 'Apps with access' },
+      { p: 'If it was not you, reset your password now, then remove the app’s access:' },
       { link: p.recoverLink, label: 'Reset my password' },
     ],
   }),
@@ -384,6 +400,21 @@ const de: Texts = {
       { link: p.recoverLink, label: 'Passwort zurücksetzen' },
     ],
   }),
+  app_signed_in: (p, l) => ({
+    subject: `Sie haben sich mit Ihrem Konto bei ${p.realmName} bei ${p.appName} angemeldet`,
+    blocks: [
+      { p: `Hallo ${p.name},` },
+      {
+        p: `Am ${when(p.at, l)} wurde Ihr Konto bei ${p.realmName} von der Adresse ${p.ip ?? unknown.de} aus zum ersten Mal verwendet, um sich bei der App ${p.appName} anzumelden. Die App darf nun sehen, was Sie ihr erlaubt haben.`,
+      },
+      { p: 'Wenn Sie das waren, ist nichts zu tun. Sie können der App den Zugriff jederzeit entziehen:' },
+      { link: p.appsLink, label: 'Apps mit Zugriff' },
+      {
+        p: 'Wenn Sie es nicht waren, setzen Sie jetzt Ihr Passwort zurück und entziehen Sie der App dann den Zugriff:',
+      },
+      { link: p.recoverLink, label: 'Mein Passwort zurücksetzen' },
+    ],
+  }),
   account_disabled: (p, l) => ({
     subject: `Ihr Konto bei ${p.realmName} wurde gesperrt`,
     blocks: [
@@ -547,6 +578,23 @@ const fr: Texts = {
         p: `Le ${when(p.at, l)}, depuis l’adresse ${p.ip ?? unknown.fr}, une copie de tout ce que ${p.realmName} conserve sur votre compte a été téléchargée.`,
       },
       { p: 'Si ce n’était pas vous, réinitialisez votre mot de passe maintenant\u00a0:' },
+      { link: p.recoverLink, label: 'Réinitialiser mon mot de passe' },
+    ],
+  }),
+  app_signed_in: (p, l) => ({
+    subject: `Vous vous êtes connecté à ${p.appName} avec votre compte sur ${p.realmName}`,
+    blocks: [
+      { p: `Bonjour ${p.name},` },
+      {
+        p: `Le ${when(p.at, l)}, depuis l’adresse ${p.ip ?? unknown.fr}, votre compte sur ${p.realmName} a servi pour la première fois à vous connecter à l’application ${p.appName}. L’application peut désormais voir ce que vous lui avez permis.`,
+      },
+      {
+        p: 'Si c’était vous, il n’y a rien à faire. Vous pouvez retirer l’accès de l’application à tout moment\u00a0:',
+      },
+      { link: p.appsLink, label: 'Applications ayant accès' },
+      {
+        p: 'Si ce n’était pas vous, réinitialisez votre mot de passe maintenant, puis retirez l’accès de l’application\u00a0:',
+      },
       { link: p.recoverLink, label: 'Réinitialiser mon mot de passe' },
     ],
   }),
