@@ -53,6 +53,9 @@ export const FORM_ROUTES: readonly FormRoute[] = [
   { method: 'GET', url: '/users/activity', procedure: 'security.activity', status: 200 },
   { method: 'POST', url: '/users/change_name', procedure: 'security.changeName', status: 200 },
   { method: 'POST', url: '/users/delete_account', procedure: 'security.deleteAccount', status: 200 },
+  // The apps with access to the account (the OpenID Connect provider's grants).
+  { method: 'GET', url: '/users/apps', procedure: 'apps.list', status: 200 },
+  { method: 'POST', url: '/users/apps/revoke', procedure: 'apps.revoke', status: 200 },
   // Two-step sign-in.
   { method: 'POST', url: '/users/totp/setup', procedure: 'twoStep.setupTotp', status: 200 },
   { method: 'POST', url: '/users/totp/enable', procedure: 'twoStep.enableTotp', status: 200 },

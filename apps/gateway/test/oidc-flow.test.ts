@@ -5,7 +5,15 @@ import { eq } from 'drizzle-orm';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STRONG, type Gateway } from './support/gateway.js';
-import { authorizationRequest, Browser, exchange, issuerOf, relyingParty, startOidcGateway } from './support/oidc.js';
+import {
+  authorizationRequest,
+  Browser,
+  exchange,
+  issuerOf,
+  relyingParty,
+  signInToApp,
+  startOidcGateway,
+} from './support/oidc.js';
 import { turnOnTwoStep } from './support/two-step.js';
 
 // The OpenID Connect provider of each realm over real HTTP, with openid-client as the app and a
@@ -18,22 +26,6 @@ describe.each(testDrivers())('the OpenID Connect provider on %s', (driver) => {
   afterAll(() => gw?.close());
 
   const subjectOf = async (email: string) => (await gw.db.db.select().from(users).where(eq(users.email, email)))[0]!;
-
-  /** Signs in to the app: authorize, our pages (consent allowed when asked), back at the app with a code. */
-  async function signInToApp(
-    browser: Browser,
-    rp: Awaited<ReturnType<typeof relyingParty>>,
-    params: Record<string, string> = {},
-  ) {
-    const req = await authorizationRequest(rp, params);
-    let { res, url } = await browser.follow(req.url.href);
-    if (res.status === 200 && res.text.includes('name="decision"')) {
-      const action = new URL(/action="([^"]+)"/.exec(res.text)![1]!, url).href;
-      ({ res, url } = await browser.follow(action, await browser.send('POST', action, { decision: 'allow' })));
-    }
-    expect(url, res.text).toMatch(new RegExp(`^${rp.redirectUri}\\?`));
-    return { req, callback: url };
-  }
 
   it('publishes one discovery document per realm, its issuer from configuration; a Host naming no realm gets 404', async () => {
     for (const realm of ['default', 'acme']) {

@@ -10,6 +10,7 @@ import { expectPostRefusals, openApiOf } from './support/openapi.js';
 import { exercisePasskeyRoutes } from './support/passkeys-openapi.js';
 import { postJson as sendJson } from './support/passkeys.js';
 import { exerciseSecurityRoutes } from './support/security-openapi.js';
+import { exerciseAppsRoutes } from './support/apps-openapi.js';
 import { exerciseEmailRoutes } from './support/email-openapi.js';
 import { exerciseTwoStepRoutes } from './support/two-step-openapi.js';
 import { exerciseAccountDataRoutes } from './support/account-data-openapi.js';
@@ -213,6 +214,8 @@ describe.each(testDrivers())('the OpenAPI document on %s', (driver) => {
   });
 
   it('describes the answers of the security page routes', () => exerciseSecurityRoutes({ post, get, signedUp }));
+
+  it('describes the answers of the apps routes', () => exerciseAppsRoutes({ post, get, db: gw.db.db, signedUp }));
 
   it('describes the answers of the mailed-link routes', () => exerciseEmailRoutes({ post, db: gw.db.db, signedUp }));
 

@@ -1,8 +1,19 @@
-import { findClient, ProblemError, type Database, type Realm, type SessionSignIn } from '@accounts/api';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errors, type InteractionResults } from 'oidc-provider';
+import type { IncomingMessage } from 'node:http';
+import {
+  findClient,
+  ProblemError,
+  recordAppSignIn,
+  type AccountConfig,
+  type Database,
+  type Realm,
+  type SessionSignIn,
+} from '@accounts/api';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { errors, type InteractionResults, type KoaContextWithOIDC } from 'oidc-provider';
 import type Provider from 'oidc-provider';
+import type { Config } from '../config.js';
 import { localeOf } from '../locale.js';
+import { realmOrigin } from '../mail/origin.js';
 import { consentPage } from './consent-page.js';
 import { interactionPath, type RealmProvider } from './provider.js';
 
@@ -14,6 +25,8 @@ import { interactionPath, type RealmProvider } from './provider.js';
 //     browser goes to the realm's sign-in page, which brings it back here (next=);
 //   - consent: a first-party app is granted what it asks; any other app gets the consent page,
 //     whose Allow / Deny form posts back here.
+// A sign-in to an app is complete when the provider, resuming after these pages, gives the app
+// its code (watchAppSignIns): an account event, and on a first sign-in to the app a notice.
 // The seams: the sign-in page is the web app's /login (prompt=login there shows the form even to
 // a signed-in browser); the consent page is consent-page.ts, to be replaced by a page of the web app.
 
@@ -146,4 +159,50 @@ export function registerInteractions(app: FastifyInstance, deps: InteractionDeps
       throw new ProblemError('validation_failed', { fields: [{ field: 'decision', code: 'required' }] });
     },
   );
+}
+
+export interface AppSignInDeps {
+  db: Database;
+  config: Config;
+  accounts: AccountConfig;
+  log: FastifyBaseLogger;
+  /** The gateway's request of the raw one the provider is handed (its address, id and User-Agent). */
+  requestOf(raw: IncomingMessage): FastifyRequest | undefined;
+}
+
+/**
+ * Records each sign-in to an app that our pages finished: the provider's resume after an
+ * interaction (a sign-in here, a consent given, or none needed: a first-party app, a consent
+ * remembered) that ends in a code for the app. A denied consent or a failed resume is none; a
+ * silent authorization without our pages (the provider's session, no prompt) is none either. The
+ * rule (the event, whether it is the first to that app, the notice) is the api's recordAppSignIn;
+ * it runs before the answer leaves, and its failure is logged, never the app's sign-in's.
+ */
+export function watchAppSignIns(provider: Provider, realm: Realm, deps: AppSignInDeps) {
+  const finished = new WeakSet<object>();
+  provider.on('authorization.success', (ctx: KoaContextWithOIDC) => {
+    if (ctx.oidc.route === 'resume') finished.add(ctx);
+  });
+  provider.use(async (ctx, next) => {
+    await next();
+    if (!finished.has(ctx)) return;
+    const { oidc } = ctx as KoaContextWithOIDC;
+    const subject = oidc.session?.accountId;
+    const clientId = oidc.client?.clientId;
+    if (!subject || !clientId) return;
+    const req = deps.requestOf(ctx.req);
+    try {
+      await recordAppSignIn(deps.db, {
+        realm,
+        subject,
+        clientId,
+        clientIp: req?.ip ?? null,
+        userAgent: req?.headers['user-agent'] ?? null,
+        requestId: req?.id ?? null,
+        mail: { cap: deps.accounts.mailCap, origin: realmOrigin(realm.slug, deps.config), log: req?.log ?? deps.log },
+      });
+    } catch (err) {
+      deps.log.warn({ err: (err as Error).message, realm: realm.slug }, 'oidc: the sign-in to an app was not recorded');
+    }
+  });
 }

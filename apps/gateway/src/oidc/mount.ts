@@ -14,7 +14,7 @@ import type { Config } from '../config.js';
 import { pathOf } from '../request-target.js';
 import { isSecureRequest } from '../secure-request.js';
 import { sessionCookieOf } from '../session-transport.js';
-import { registerInteractions } from './interactions.js';
+import { registerInteractions, watchAppSignIns } from './interactions.js';
 import { buildRealmProvider, type ProviderDeps, type RealmProvider } from './provider.js';
 
 // The provider is a Koa app, mounted with @fastify/middie ahead of the routes: a request for one
@@ -46,7 +46,7 @@ const requests = new WeakMap<IncomingMessage, FastifyRequest>();
  * The realms' providers, built at a realm's first use and kept while its signing keys stay the
  * same: a rotation by `npm run client -- rotate-keys` (in any process) is seen at the next request.
  */
-function realmProviders(deps: ProviderDeps) {
+function realmProviders(deps: ProviderDeps, onBuilt: (built: RealmProvider, realm: Realm) => void) {
   const built = new Map<string, Promise<RealmProvider>>();
   return async (realm: Realm): Promise<RealmProvider> => {
     const version = await signingKeysVersion(deps.db, realm.id);
@@ -55,7 +55,10 @@ function realmProviders(deps: ProviderDeps) {
       const current = await cached.catch(() => null);
       if (current && current.keysVersion === version) return current;
     }
-    const building = buildRealmProvider(realm, deps);
+    const building = buildRealmProvider(realm, deps).then((built) => {
+      onBuilt(built, realm);
+      return built;
+    });
     // A provider per realm in use; a deployment with very many realms builds them again as needed.
     if (built.size >= MAX_PROVIDERS && !built.has(realm.id)) built.clear();
     built.set(realm.id, building);
@@ -84,7 +87,9 @@ export async function registerOidc(app: FastifyInstance, services: OidcServices)
       return signedInSession(db, req.realm, sessionCookieOf(req), accounts);
     },
   };
-  const providerOf = realmProviders(deps);
+  const providerOf = realmProviders(deps, ({ provider }, realm) =>
+    watchAppSignIns(provider, realm, { db, config, accounts, log: app.log, requestOf: (raw) => requests.get(raw) }),
+  );
   const callbacks = new WeakMap<RealmProvider, (req: IncomingMessage, res: ServerResponse) => Promise<void>>();
   const hsts = config.HSTS_MAX_AGE_SECONDS > 0 ? `max-age=${config.HSTS_MAX_AGE_SECONDS}; includeSubDomains` : null;
 

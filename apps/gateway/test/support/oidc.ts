@@ -179,3 +179,19 @@ export function exchange(
     idTokenExpected: true,
   });
 }
+
+/** Signs in to the app: authorize, our pages (consent allowed when asked), back at the app with a code. */
+export async function signInToApp(
+  browser: Browser,
+  rp: { config: oidc.Configuration; redirectUri: string },
+  params: Record<string, string> = {},
+) {
+  const req = await authorizationRequest(rp, params);
+  let { res, url } = await browser.follow(req.url.href);
+  if (res.status === 200 && res.text.includes('name="decision"')) {
+    const action = new URL(/action="([^"]+)"/.exec(res.text)![1]!, url).href;
+    ({ res, url } = await browser.follow(action, await browser.send('POST', action, { decision: 'allow' })));
+  }
+  expect(url, res.text).toMatch(new RegExp(`^${rp.redirectUri}\\?`));
+  return { req, callback: url };
+}
