@@ -72,6 +72,7 @@ export const PAGE_FORMS = {
     done: (result) => (result.signedOut ? { to: '/login' } : null),
   }),
   revokeOtherSessions: pageForm({ procedure: 'security.revokeOtherSessions', pages: ['/settings/sessions'] }),
+  revokeApp: pageForm({ procedure: 'apps.revoke', pages: ['/settings/apps'] }),
   setupTotp: pageForm({ procedure: 'twoStep.setupTotp', pages: ['/settings/two-step'] }),
   enableTotp: pageForm({ procedure: 'twoStep.enableTotp', pages: ['/settings/two-step'] }),
   disableTotp: pageForm({ procedure: 'twoStep.disableTotp', pages: ['/settings/two-step'] }),

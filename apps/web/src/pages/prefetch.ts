@@ -22,6 +22,7 @@ const PAGE_PREFETCH: Readonly<Partial<Record<PagePath, Prefetch>>> = {
   '/settings': (utils) => utils.passkeys.list.prefetch(),
   '/settings/email': (utils) => utils.emailChange.pending.prefetch(),
   '/settings/sessions': (utils) => utils.security.sessions.prefetch(),
+  '/settings/apps': (utils) => utils.apps.list.prefetch(),
   // The page of events the address names (`?cursor=`: the "older" link), or the newest.
   '/settings/activity': (utils, search) => {
     const cursor = search.get('cursor');

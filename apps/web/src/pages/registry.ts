@@ -56,6 +56,11 @@ export const PAGE_REGISTRY = listed([
     component: lazyPage(() => import('./sessions/SessionsPage'), 'SessionsPage'),
   },
   {
+    path: '/settings/apps',
+    title: 'appsTitle',
+    component: lazyPage(() => import('./apps/AppsPage'), 'AppsPage'),
+  },
+  {
     path: '/settings/activity',
     title: 'activityTitle',
     component: lazyPage(() => import('./activity/ActivityPage'), 'ActivityPage'),

@@ -50,6 +50,18 @@ export const ANSWERS: Record<string, unknown> = {
     nextCursor: 'older',
   } satisfies RouterOutputs['security']['activity'],
   'passkeys.list': { passkeys: [LAPTOP] } satisfies RouterOutputs['passkeys']['list'],
+  'apps.list': {
+    apps: [
+      {
+        clientId: 'photo-book',
+        name: 'Photo Book',
+        firstParty: false,
+        scopes: ['openid', 'profile', 'email', 'offline_access'],
+        grantedAt: NOW,
+        lastUsedAt: NOW,
+      },
+    ],
+  } satisfies RouterOutputs['apps']['list'],
   'emailChange.pending': {
     pending: { newEmail: 'new@example.com', expiresAt: TOMORROW },
   } satisfies RouterOutputs['emailChange']['pending'],

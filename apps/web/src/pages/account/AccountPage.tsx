@@ -51,6 +51,9 @@ export function AccountPage() {
               <Link to="/settings/sessions">{t('sessionsTitle')}</Link>
             </li>
             <li>
+              <Link to="/settings/apps">{t('appsTitle')}</Link>
+            </li>
+            <li>
               <TwoStepLink />
             </li>
             <li>

@@ -85,7 +85,8 @@ function ActivityChunk({ cursor, last, onMore }: { cursor?: string; last: boolea
       {events.length === 0 && cursor === undefined && <li className="activity-none">{s('activityNone')}</li>}
       {events.map((e) => {
         const key = `event_${e.type}`;
-        const label = isActivityKey(key) ? s(key) : s('activityOther', { type: e.type });
+        // An app's events name it (its name when it happened).
+        const label = isActivityKey(key) ? s(key, { app: e.app ?? '' }) : s('activityOther', { type: e.type });
         const warning = !e.failed && WARNINGS.has(e.type);
         return (
           <li key={e.id} className={e.failed || warning ? 'event failed' : 'event'}>

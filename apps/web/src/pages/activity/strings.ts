@@ -46,6 +46,8 @@ const en = {
   event_cross_origin_refused: 'Request from another website refused',
   event_token_invalid: 'A link or session that does not work was used',
   event_realm_sessions_revoked: 'Signed out everywhere by an administrator',
+  event_app_signed_in: 'Signed in to the app {app}',
+  event_app_access_removed: 'Access of the app {app} removed',
 } as const;
 
 export type ActivityKey = keyof typeof en;
@@ -95,6 +97,8 @@ const de: Record<ActivityKey, string> = {
   event_cross_origin_refused: 'Anfrage einer anderen Website abgewiesen',
   event_token_invalid: 'Ein ungültiger Link oder eine ungültige Sitzung wurde verwendet',
   event_realm_sessions_revoked: 'Von einem Administrator überall abgemeldet',
+  event_app_signed_in: 'Bei der App {app} angemeldet',
+  event_app_access_removed: 'Zugriff der App {app} entzogen',
 };
 
 const fr: Record<ActivityKey, string> = {
@@ -143,6 +147,8 @@ const fr: Record<ActivityKey, string> = {
   event_cross_origin_refused: 'Requête d’un autre site refusée',
   event_token_invalid: 'Un lien ou une session non valable a été utilisé',
   event_realm_sessions_revoked: 'Déconnecté partout par un administrateur',
+  event_app_signed_in: 'Connexion à l’application {app}',
+  event_app_access_removed: 'Accès de l’application {app} retiré',
 };
 
 export const ACTIVITY_STRINGS: StringTables<ActivityKey> = { en, de, fr };
