@@ -185,7 +185,7 @@ export async function buildApp({
 
   registerHealth(app, { db });
   // Ahead of the other routes: the provider answers its addresses from an onRequest hook.
-  await registerOidc(app, { db, vault, config, accounts });
+  await registerOidc(app, { db, vault, config, accounts, services });
   registerOpenApi(app, router);
   registerFormRoutes(app, services);
   await registerTrpc(app, services);

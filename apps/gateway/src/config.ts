@@ -212,6 +212,9 @@ export const envSchema = z
     PUBLIC_SCHEME: z.enum(['http', 'https']).default('http'),
     PUBLIC_PORT: int(1, 65535).optional(),
     MAIL_POLL_MS: int(0, 600_000).default(1000),
+    // Calls to the apps (back-channel logout) may reach loopback and private addresses: for tests
+    // and private networks only; otherwise such an address is refused at connect.
+    ALLOW_PRIVATE_OUTBOUND: bool.default(false),
     MAIL_MAX_ATTEMPTS: int(1, 100).default(8),
     MAIL_RETRY_BASE_SECONDS: int(1, 3600).default(30),
     MAIL_RESET_LINK_MINUTES: int(5, 24 * 60).default(30),

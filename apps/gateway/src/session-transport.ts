@@ -1,3 +1,4 @@
+import cookie from '@fastify/cookie';
 import { isSessionTokenShape, type SessionSink } from '@accounts/api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isSecureRequest } from './secure-request.js';
@@ -48,6 +49,16 @@ export function deviceCredentialOf(req: FastifyRequest): string | null {
 
 /** The browser's session cookie alone (a sign-in to an app is a browser's, never a bearer's). */
 export const sessionCookieOf = (req: FastifyRequest): string | null => req.cookies[cookieName(req)] ?? null;
+
+/** Clearing the session cookie, as a Set-Cookie value for a response fastify does not write (the provider's). */
+export const clearedSessionCookie = (req: FastifyRequest): string =>
+  cookie.serialize(cookieName(req), '', {
+    httpOnly: true,
+    sameSite: 'lax',
+    path: '/',
+    secure: isHttps(req),
+    expires: new Date(0),
+  });
 
 /** The caller's session token: a bearer header for programs, else the session cookie. */
 export function sessionTokenOf(req: FastifyRequest): string | null {

@@ -56,7 +56,7 @@ export type { HashingObserver, HashingPool, Outcome, ProcedureObserver } from '.
 export { sessionCacheOf } from './records/session-cache.js';
 export { databaseAnswers } from './kernel/readiness.js';
 export { purgeExpired, setEventRetention, type Purged, type RetentionOptions } from './operator/retention.js';
-export { createRealm, DEFAULT_REALM_SLUG, findRealm, listRealms, RealmError } from './records/realms.js';
+export { createRealm, DEFAULT_REALM_SLUG, findRealm, findRealmById, listRealms, RealmError } from './records/realms.js';
 export { callerFor, createAppRouter, type AppRouter, type ProcedurePath } from './router.js';
 export { isSessionTokenShape, MAX_SESSIONS_PER_ACCOUNT } from './records/sessions.js';
 export { trpcErrorBody } from './procedures.js';
@@ -106,7 +106,23 @@ export {
   type ClientListing,
   type NewClient,
 } from './oidc/clients.js';
-export { artifactStore, latestGrantId, type ArtifactAdapter, type ArtifactStoreOptions } from './oidc/artifacts.js';
+export {
+  artifactStore,
+  bindProviderSession,
+  inRotationScope,
+  latestGrantId,
+  takeSuccessorId,
+  type ArtifactAdapter,
+  type ArtifactStoreOptions,
+} from './oidc/artifacts.js';
+export {
+  claimDueLogouts,
+  enqueueLogout,
+  logoutDone,
+  logoutFailed,
+  LOGOUT_MAX_ATTEMPTS,
+  type LogoutRow,
+} from './oidc/logouts.js';
 export {
   realmSigningKeys,
   listSigningKeys,

@@ -16,7 +16,10 @@ describe.each(testDrivers())('apps with access on %s', (driver) => {
   const h = useHarness(driver);
   const realmOf = async (slug = 'default') => (await findRealm(h.db.db, slug))!;
   const store = async (slug = 'default') =>
-    artifactStore(h.db.db, (await realmOf(slug)).id, { alreadyConsumed: () => new Error('already used') });
+    artifactStore(h.db.db, (await realmOf(slug)).id, {
+      alreadyConsumed: () => new Error('already used'),
+      vault: h.vault,
+    });
   const subjectOf = async (userId: string) =>
     (await h.db.db.select().from(users).where(eq(users.id, userId)))[0]!.subject;
 

@@ -1,10 +1,17 @@
-import { oidcArtifacts, oidcClients, oidcSigningKeys, sessions } from '@accounts/db';
+import { oidcArtifacts, oidcClients, oidcLogouts, oidcSigningKeys, sessions } from '@accounts/db';
 import { testDrivers } from '@accounts/testing';
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { purgeExpired } from '../src/operator/retention.js';
 import { findRealm } from '../src/records/realms.js';
-import { artifactStore, latestGrantId } from '../src/oidc/artifacts.js';
+import {
+  artifactStore,
+  bindProviderSession,
+  inRotationScope,
+  latestGrantId,
+  takeSuccessorId,
+} from '../src/oidc/artifacts.js';
+import { claimDueLogouts } from '../src/oidc/logouts.js';
 import {
   ClientError,
   clientSecretMatches,
@@ -16,6 +23,7 @@ import {
 } from '../src/oidc/clients.js';
 import { findAccountBySubject, signedInSession } from '../src/oidc/accounts.js';
 import { realmSigningKeys, rotateSigningKeys, signingKeysVersion } from '../src/oidc/keys.js';
+import { hashToken } from '../src/records/tokens.js';
 import { registerUser, useHarness } from './harness.js';
 
 class Consumed extends Error {}
@@ -27,7 +35,10 @@ describe.each(testDrivers())('the OpenID Connect storage on %s', (driver) => {
   const h = useHarness(driver);
   const realmId = async (slug = 'default') => (await findRealm(h.db.db, slug))!.id;
   const store = async (slug = 'default') =>
-    artifactStore(h.db.db, await realmId(slug), { alreadyConsumed: () => new Consumed('already used') });
+    artifactStore(h.db.db, await realmId(slug), {
+      alreadyConsumed: () => new Consumed('already used'),
+      vault: h.vault,
+    });
 
   it('keeps the provider models per realm: find, findByUid, expiry, destroy, revokeByGrantId', async () => {
     await h.realm('acme');
@@ -49,7 +60,8 @@ describe.each(testDrivers())('the OpenID Connect storage on %s', (driver) => {
 
     const sessionsStore = (await store())('Session');
     await sessionsStore.upsert('s1', { jti: 's1', uid: 'u1', accountId: 'a' }, 60);
-    expect(await sessionsStore.findByUid('u1')).toMatchObject({ jti: 's1' });
+    expect(await sessionsStore.findByUid('u1')).toMatchObject({ uid: 'u1', accountId: 'a' });
+    expect(await sessionsStore.find('s1')).toMatchObject({ jti: 's1', uid: 'u1' });
     // A second save with the same id replaces the payload.
     await sessionsStore.upsert('s1', { jti: 's1', uid: 'u1', accountId: 'b' }, 60);
     expect(await sessionsStore.findByUid('u1')).toMatchObject({ accountId: 'b' });
@@ -59,11 +71,16 @@ describe.each(testDrivers())('the OpenID Connect storage on %s', (driver) => {
     await h.db.db
       .update(oidcArtifacts)
       .set({ expiresAt: sql`now() - interval '1 second'` })
-      .where(eq(oidcArtifacts.id, 'old'));
+      .where(eq(oidcArtifacts.id, hashToken('old')));
     expect(await tokens.find('old')).toBeUndefined();
     const purged = await purgeExpired(h.db.db, h.config, { eventRetentionMs: 90 * 86_400_000 });
     expect(purged.oidcArtifacts).toBeGreaterThanOrEqual(1);
-    expect(await h.db.db.select().from(oidcArtifacts).where(eq(oidcArtifacts.id, 'old'))).toHaveLength(0);
+    expect(
+      await h.db.db
+        .select()
+        .from(oidcArtifacts)
+        .where(eq(oidcArtifacts.id, hashToken('old'))),
+    ).toHaveLength(0);
     expect(await sessionsStore.findByUid('u1')).toBeDefined();
   });
 
@@ -75,6 +92,104 @@ describe.each(testDrivers())('the OpenID Connect storage on %s', (driver) => {
     for (const r of results.filter((r) => r.status === 'rejected')) expect(r.reason).toBeInstanceOf(Consumed);
     const found = await codes.find('code1');
     expect(found?.consumed).toEqual(expect.any(Number));
+  });
+
+  it('keeps a bearer id only as its digest, and the payload without it; a grant id as it is', async () => {
+    const access = (await store())('AccessToken');
+    await access.upsert('secret-access-token', { jti: 'secret-access-token', accountId: 'a', clientId: 'c' }, 60);
+    await (await store())('Grant').upsert('grant-plain', { jti: 'grant-plain', accountId: 'a', clientId: 'c' }, 60);
+    const rows = await h.db.db.select().from(oidcArtifacts);
+    expect(JSON.stringify(rows)).not.toContain('secret-access-token');
+    expect(rows.find((r) => r.kind === 'AccessToken')!.id).toBe(hashToken('secret-access-token'));
+    expect(rows.find((r) => r.kind === 'Grant')!.id).toBe('grant-plain');
+    expect(await access.find('secret-access-token')).toMatchObject({ jti: 'secret-access-token', accountId: 'a' });
+  });
+
+  it('gives a rotated refresh token repeated within the grace period the same successor, once consumed for good', async () => {
+    const tokens = (await store())('RefreshToken');
+    await tokens.upsert('rt1', { jti: 'rt1', grantId: 'g' }, 60);
+    /** One token request: find, consume, then the successor's id the provider would give it. */
+    const rotate = () =>
+      inRotationScope(async () => {
+        const found = await tokens.find('rt1');
+        if (found?.consumed) throw new Consumed('reuse');
+        await tokens.consume('rt1');
+        return takeSuccessorId();
+      });
+    const results = await Promise.allSettled(Array.from({ length: 6 }, rotate));
+    const successors = results.map((r) => (r.status === 'fulfilled' ? r.value : null));
+    // Every request, the concurrent ones too, got one and the same successor.
+    expect(new Set(successors).size).toBe(1);
+    expect(successors[0]).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // Presented again later, within the grace period: still that successor.
+    expect(await rotate()).toBe(successors[0]);
+    // The successor is sealed, never stored in clear.
+    expect(JSON.stringify(await h.db.db.select().from(oidcArtifacts))).not.toContain(successors[0]!);
+    // Past the grace period the token reads as consumed (the provider then revokes the grant).
+    await h.db.db
+      .update(oidcArtifacts)
+      .set({ consumedAt: sql`now() - interval '11 seconds'` })
+      .where(eq(oidcArtifacts.id, hashToken('rt1')));
+    await expect(rotate()).rejects.toThrow('reuse');
+    // Outside a token request (no rotation scope) a consumed token is never given a successor.
+    expect(await tokens.find('rt1')).toMatchObject({ consumed: expect.any(Number) });
+  });
+
+  it("ends the codes and tokens bound to a session here with it, and queues the apps' logouts", async () => {
+    const { user, token } = await registerUser(h);
+    const realm = (await findRealm(h.db.db, 'default'))!;
+    const signIn = (await signedInSession(h.db.db, realm, token, h.config))!;
+    const { client } = await createClient(h.db.db, 'default', {
+      name: 'Told',
+      redirectUris: ['https://told.example/cb'],
+      backchannelLogoutUri: 'https://told.example/logout',
+    });
+    const { client: silent } = await createClient(h.db.db, 'default', {
+      name: 'Silent',
+      redirectUris: ['https://silent.example/cb'],
+    });
+    const s = await store();
+    const authorizations = { [client.clientId]: { sid: 'sid-1', grantId: 'g1' }, [silent.clientId]: { sid: 'sid-2' } };
+    await s('Session').upsert('ps1', { jti: 'ps1', uid: 'uid1', accountId: signIn.accountId, authorizations }, 600);
+    await s('AccessToken').upsert(
+      'at-bound',
+      { jti: 'at-bound', accountId: signIn.accountId, sessionUid: 'uid1', expiresWithSession: true },
+      600,
+    );
+    await bindProviderSession(h.db.db, realm.id, 'uid1', signIn.accountId, signIn.sessionId);
+    // A token made after the binding is bound at once; an offline one outlives the session.
+    await s('RefreshToken').upsert(
+      'rt-bound',
+      { jti: 'rt-bound', accountId: signIn.accountId, sessionUid: 'uid1', expiresWithSession: true },
+      600,
+    );
+    await s('RefreshToken').upsert(
+      'rt-offline',
+      { jti: 'rt-offline', accountId: signIn.accountId, sessionUid: 'uid1', expiresWithSession: false },
+      600,
+    );
+    // Another account cannot bind this provider session to its own.
+    await bindProviderSession(h.db.db, realm.id, 'uid1', 'someone-else', signIn.sessionId);
+
+    await h.db.db.delete(sessions).where(eq(sessions.userId, user.id));
+    // The provider session stays, bound to nothing: its next use asks for a sign-in.
+    const [unbound] = await h.db.db
+      .select()
+      .from(oidcArtifacts)
+      .where(eq(oidcArtifacts.id, hashToken('ps1')));
+    expect(unbound).toMatchObject({ kind: 'Session', sessionId: null });
+    expect(await s('AccessToken').find('at-bound')).toBeUndefined();
+    expect(await s('RefreshToken').find('rt-bound')).toBeUndefined();
+    expect(await s('RefreshToken').find('rt-offline')).toBeDefined();
+    // Only the app with a back-channel logout URI is to be told, with the account's subject and its sid.
+    const queued = await h.db.db.select().from(oidcLogouts);
+    expect(queued).toEqual([
+      expect.objectContaining({ clientId: client.clientId, subject: signIn.accountId, sid: 'sid-1', attempts: 0 }),
+    ]);
+    const [claimed] = await claimDueLogouts(h.db.db, 10);
+    expect(claimed).toMatchObject({ clientId: client.clientId, attempts: 1 });
+    // Leased: another sender does not take it meanwhile.
+    expect(await claimDueLogouts(h.db.db, 10)).toEqual([]);
   });
 
   it('remembers the newest live grant of an account for an app', async () => {

@@ -392,8 +392,9 @@ export const oidcClients = pgTable(
 /**
  * What the OpenID Connect provider keeps (its adapter's models: grants, codes, tokens, its
  * sessions and interactions), one row per realm, model and id, the payload as the provider
- * gives it. Codes and refresh tokens are consumed in place, once (consumed_at); rows past
- * expires_at are never found and are purged with the rest.
+ * gives it. An id that is a bearer (a code, a token, a session or interaction cookie) is kept
+ * only as its SHA-256 digest, and the payload without it. Codes and refresh tokens are consumed
+ * in place, once (consumed_at); rows past expires_at are never found and are purged with the rest.
  */
 export const oidcArtifacts = pgTable(
   'oidc_artifacts',
@@ -414,16 +415,51 @@ export const oidcArtifacts = pgTable(
     clientId: text('client_id'),
     expiresAt: timestamp('expires_at', { withTimezone: true }),
     consumedAt: timestamp('consumed_at', { withTimezone: true }),
+    /**
+     * A rotated refresh token's successor, sealed under SECRET_KEY: what a repeat of the rotated
+     * token gets within the grace period, instead of a second successor.
+     */
+    successor: text('successor'),
+    /**
+     * The session here that a provider session, and every code and token that ends with it,
+     * belongs to. When that session ends (for any reason) a trigger on sessions deletes those
+     * codes and tokens and tells the apps the provider session signed in to (the oidc_logouts
+     * outbox); the provider session stays, unbound, and asks for a sign-in at its next use.
+     */
+    sessionId: uuid('session_id').references(() => sessions.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
   (t) => [
     primaryKey({ columns: [t.realmId, t.kind, t.id] }),
+    index('oidc_artifacts_session_idx').on(t.sessionId),
     index('oidc_artifacts_grant_idx').on(t.realmId, t.grantId),
     index('oidc_artifacts_uid_idx').on(t.realmId, t.uid),
     index('oidc_artifacts_user_code_idx').on(t.realmId, t.userCode),
     index('oidc_artifacts_account_idx').on(t.realmId, t.accountId, t.kind),
     index('oidc_artifacts_expires_idx').on(t.expiresAt),
   ],
+);
+
+/**
+ * Back-channel logouts to deliver (OpenID Connect Back-Channel Logout 1.0): one row per app to
+ * tell that a session of an account ended, written in the transaction that ended it, sent by a
+ * background sender of any gateway (claimed with SKIP LOCKED) and deleted once delivered or
+ * given up.
+ */
+export const oidcLogouts = pgTable(
+  'oidc_logouts',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    realmId: inRealm(),
+    clientId: text('client_id').notNull(),
+    /** The account's subject, and the provider session's id for that app (the token's sid). */
+    subject: text('subject').notNull(),
+    sid: text('sid'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('oidc_logouts_due_idx').on(t.nextAttemptAt)],
 );
 
 /**

@@ -15,6 +15,7 @@ import type { FastifyInstance } from 'fastify';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { logsWholeLinks, type Config } from '../config.js';
 import type { Metrics } from '../metrics.js';
+import { startOutboxLoop } from '../outbox-loop.js';
 
 /** Mails claimed per round; a full round is followed at once by the next. */
 const BATCH = 20;
@@ -104,9 +105,6 @@ export function startMailSender(
   if (config.MAIL_POLL_MS === 0) return;
   const policy = outboxPolicy(config);
   const delivery = deliveryFor(app, config, vault);
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | null = null;
 
   const round = async (): Promise<number> => {
     const rows = await claimDueMails(db, BATCH, policy);
@@ -136,24 +134,6 @@ export function startMailSender(
     return rows.length;
   };
 
-  const schedule = (ms: number) => {
-    if (stopped) return;
-    timer = setTimeout(tick, ms);
-    timer.unref();
-  };
-  const tick = () => {
-    if (stopped || app.draining) return;
-    running = round()
-      .then((n) => schedule(n === BATCH ? 0 : config.MAIL_POLL_MS))
-      .catch((err: unknown) => {
-        app.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'mail outbox unreachable; will retry');
-        schedule(config.MAIL_POLL_MS);
-      })
-      .finally(() => {
-        running = null;
-      });
-  };
-
   app.addHook('onReady', (done) => {
     app.log.info(
       { delivery: delivery.kind, pollMs: config.MAIL_POLL_MS },
@@ -161,18 +141,12 @@ export function startMailSender(
         ? 'mail sender started (SMTP)'
         : 'mail sender started: SMTP_URL not set, mails are written to the log',
     );
-    schedule(0);
     done();
   });
-  app.addHook('preClose', (done) => {
-    stopped = true;
-    clearTimeout(timer);
-    done();
-  });
-  app.addHook('onClose', async () => {
-    stopped = true;
-    clearTimeout(timer);
-    await running;
-    delivery.close();
+  startOutboxLoop(app, {
+    round: async () => (await round()) === BATCH,
+    pollMs: config.MAIL_POLL_MS,
+    unreachable: 'mail outbox unreachable; will retry',
+    close: () => delivery.close(),
   });
 }

@@ -9,12 +9,15 @@ import {
   type Realm,
   type Vault,
 } from '@accounts/api';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
+import { callProcedure } from '../form-adapter.js';
+import { contextFor, type Services } from '../request-context.js';
 import { pathOf } from '../request-target.js';
 import { isSecureRequest } from '../secure-request.js';
-import { sessionCookieOf } from '../session-transport.js';
+import { clearedSessionCookie, sessionCookieOf } from '../session-transport.js';
 import { registerInteractions, watchAppSignIns } from './interactions.js';
+import { startLogoutSender } from './logout-sender.js';
 import { buildRealmProvider, type ProviderDeps, type RealmProvider } from './provider.js';
 
 // The provider is a Koa app, mounted with @fastify/middie ahead of the routes: a request for one
@@ -34,13 +37,16 @@ export interface OidcServices {
   vault: Vault;
   config: Config;
   accounts: AccountConfig;
+  /** What the procedures run against: a sign-out from an app runs the sign-out procedure. */
+  services: Services;
 }
 
 /** Providers kept built at once (each is a Koa app with its keys and caches). */
 const MAX_PROVIDERS = 1000;
 
-/** The fastify request of a raw one the provider is handed (set by a hook ahead of middie's). */
+/** The fastify request of a raw one the provider is handed (set by a hook ahead of middie's), and its reply. */
 const requests = new WeakMap<IncomingMessage, FastifyRequest>();
+const replies = new WeakMap<IncomingMessage, FastifyReply>();
 
 /**
  * The realms' providers, built at a realm's first use and kept while its signing keys stay the
@@ -74,7 +80,10 @@ const withoutFormAction = (csp: string) =>
     .filter((d) => !/^\s*form-action\b/.test(d))
     .join(';');
 
-export async function registerOidc(app: FastifyInstance, services: OidcServices): Promise<void> {
+export async function registerOidc(
+  app: FastifyInstance & { draining: boolean },
+  services: OidcServices,
+): Promise<void> {
   const { db, config, accounts } = services;
   const deps: ProviderDeps = {
     db,
@@ -86,15 +95,30 @@ export async function registerOidc(app: FastifyInstance, services: OidcServices)
       if (!req?.realm) return null;
       return signedInSession(db, req.realm, sessionCookieOf(req), accounts);
     },
+    async signOutHere(koa) {
+      const req = requests.get(koa.req);
+      const reply = replies.get(koa.req);
+      if (!req?.realm || !reply) return;
+      await callProcedure(
+        services.services,
+        'account.signOut',
+        contextFor(req, reply, services.services).ctx,
+        undefined,
+      );
+      // The provider writes this response itself, so the cleared cookie goes on it directly.
+      koa.append('set-cookie', clearedSessionCookie(req));
+    },
   };
   const providerOf = realmProviders(deps, ({ provider }, realm) =>
     watchAppSignIns(provider, realm, { db, config, accounts, log: app.log, requestOf: (raw) => requests.get(raw) }),
   );
+  startLogoutSender(app, db, providerOf);
   const callbacks = new WeakMap<RealmProvider, (req: IncomingMessage, res: ServerResponse) => Promise<void>>();
   const hsts = config.HSTS_MAX_AGE_SECONDS > 0 ? `max-age=${config.HSTS_MAX_AGE_SECONDS}; includeSubDomains` : null;
 
   app.addHook('onRequest', (req, reply, done) => {
     requests.set(req.raw, req);
+    replies.set(req.raw, reply);
     // The sign-in page of a sign-in to an app: its form's answer leads, through redirects, to the
     // app's own address, which a browser enforcing form-action on redirects would refuse.
     const next = (req.query as Record<string, unknown> | undefined)?.next;

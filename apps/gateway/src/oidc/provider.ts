@@ -7,7 +7,11 @@ import {
   toProblem,
   accountClaims,
   artifactStore,
+  bindProviderSession,
   clientSecretMatches,
+  enqueueLogout,
+  inRotationScope,
+  takeSuccessorId,
   clientUriProblem,
   findAccountBySubject,
   latestGrantId,
@@ -63,13 +67,20 @@ export interface ProviderDeps {
   config: Config;
   /** The live session of ours a request presents (its session cookie), as a sign-in; null when none. */
   signInOf(req: IncomingMessage): Promise<SessionSignIn | null>;
+  /** Signs the browser of a provider request out here (RP-initiated logout): the session ends, its cookie is cleared. */
+  signOutHere(ctx: KoaContextWithOIDC): Promise<void>;
   log: FastifyBaseLogger;
 }
+
+/** What delivering one back-channel logout came to: sent, or nothing to send (no such app, or no logout URI). */
+export type LogoutDelivery = 'sent' | 'none';
 
 export interface RealmProvider {
   provider: Provider;
   /** The signing keys it was built with (kids, current first): rotation elsewhere builds it again. */
   keysVersion: string;
+  /** Signs and posts a logout token to the app's back-channel logout URI; throws when the app does not take it. */
+  sendLogout(clientId: string, subject: string, sid: string | null): Promise<LogoutDelivery>;
 }
 
 /**
@@ -136,6 +147,7 @@ export async function buildRealmProvider(realm: Realm, deps: ProviderDeps): Prom
   const configuration: Configuration = {
     adapter: artifactStore(db, realm.id, {
       alreadyConsumed: () => new errors.InvalidGrant('grant request is invalid'),
+      vault,
     }),
     clients: [],
     async findAccount(_ctx, sub) {
@@ -180,7 +192,12 @@ export async function buildRealmProvider(realm: Realm, deps: ProviderDeps): Prom
         allowedPolicy: (_ctx, client) => Promise.resolve(client.clientAuthMethod !== 'none'),
       },
       rpInitiatedLogout: { enabled: true },
+      backchannelLogout: { enabled: true },
     },
+    // The provider refuses loopback and private addresses at connect (its own SSRF guard);
+    // ALLOW_PRIVATE_OUTBOUND lifts that for tests and private networks.
+    fetch: (url, options) =>
+      globalThis.fetch(url, config.ALLOW_PRIVATE_OUTBOUND ? { ...options, dispatcher: undefined } : options),
     routes: OIDC_ROUTES,
     interactions: { policy, url: (_ctx, interaction) => interactionPath(interaction.uid) },
     jwks: { keys },
@@ -205,6 +222,24 @@ export async function buildRealmProvider(realm: Realm, deps: ProviderDeps): Prom
     renderError: renderProviderError,
   };
 
+  /**
+   * After a sign-in to an app (the authorization endpoint, or its resume after our pages): the
+   * provider session is bound to the session here it came from, so it ends with it. After the
+   * person confirmed a sign-out from an app (RP-initiated logout): the session here ends too.
+   */
+  const afterRoute = async (ctx: KoaContextWithOIDC) => {
+    const route = (ctx.oidc as KoaContextWithOIDC['oidc'] | undefined)?.route;
+    if (route === 'authorization' || route === 'resume') {
+      const session = ctx.oidc.session;
+      if (!session?.accountId || ctx.status >= 400) return;
+      const here = await deps.signInOf(ctx.req);
+      if (here?.accountId === session.accountId)
+        await bindProviderSession(db, realm.id, session.uid, session.accountId, here.sessionId);
+    } else if (route === 'end_session_confirm' && ctx.oidc.params?.logout && ctx.status === 303) {
+      await deps.signOutHere(ctx);
+    }
+  };
+
   const provider = new Provider(realmOrigin(realm.slug, config), configuration);
   // The gateway hands the provider its own view of the request (the configured origin, the
   // client address fastify trusted under TRUST_PROXY) in X-Forwarded-* headers it sets itself
@@ -214,10 +249,41 @@ export async function buildRealmProvider(realm: Realm, deps: ProviderDeps): Prom
   provider.Client.prototype.compareClientSecret = function compareDigest(this: { clientSecret?: string }, actual) {
     return clientSecretMatches(actual, this.clientSecret);
   };
+  // A refresh token made in a rotation takes the id the storage chose for the successor (artifacts.ts).
+  // (Methods the library's types do not declare: generateTokenId on every model, backchannelLogout on Client.)
+  const refreshProto = provider.RefreshToken.prototype as unknown as { generateTokenId: (this: unknown) => string };
+  const randomId = refreshProto.generateTokenId;
+  refreshProto.generateTokenId = function successorOrRandom() {
+    return takeSuccessorId() ?? randomId.call(this);
+  };
+  // Every back-channel logout goes through the outbox, the provider's own (RP-initiated logout)
+  // like those of sessions ending here: the sender delivers them (logout-sender.ts).
+  type BackchannelLogout = (this: { clientId: string }, sub: string, sid?: string) => Promise<void>;
+  const clientProto = provider.Client.prototype as unknown as { backchannelLogout: BackchannelLogout };
+  const sendLogoutToken = clientProto.backchannelLogout;
+  clientProto.backchannelLogout = function queued(sub, sid) {
+    return enqueueLogout(db, realm.id, this.clientId, sub, sid ?? null);
+  };
+  const sendLogout = async (clientId: string, subject: string, sid: string | null): Promise<LogoutDelivery> => {
+    const client = await provider.Client.find(clientId);
+    if (!client?.backchannelLogoutUri) return 'none';
+    await sendLogoutToken.call(client, subject, sid ?? undefined);
+    return 'sent';
+  };
   // The requests that failed because the database could not answer (the server_error event says so).
   const outages = new WeakSet<object>();
   provider.use(async (ctx, next) => {
-    await next();
+    if (ctx.path === OIDC_ROUTES.token) await inRotationScope(next);
+    else await next();
+    try {
+      await afterRoute(ctx as KoaContextWithOIDC);
+    } catch (err) {
+      // The answer stands; what failed is logged (an unbound provider session still ends when it expires).
+      deps.log.warn(
+        { err: err instanceof Error ? err.message : String(err), realm: realm.slug },
+        'oidc: after-route step failed',
+      );
+    }
     // An outage is no fault of the request: 503 temporarily_unavailable, to try again (not a 500).
     if (ctx.status === 500 && outages.has(ctx)) {
       ctx.status = 503;
@@ -254,5 +320,5 @@ export async function buildRealmProvider(realm: Realm, deps: ProviderDeps): Prom
     }
     deps.log.error({ err: err.message, realm: realm.slug, route: ctx.oidc?.route }, 'oidc provider failed');
   });
-  return { provider, keysVersion: keys.map((k) => k.kid).join(' ') };
+  return { provider, keysVersion: keys.map((k) => k.kid).join(' '), sendLogout };
 }

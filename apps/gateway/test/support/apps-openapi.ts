@@ -1,4 +1,4 @@
-import { artifactStore, createClient, findRealm } from '@accounts/api';
+import { artifactStore, createClient, createVault, findRealm } from '@accounts/api';
 import { users, type Database } from '@accounts/db';
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
@@ -9,7 +9,11 @@ export async function grantedApp(db: Database, email: string, name = 'Notes') {
   const realm = (await findRealm(db, 'default'))!;
   const [user] = await db.select().from(users).where(eq(users.email, email));
   const { client } = await createClient(db, 'default', { name, redirectUris: ['https://notes.example/cb'] });
-  const store = artifactStore(db, realm.id, { alreadyConsumed: () => new Error('already used') });
+  // (No refresh token is consumed here, so any vault does.)
+  const store = artifactStore(db, realm.id, {
+    alreadyConsumed: () => new Error('already used'),
+    vault: createVault(Buffer.alloc(32, 1)),
+  });
   const base = { accountId: user!.subject, clientId: client.clientId };
   await store('Grant').upsert(`g-${client.clientId}`, { ...base, openid: { scope: 'openid email' } }, 3600);
   await store('AccessToken').upsert(`a-${client.clientId}`, { ...base, grantId: `g-${client.clientId}` }, 600);

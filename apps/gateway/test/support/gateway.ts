@@ -43,10 +43,17 @@ export interface Gateway extends Client {
   hasher: Hasher;
 }
 
-/** A gateway on a real listening socket over a fresh database, with its log captured. */
-export async function startGateway(driver: Driver, env: Record<string, string> = {}): Promise<Gateway> {
-  const db = await createTestDatabase(driver);
-  await createRealm(db.db, 'acme', 'Acme Inc');
+/**
+ * A gateway on a real listening socket over a fresh database, with its log captured; or, with
+ * `sharing`, a second gateway over another one's database (as gateways of one deployment are).
+ */
+export async function startGateway(
+  driver: Driver,
+  env: Record<string, string> = {},
+  sharing?: Gateway,
+): Promise<Gateway> {
+  const db = sharing?.db ?? (await createTestDatabase(driver));
+  if (!sharing) await createRealm(db.db, 'acme', 'Acme Inc');
   const config = loadConfig({
     // A port of its own; links in mails keep the default port (3000), whatever this one is.
     HOST: '127.0.0.1',
@@ -93,7 +100,8 @@ export async function startGateway(driver: Driver, env: Record<string, string> =
       // A test may have started the stop itself (app.close()): this waits for it.
       await server.stop();
       await hasher.close();
-      await db.close();
+      // A shared database is closed by the gateway that made it.
+      if (!sharing) await db.close();
     },
   };
 }

@@ -12,9 +12,13 @@ import { registration, startGateway, type Gateway } from './gateway.js';
 // and a browser: a cookie jar per host that follows the service's redirects.
 
 /** A gateway listening on the port its configuration names, so its issuers are reachable. */
-export async function startOidcGateway(driver: Driver, env: Record<string, string> = {}): Promise<Gateway> {
+export async function startOidcGateway(
+  driver: Driver,
+  env: Record<string, string> = {},
+  sharing?: Gateway,
+): Promise<Gateway> {
   const port = await freePort();
-  return startGateway(driver, { PORT: String(port), PUBLIC_PORT: String(port), ...env });
+  return startGateway(driver, { PORT: String(port), PUBLIC_PORT: String(port), ...env }, sharing);
 }
 
 export const issuerOf = (gw: Gateway, realm = 'default') =>

@@ -10,6 +10,11 @@ export const OIDC_LIFETIMES = {
   idToken: 60 * 60,
   /** A refresh token: a new one each use (rotation), each living this long from its issue. */
   refreshToken: 14 * 24 * 3600,
+  /**
+   * How long a rotated refresh token presented again gets the successor it already had (a lost
+   * response, or two refreshes at once, is not a theft); after that it revokes the whole grant.
+   */
+  refreshGrace: 10,
   /** A consent given to an app (the provider's Grant), renewed by each sign-in to it. */
   grant: 365 * 24 * 3600,
   /** A sign-in to an app waiting for the person (the sign-in page, the consent page). */

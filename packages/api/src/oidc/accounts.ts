@@ -65,6 +65,8 @@ export interface SessionSignIn {
   /** The same, in milliseconds, to compare with an interaction's start. */
   signedInAtMs: number;
   userId: string;
+  /** The session here (what a provider session and its tokens are bound to). */
+  sessionId: string;
 }
 
 /** What a session's sign-in was: its recorded methods, or for an older session what its checks say. */
@@ -77,6 +79,7 @@ export function sessionSignIn(session: Session, user: User): SessionSignIn {
     ts: Math.floor(session.createdAt.getTime() / 1000),
     signedInAtMs: session.createdAt.getTime(),
     userId: user.id,
+    sessionId: session.id,
   };
 }
 

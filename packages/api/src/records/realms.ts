@@ -9,6 +9,11 @@ export async function findRealm(db: Database, slug: string): Promise<Realm | nul
   return realm ?? null;
 }
 
+export async function findRealmById(db: Database, id: string): Promise<Realm | null> {
+  const [realm] = await db.select().from(realms).where(eq(realms.id, id)).limit(1);
+  return realm ?? null;
+}
+
 export class RealmError extends Error {}
 
 export async function createRealm(db: Database, slug: string, name: string): Promise<Realm> {
