@@ -362,6 +362,12 @@ describe.each(testDrivers())('the OpenID Connect provider on %s', (driver) => {
     });
     const page = await browser.send('GET', end.href);
     expect(page.status, page.text.slice(0, 300)).toBe(200);
+    // Our page, in the person's language, working without scripts: the buttons submit the provider's form.
+    expect(page.headers['content-language']).toBe('en');
+    expect(page.text).toContain('<h1>Sign out?</h1>');
+    expect(page.text).toContain(
+      '<button type="submit" form="op.logoutForm" name="logout" value="yes">Sign out</button>',
+    );
     const form = /<form [^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/.exec(page.text)!;
     const fields = Object.fromEntries(
       [...form[2]!.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]),

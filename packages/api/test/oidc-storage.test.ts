@@ -1,4 +1,4 @@
-import { oidcArtifacts, oidcClients, oidcLogouts, oidcSigningKeys, sessions } from '@accounts/db';
+import { oidcArtifacts, oidcClients, oidcLogouts, oidcSigningKeys, sessions, users } from '@accounts/db';
 import { testDrivers } from '@accounts/testing';
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
@@ -190,6 +190,10 @@ describe.each(testDrivers())('the OpenID Connect storage on %s', (driver) => {
     expect(claimed).toMatchObject({ clientId: client.clientId, attempts: 1 });
     // Leased: another sender does not take it meanwhile.
     expect(await claimDueLogouts(h.db.db, 10)).toEqual([]);
+    // The account deleted: nothing of it stays with the provider, the offline token included.
+    await h.db.db.delete(users).where(eq(users.id, user.id));
+    expect(await s('RefreshToken').find('rt-offline')).toBeUndefined();
+    expect(await h.db.db.select().from(oidcArtifacts).where(eq(oidcArtifacts.accountId, signIn.accountId))).toEqual([]);
   });
 
   it('remembers the newest live grant of an account for an app', async () => {

@@ -37,3 +37,13 @@ BEGIN
 END $$;
 --> statement-breakpoint
 CREATE TRIGGER "sessions_ending" BEFORE DELETE ON "sessions" FOR EACH ROW EXECUTE FUNCTION "accounts_session_ending"();
+--> statement-breakpoint
+-- An account deleted: everything the provider holds of it (its consents, offline refresh tokens,
+-- provider sessions) goes with it; its subject is never used again.
+CREATE FUNCTION "accounts_user_deleted_oidc"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM "oidc_artifacts" WHERE "realm_id" = OLD."realm_id" AND "account_id" = OLD."subject"::text;
+  RETURN OLD;
+END $$;
+--> statement-breakpoint
+CREATE TRIGGER "users_deleted_oidc" AFTER DELETE ON "users" FOR EACH ROW EXECUTE FUNCTION "accounts_user_deleted_oidc"();

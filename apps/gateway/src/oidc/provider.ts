@@ -30,6 +30,7 @@ import type { Config } from '../config.js';
 import { localeOfHeader } from '../locale.js';
 import { realmOrigin } from '../mail/origin.js';
 import { renderProviderError } from './error-page.js';
+import { logoutSource, postLogoutSuccessSource } from './logout-page.js';
 
 // One OpenID Connect provider (panva's oidc-provider) per realm, its issuer the realm's public
 // origin from configuration, never a request's Host. Only what this service needs is on: the
@@ -191,7 +192,7 @@ export async function buildRealmProvider(realm: Realm, deps: ProviderDeps): Prom
         // Confidential apps only: a public one learns nothing (RFC 7662 §2.1 lets the server choose).
         allowedPolicy: (_ctx, client) => Promise.resolve(client.clientAuthMethod !== 'none'),
       },
-      rpInitiatedLogout: { enabled: true },
+      rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
       backchannelLogout: { enabled: true },
     },
     // The provider refuses loopback and private addresses at connect (its own SSRF guard);
