@@ -1,10 +1,11 @@
-import { disableAccount, findRealm } from '@accounts/api';
+import { createPublicKey, verify, type JsonWebKey } from 'node:crypto';
+import { createRealm, createVault, disableAccount, findRealm, parseSecretKey, rotateSigningKeys } from '@accounts/api';
 import { oidcArtifacts, oidcClients, passkeys, users } from '@accounts/db';
 import { SoftAuthenticator, testDrivers, uniqueEmail } from '@accounts/testing';
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STRONG, type Gateway } from './support/gateway.js';
+import { STRONG, TEST_SECRET_KEY, type Gateway } from './support/gateway.js';
 import {
   authorizationRequest,
   Browser,
@@ -416,6 +417,34 @@ describe.each(testDrivers())('the OpenID Connect provider on %s', (driver) => {
       error: 'invalid_grant',
     });
     expect((await oidc.tokenIntrospection(own.config, next.access_token)).active).toBe(false);
+  });
+
+  it('rotates the signing key while tokens are live: the old ID token still verifies, new ones use the new key', async () => {
+    await createRealm(gw.db.db, 'rotation', 'Rotation');
+    const rp = await relyingParty(gw, 'rotation', { firstParty: true });
+    const browser = new Browser(gw);
+    await signedIn(browser, 'rotation');
+    const { callback, req } = await signInToApp(browser, rp, { scope: 'openid offline_access', prompt: 'consent' });
+    const tokens = await exchange(rp, callback, req);
+    const kidOf = (jwt: string) =>
+      (JSON.parse(Buffer.from(jwt.split('.')[0]!, 'base64url').toString()) as { kid: string }).kid;
+    const oldKid = kidOf(tokens.id_token!);
+    const vault = createVault(parseSecretKey(TEST_SECRET_KEY)!);
+    const { kid: newKid } = await rotateSigningKeys(gw.db.db, vault, 'rotation');
+    // The JWKS publishes both at once; the old key still verifies what it signed.
+    const jwks = (await gw.send('GET', '/oauth2/jwks', { host: 'rotation.localhost' })).json as {
+      keys: (JsonWebKey & { kid: string; d?: string })[];
+    };
+    expect(jwks.keys.map((k) => k.kid)).toEqual([newKid, oldKid]);
+    expect(jwks.keys.every((k) => k.d === undefined)).toBe(true);
+    const [head, body, sig] = tokens.id_token!.split('.');
+    const oldKey = createPublicKey({ key: jwks.keys.find((k) => k.kid === oldKid)!, format: 'jwk' });
+    expect(verify('RSA-SHA256', Buffer.from(`${head}.${body}`), oldKey, Buffer.from(sig!, 'base64url'))).toBe(true);
+    // The live access and refresh tokens keep working; what is signed from now on uses the new key.
+    expect((await oidc.tokenIntrospection(rp.config, tokens.access_token)).active).toBe(true);
+    const refreshed = await oidc.refreshTokenGrant(rp.config, tokens.refresh_token!);
+    expect(kidOf(refreshed.id_token!)).toBe(newKid);
+    expect(refreshed.claims()?.sub).toBe(tokens.claims()?.sub);
   });
 
   it("stops a disabled account's tokens: introspection inactive, userinfo 401, no refresh", async () => {
