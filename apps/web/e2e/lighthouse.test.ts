@@ -76,6 +76,7 @@ const SIGNED_IN = [
   '/settings/name',
   '/settings/email',
   '/settings/sessions',
+  '/settings/apps',
   '/settings/activity',
   '/settings/two-step',
   '/settings/passkeys',
