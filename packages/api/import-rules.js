@@ -9,13 +9,24 @@
 //   mail/          the mails and their outbox, beside credentials
 //   procedures.ts  the procedure builders
 //   sign-in/       the one way into a session: the flow and its methods
-//   capabilities   sessions/, passwords/, two-step/, passkeys/, email/, account/, operator/, oidc/: side by
+//   capabilities   sessions/, passwords/, two-step/, passkeys/, email/, account/, operator/, oidc/,
+//                  connections/: side by
 //                  side, never importing each other; of sign-in/ only the flow (to hand over a
 //                  session) and its outputs
 //   router.ts      alone names the wire namespaces; index.ts is the package's face; testing.ts
 //                  (@accounts/api/testing) what tests may do that the service does not
 
-export const CAPABILITIES = ['sessions', 'passwords', 'two-step', 'passkeys', 'email', 'account', 'operator', 'oidc'];
+export const CAPABILITIES = [
+  'sessions',
+  'passwords',
+  'two-step',
+  'passkeys',
+  'email',
+  'account',
+  'operator',
+  'oidc',
+  'connections',
+];
 
 /** Each layer (a folder, or a file at the root of src) and the folders and root files it may import. */
 export const LAYERS = {

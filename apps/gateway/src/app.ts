@@ -64,6 +64,7 @@ export function accountConfigFrom(config: Config): AccountConfig {
     resetTokenTtlMs: config.MAIL_RESET_LINK_MINUTES * 60_000,
     verifyTokenTtlMs: config.MAIL_VERIFY_LINK_HOURS * 3600_000,
     mailCap: mailCapFrom(config),
+    allowPrivateOutbound: config.ALLOW_PRIVATE_OUTBOUND,
   };
 }
 

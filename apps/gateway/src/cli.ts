@@ -8,6 +8,8 @@ import {
   runAccountCommand,
 } from './account-cli.js';
 import { CLIENT_USAGE, ClientError, parseClientCommand, runClientCommand } from './client-cli.js';
+import { parseProviderCommand, PROVIDER_USAGE, ProviderError, runProviderCommand } from './provider-cli.js';
+import { realmOrigin } from './mail/origin.js';
 import { ConfigError, loadConfig } from './config.js';
 import { databaseOptionsFrom, migrationUrlOf } from './config-options.js';
 import { pepperFor, secretKeyFor } from './secret-key.js';
@@ -18,6 +20,7 @@ const USAGE = `Usage:
   npm run realm -- list                    list the realms
   npm run realm -- set <slug> require-verified-email on|off
                                            whether only accounts with a confirmed address may sign in
+${PROVIDER_USAGE}
 ${ACCOUNT_USAGE}
 ${CLIENT_USAGE}
 
@@ -27,6 +30,8 @@ server first; on PostgreSQL (DATABASE_URL) the commands work while servers run.`
 async function main(args: string[]): Promise<number> {
   const [command, sub, ...rest] = args;
   const clientCommand = command === 'client' ? parseClientCommand(sub, rest) : null;
+  const providerCommand =
+    command === 'realm' && sub === 'provider' ? parseProviderCommand(rest[0], rest.slice(1)) : null;
   if (
     command !== 'migrate' &&
     command !== 'realm' &&
@@ -41,7 +46,10 @@ async function main(args: string[]): Promise<number> {
     rest.length === 3 &&
     rest[1] === 'require-verified-email' &&
     (rest[2] === 'on' || rest[2] === 'off');
-  if (command === 'realm' && !((sub === 'create' && rest.length === 2) || sub === 'list' || setting)) {
+  if (
+    command === 'realm' &&
+    !((sub === 'create' && rest.length === 2) || sub === 'list' || setting || providerCommand)
+  ) {
     console.error(USAGE);
     return 2;
   }
@@ -61,7 +69,14 @@ async function main(args: string[]): Promise<number> {
   if (database.dataDirWasOpen) console.warn(`${config.DATA_DIR}: ${DATA_DIR_WAS_OPEN}`);
   try {
     if (!(config.DATABASE_URL && config.DATABASE_MIGRATION_URL)) await database.migrate();
-    if (clientCommand) {
+    if (providerCommand) {
+      // Client secrets are sealed under SECRET_KEY, read once the data directory is held.
+      await runProviderCommand(database.db, providerCommand, {
+        vault: () => createVault(secretKeyFor(config).key, config.SECRET_KEY_PREVIOUS),
+        allowPrivateOutbound: config.ALLOW_PRIVATE_OUTBOUND,
+        originOf: (realm) => realmOrigin(realm, config),
+      });
+    } else if (clientCommand) {
       // The signing keys are sealed under SECRET_KEY, read once the data directory is held.
       const secrets = () => ({ vault: createVault(secretKeyFor(config).key, config.SECRET_KEY_PREVIOUS) });
       await runClientCommand(database.db, clientCommand, secrets);
@@ -99,7 +114,8 @@ try {
     err instanceof DataDirBusyError ||
     err instanceof RealmError ||
     err instanceof AccountCommandError ||
-    err instanceof ClientError
+    err instanceof ClientError ||
+    err instanceof ProviderError
   ) {
     console.error(err.message);
   } else {

@@ -3,9 +3,10 @@ import { callTRPCProcedure } from '@trpc/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { FORM_ROUTES } from './form-routes.js';
 import { procedureDef } from './procedures.js';
-import { sendProblem } from './problems.js';
+import { problemOf, sendProblem } from './problems.js';
 import { hasBody, mediaType } from './request-body.js';
 import { contextFor, type Services } from './request-context.js';
+import { redirectTo, upstreamRedirect } from './upstream-redirects.js';
 
 type Fields = Record<string, unknown>;
 
@@ -70,14 +71,23 @@ export function registerFormRoutes(app: FastifyInstance, services: Services) {
       const { ctx } = contextFor(req, reply, services);
       try {
         // A POST's fields come from its form body, a GET's from its query string.
+        // The address's own fields (`:provider`) are the input's too, and win over the body's.
+        const sent = route.method === 'POST' ? req.body : req.query;
+        const params = req.params as Record<string, string>;
         const input = fields.length
-          ? pickFields(route.method === 'POST' ? req.body : req.query, fields, route.body === 'json')
+          ? pickFields(
+              Object.keys(params).length ? { ...(sent as object), ...params } : sent,
+              fields,
+              route.body === 'json',
+            )
           : undefined;
         const result = await callProcedure(services, route.procedure, ctx, input);
+        if (route.redirect) return redirectTo(reply, upstreamRedirect(route, req, { result }));
         if (route.download) return sendDownload(reply.code(route.status), ctx, result);
         // For a token client the procedure's result carries the session (and known-device) tokens.
         return reply.code(route.status).header('content-language', ctx.locale).send(result);
       } catch (err) {
+        if (route.redirect) return redirectTo(reply, upstreamRedirect(route, req, { problem: problemOf(req, err) }));
         return sendProblem(req, reply, err);
       }
     };

@@ -18,6 +18,11 @@ export interface FormRoute {
   body?: 'json';
   /** The answer is a file to keep (`Content-Disposition: attachment`, named for the realm and the day). */
   download?: true;
+  /**
+   * A browser's step of a sign-in at an upstream provider: success and refusal alike are a 303 to
+   * the next page (upstream-redirects.ts), never a body. `:provider` in the URL is an input field.
+   */
+  redirect?: true;
 }
 
 declare module 'fastify' {
@@ -56,6 +61,33 @@ export const FORM_ROUTES: readonly FormRoute[] = [
   // The apps with access to the account (the OpenID Connect provider's grants).
   { method: 'GET', url: '/users/apps', procedure: 'apps.list', status: 200 },
   { method: 'POST', url: '/users/apps/revoke', procedure: 'apps.revoke', status: 200 },
+  // Signing in with an upstream identity provider (a browser's steps, answered with redirects),
+  // and the account's connected accounts.
+  { method: 'GET', url: '/users/oauth/:provider/start', procedure: 'upstream.start', status: 303, redirect: true },
+  {
+    method: 'GET',
+    url: '/users/oauth/:provider/callback',
+    procedure: 'upstream.callback',
+    status: 303,
+    redirect: true,
+    issuesSession: true,
+  },
+  {
+    method: 'POST',
+    url: '/users/oauth/:provider/callback',
+    procedure: 'upstream.keepFormPost',
+    status: 303,
+    redirect: true,
+  },
+  { method: 'GET', url: '/users/connections', procedure: 'connections.list', status: 200 },
+  {
+    method: 'POST',
+    url: '/users/connections/connect',
+    procedure: 'connections.connect',
+    status: 303,
+    redirect: true,
+  },
+  { method: 'POST', url: '/users/connections/remove', procedure: 'connections.remove', status: 200 },
   // Two-step sign-in.
   { method: 'POST', url: '/users/totp/setup', procedure: 'twoStep.setupTotp', status: 200 },
   { method: 'POST', url: '/users/totp/enable', procedure: 'twoStep.enableTotp', status: 200 },

@@ -50,70 +50,96 @@ function successSchema(output: z.ZodObject, issuesSession: boolean): z.ZodObject
   return z.object(shape);
 }
 
-/** A GET route's input fields, as query parameters. */
-function queryParameters(input: z.ZodObject) {
+/** The fields a route's address holds (`/users/oauth/:provider/start`). */
+const pathFields = (url: string) => [...url.matchAll(/:(\w+)/g)].map((m) => m[1]!);
+
+/** A route's input fields as parameters: a GET's in the query, and any route's address fields in the path. */
+function parameters(input: z.ZodObject, url: string, method: string) {
   const schema = jsonSchema(input, 'input') as { properties?: Record<string, object>; required?: string[] };
-  return Object.entries(schema.properties ?? {}).map(([name, s]) => ({
-    name,
-    in: 'query',
-    required: schema.required?.includes(name) ?? false,
-    schema: s,
-  }));
+  const inPath = pathFields(url);
+  return Object.entries(schema.properties ?? {})
+    .filter(([name]) => method === 'GET' || inPath.includes(name))
+    .map(([name, s]) => ({
+      name,
+      in: inPath.includes(name) ? 'path' : 'query',
+      required: inPath.includes(name) || (schema.required?.includes(name) ?? false),
+      schema: s,
+    }));
 }
 
-function operation(router: AppRouter, method: string, doc: FormRoute) {
+/** A body's schema without the fields the address holds. */
+function bodySchema(input: z.ZodObject, url: string) {
+  const shape: Record<string, z.ZodType> = { ...input.shape };
+  for (const f of pathFields(url)) delete shape[f];
+  return jsonSchema(z.object(shape), 'input');
+}
+
+/** A browser's step: every answer is a redirect (upstream-redirects.ts). */
+const REDIRECT_RESPONSES = {
+  303: {
+    description:
+      "A redirect: to the upstream provider, to the next page of this site, or, for a refusal, to the sign-in page (or the connected accounts, for someone signed in) with the problem's code as `problem` in its query.",
+    headers: { Location: { description: 'Where the browser goes next.', schema: { type: 'string' } } },
+  },
+};
+
+function operation(router: AppRouter, method: string, url: string, doc: FormRoute) {
   const { input, output, meta } = procedureDef(router, doc.procedure);
   // What the procedure does and refuses is its own meta; a procedure that needs a session says so
   // there too (without one it answers 401).
   const problems = meta.problems ?? [];
-  const codes = [
+  const transport = [
     ...EVERY_ROUTE,
     ...(method === 'POST'
       ? EVERY_POST.map((c) =>
           c === 'unsupported_media_type' && doc.body === 'json' ? 'unsupported_media_type_json' : c,
         )
       : []),
-    ...(meta.authenticated ? ['unauthenticated' as const] : []),
-    ...problems,
   ];
+  // A browser's step answers the procedure's refusals as redirects too: only the transport's are bodies.
+  const codes = doc.redirect
+    ? transport
+    : [...transport, ...(meta.authenticated ? ['unauthenticated' as const] : []), ...problems];
   // A JSON body has no repeated fields (an array is a value its schema judges): duplicate_field is a form's.
-  if (input && Object.keys(input.shape).length)
+  if (!doc.redirect && input && Object.keys(input.shape).length)
     codes.push(...(doc.body === 'json' ? [] : (['duplicate_field'] as const)), 'validation_failed');
   const byStatus = new Map<number, ProblemCode[]>();
   for (const code of new Set(codes))
     byStatus.set(PROBLEM_STATUS[code], [...(byStatus.get(PROBLEM_STATUS[code]) ?? []), code]);
 
   const success = output && successSchema(output, doc.issuesSession ?? false);
-  const responses: Record<string, unknown> = {
-    [doc.status]: {
-      description: doc.issuesSession
-        ? 'Success. The session is set as a cookie, or, when asked for with X-Session-Delivery: token, returned as `session` in the body.'
-        : 'Success.',
-      ...(doc.issuesSession
-        ? {
-            headers: {
-              'Set-Cookie': {
-                description:
-                  'The session cookie (`session`, or `__Host-session` over https), unless the token was asked for in the body.',
-                schema: { type: 'string' },
-              },
-            },
-          }
-        : {}),
-      // A download: the browser keeps the answer as a file, named for the realm and the day (UTC).
-      ...(doc.download
-        ? {
-            headers: {
-              'Content-Disposition': {
-                description: 'A file to keep: `attachment; filename="account-<realm>-<YYYY-MM-DD>.json"`.',
-                schema: { type: 'string' },
-              },
-            },
-          }
-        : {}),
-      content: { 'application/json': { schema: success ? jsonSchema(success, 'output') : {} } },
-    },
-  };
+  const responses: Record<string, unknown> = doc.redirect
+    ? { ...REDIRECT_RESPONSES }
+    : {
+        [doc.status]: {
+          description: doc.issuesSession
+            ? 'Success. The session is set as a cookie, or, when asked for with X-Session-Delivery: token, returned as `session` in the body.'
+            : 'Success.',
+          ...(doc.issuesSession
+            ? {
+                headers: {
+                  'Set-Cookie': {
+                    description:
+                      'The session cookie (`session`, or `__Host-session` over https), unless the token was asked for in the body.',
+                    schema: { type: 'string' },
+                  },
+                },
+              }
+            : {}),
+          // A download: the browser keeps the answer as a file, named for the realm and the day (UTC).
+          ...(doc.download
+            ? {
+                headers: {
+                  'Content-Disposition': {
+                    description: 'A file to keep: `attachment; filename="account-<realm>-<YYYY-MM-DD>.json"`.',
+                    schema: { type: 'string' },
+                  },
+                },
+              }
+            : {}),
+          content: { 'application/json': { schema: success ? jsonSchema(success, 'output') : {} } },
+        },
+      };
   for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
     const waits = list.some((c) =>
       ['rate_limited', 'too_many_attempts', 'too_many_codes', 'server_busy', 'not_ready'].includes(c),
@@ -165,7 +191,7 @@ function operation(router: AppRouter, method: string, doc: FormRoute) {
             },
           ]
         : []),
-      ...(method === 'GET' && input ? queryParameters(input) : []),
+      ...(input ? parameters(input, url, method) : []),
     ],
     ...(method === 'POST'
       ? {
@@ -173,7 +199,7 @@ function operation(router: AppRouter, method: string, doc: FormRoute) {
             required: input !== undefined,
             content: {
               [doc.body === 'json' ? 'application/json' : 'application/x-www-form-urlencoded']: {
-                schema: input ? jsonSchema(input, 'input') : { type: 'object' },
+                schema: input ? bodySchema(input, url) : { type: 'object' },
               },
             },
           },
@@ -183,12 +209,20 @@ function operation(router: AppRouter, method: string, doc: FormRoute) {
   };
 }
 
+/** A route's path as OpenAPI writes it: `/users/oauth/{provider}/start` for fastify's `:provider`. */
+export const documentedPath = (url: string) => url.replace(/:(\w+)/g, '{$1}');
+
 /** The OpenAPI 3.1 document of every documented /users/* route registered on the app. */
 export function openApiDocument(app: FastifyInstance, router: AppRouter) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of usersRoutesOf(app)) {
     if (!route.doc) continue;
-    (paths[route.url] ??= {})[route.method.toLowerCase()] = operation(router, route.method, route.doc);
+    (paths[documentedPath(route.url)] ??= {})[route.method.toLowerCase()] = operation(
+      router,
+      route.method,
+      route.url,
+      route.doc,
+    );
   }
   return {
     openapi: '3.1.0',

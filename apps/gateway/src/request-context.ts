@@ -14,6 +14,7 @@ import type { Limiter } from './rate-limits.js';
 import {
   deviceCredentialOf,
   pendingSignInOf,
+  upstreamBrowserOf,
   sessionSink,
   sessionTokenOf,
   wantsTokenInBody,
@@ -57,6 +58,7 @@ export function contextFor(req: FastifyRequest, reply: FastifyReply, services: S
     sessionToken: sessionTokenOf(req),
     deviceCredential: deviceCredentialOf(req),
     pendingSignInToken: pendingSignInOf(req),
+    upstreamBrowserToken: upstreamBrowserOf(req),
     cookies,
     rateLimit: (action, key) => services.limit(req, action, key),
     origin: services.originOf?.(req) ?? null,

@@ -15,6 +15,11 @@ const DEVICE_HOST_PREFIXED = '__Host-known_device';
 const PENDING_PLAIN = 'pending_sign_in';
 const PENDING_HOST_PREFIXED = '__Host-pending_sign_in';
 
+// A browser's binding to its sign-ins at upstream providers: Lax, so that the provider's redirect
+// back (a cross-site top-level GET) carries it; it grants nothing by itself.
+const UPSTREAM_PLAIN = 'upstream_flow';
+const UPSTREAM_HOST_PREFIXED = '__Host-upstream_flow';
+
 /** Programmatic clients ask for the token in the body with this header, and get no cookie. */
 export const TOKEN_DELIVERY_HEADER = 'x-session-delivery';
 /** Programs send their known-device credential back in this header (browsers use the cookie). */
@@ -24,6 +29,11 @@ const isHttps = isSecureRequest;
 const cookieName = (req: FastifyRequest) => (isHttps(req) ? HOST_PREFIXED : PLAIN);
 const deviceCookieName = (req: FastifyRequest) => (isHttps(req) ? DEVICE_HOST_PREFIXED : DEVICE_PLAIN);
 const pendingCookieName = (req: FastifyRequest) => (isHttps(req) ? PENDING_HOST_PREFIXED : PENDING_PLAIN);
+
+const upstreamCookieName = (req: FastifyRequest) => (isHttps(req) ? UPSTREAM_HOST_PREFIXED : UPSTREAM_PLAIN);
+
+/** The browser's binding to its upstream sign-ins (credentials/upstream/flows.ts in the api). */
+export const upstreamBrowserOf = (req: FastifyRequest): string | null => req.cookies[upstreamCookieName(req)] ?? null;
 
 /** The pending sign-in a browser holds (programs send it as the `pending_token` field). */
 export const pendingSignInOf = (req: FastifyRequest): string | null => req.cookies[pendingCookieName(req)] ?? null;
@@ -113,6 +123,16 @@ export function sessionSink(req: FastifyRequest, reply: FastifyReply, tokenInBod
         return;
       }
       if (!tokenInBody) reply.setCookie(pendingCookieName(req), token, { ...options, expires: expiresAt });
+    },
+    upstreamBrowser(token, expiresAt) {
+      reply.header('cache-control', 'no-store');
+      reply.setCookie(upstreamCookieName(req), token, {
+        httpOnly: true,
+        sameSite: 'lax',
+        path: '/',
+        secure: isHttps(req),
+        expires: expiresAt,
+      });
     },
   };
 }

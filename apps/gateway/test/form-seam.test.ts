@@ -2,6 +2,7 @@ import { createAppRouter, DEFAULT_ACCOUNT_CONFIG, ProblemError, type ProcedurePa
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fieldsOf } from '../src/form-adapter.js';
 import { FORM_ROUTES } from '../src/form-routes.js';
+import { documentedPath } from '../src/openapi.js';
 import { methodOf, procedureAt, procedureDef } from '../src/procedures.js';
 import { responseHeaders } from '../src/trpc-routes.js';
 import { startGateway, type Gateway } from './support/gateway.js';
@@ -36,13 +37,15 @@ describe('procedure paths', () => {
 
 describe('the form route table', () => {
   it('names each route’s method as its procedure takes it (GET a query, POST a mutation)', () => {
-    // No exception: a GET never runs a mutation, not even a download (a link from another site
-    // would start it with the person's session).
+    // A GET never runs a mutation, not even a download (a link from another site would start it
+    // with the person's session). The only exceptions are the two steps OAuth itself makes GETs:
+    // a "Continue with" link, which only opens a flow bound to this browser, and the provider's
+    // redirect back, which completes only a flow this browser opened.
     expect(
       FORM_ROUTES.filter((r) => r.method !== methodOf(procedureDef(router, r.procedure))).map(
         (r) => `${r.method} ${r.url}`,
       ),
-    ).toEqual([]);
+    ).toEqual(['GET /users/oauth/:provider/start', 'GET /users/oauth/:provider/callback']);
   });
 });
 
@@ -59,10 +62,14 @@ describe('documented sessions, from the procedures', () => {
       paths: Record<string, Record<string, { security: object[]; responses: Record<string, Problem> }>>;
     };
     for (const route of FORM_ROUTES) {
-      const res = route.method === 'POST' ? await gw.form(route.url, {}) : await gw.send('GET', route.url);
-      const op = doc.paths[route.url]![route.method.toLowerCase()]!;
+      const url = route.url.replace(':provider', 'none');
+      const res = route.method === 'POST' ? await gw.form(url, {}) : await gw.send('GET', url);
+      const op = doc.paths[documentedPath(route.url)]![route.method.toLowerCase()]!;
       const what = `${route.method} ${route.url} → ${res.status}`;
-      const unauthenticated = res.status === 401 && res.json.code === 'unauthenticated';
+      // A browser's step (a redirect row) sends someone without a session to the sign-in page.
+      const unauthenticated = route.redirect
+        ? res.status === 303 && String(res.headers.location).startsWith('/login?next=')
+        : res.status === 401 && res.json.code === 'unauthenticated';
       expect(op.security.length > 0, what).toBe(unauthenticated);
       // A 401 is also a sign-in's second_factor_required and sign_in_expired, which need no
       // session: `unauthenticated` is among its codes exactly where one is needed.

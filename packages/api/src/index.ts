@@ -143,3 +143,12 @@ export {
 export { recordAppSignIn, type AppSignIn } from './oidc/app-sign-in.js';
 export { APP_SCOPES, type AppScope } from './oidc/apps-outputs.js';
 export { OIDC_CLOCK_TOLERANCE_SECONDS, OIDC_LIFETIMES } from './kernel/oidc-lifetimes.js';
+export {
+  addProvider,
+  listProviders,
+  removeProvider,
+  ProviderError,
+  type NewProvider,
+  type ProviderListing,
+} from './credentials/upstream/providers.js';
+export { PROVIDER_KINDS, type ProviderKind } from './credentials/upstream/kinds.js';

@@ -5,6 +5,7 @@ import { emailChangeProcedures } from './email/change-procedures.js';
 import { emailProcedures } from './email/procedures.js';
 import type { AccountConfig } from './kernel/config.js';
 import { appsProcedures } from './oidc/apps-procedures.js';
+import { connectionProcedures } from './connections/procedures.js';
 import { passkeyProcedures } from './passkeys/procedures.js';
 import { passwordProcedures } from './passwords/procedures.js';
 import { createCallerFactory, proceduresFor, router } from './procedures.js';
@@ -32,6 +33,8 @@ export function createAppRouter(config: AccountConfig) {
     twoStep: router(twoStepProcedures(p).twoStep),
     passkeys: router({ ...passkeyProcedures(p).passkeys, ...signIn.passkeys }),
     apps: router(appsProcedures(p).apps),
+    upstream: router(signIn.upstream),
+    connections: router(connectionProcedures(p).connections),
   });
 }
 

@@ -43,7 +43,19 @@ export interface Handed {
 
 type AppCaller = ReturnType<ReturnType<typeof callerFor>>;
 export type Caller = Handed &
-  Pick<AppCaller, 'account' | 'email' | 'security' | 'twoStep' | 'passkeys' | 'emailChange' | 'accountData' | 'apps'>;
+  Pick<
+    AppCaller,
+    | 'account'
+    | 'email'
+    | 'security'
+    | 'twoStep'
+    | 'passkeys'
+    | 'emailChange'
+    | 'accountData'
+    | 'apps'
+    | 'upstream'
+    | 'connections'
+  >;
 
 export interface Harness {
   db: TestDatabase;
@@ -135,6 +147,8 @@ export function useHarness(driver: Driver, overrides: Partial<AccountConfig> = {
       emailChange: caller.emailChange,
       accountData: caller.accountData,
       apps: caller.apps,
+      upstream: caller.upstream,
+      connections: caller.connections,
     });
   };
   return h;

@@ -288,6 +288,8 @@ export const pendingSignIns = pgTable(
       .references(() => realms.id, { onDelete: 'cascade' }),
     userId: ownedBy(),
     tokenHash: text('token_hash').notNull().unique(),
+    /** What the first step proved (RFC 8176): the password's `pwd`, or nothing for an upstream provider's. */
+    firstAmr: jsonb('first_amr').$type<string[]>().notNull().default(['pwd']),
     failures: integer('failures').notNull().default(0),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     createdAt: createdAt(),
@@ -486,7 +488,94 @@ export const oidcSigningKeys = pgTable(
   ],
 );
 
+/**
+ * The identity providers people of a realm may sign in with (Google, GitHub, Microsoft, Apple,
+ * or any OpenID Connect provider), set by an operator (`npm run realm -- provider add`).
+ */
+export const upstreamProviders = pgTable(
+  'upstream_providers',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    realmId: inRealm(),
+    /** The provider's id in the realm's addresses: /users/oauth/<slug>/start. */
+    slug: text('slug').notNull(),
+    /** 'oidc' (discovery), or a provider whose endpoints and quirks are known: 'google', 'github', 'microsoft', 'apple'. */
+    kind: text('kind').notNull(),
+    /** The label of its button: "Continue with <name>". */
+    name: text('name').notNull(),
+    issuer: text('issuer').notNull(),
+    clientId: text('client_id').notNull(),
+    /** The client secret (Apple: the private key that signs it), sealed under SECRET_KEY for this provider. */
+    clientSecret: text('client_secret').notNull(),
+    scope: text('scope').notNull(),
+    /** Kind-specific settings: Apple's team and key ids, whether the upstream's `mfa` counts as the second step. */
+    options: jsonb('options').$type<Record<string, string | boolean>>().notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('upstream_providers_slug_unique').on(t.realmId, t.slug)],
+);
+
+/**
+ * An account's identity at an upstream provider: the realm, the issuer and the subject, never
+ * the email. One per provider and account.
+ */
+export const upstreamIdentities = pgTable(
+  'upstream_identities',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    realmId: inRealm(),
+    userId: ownedBy(),
+    providerId: uuid('provider_id')
+      .notNull()
+      .references(() => upstreamProviders.id, { onDelete: 'cascade' }),
+    issuer: text('issuer').notNull(),
+    subject: text('subject').notNull(),
+    /** The address the provider gave at the last sign-in (shown on the person's page; never a key). */
+    email: text('email'),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('upstream_identities_subject_unique').on(t.realmId, t.issuer, t.subject),
+    uniqueIndex('upstream_identities_user_provider_unique').on(t.userId, t.providerId),
+  ],
+);
+
+/**
+ * A sign-in at an upstream provider under way, kept on the server: found by its `state`'s digest,
+ * bound to the browser that started it (the digest of its cookie) and the realm, used once, ten
+ * minutes. After the callback, an identity waiting to be linked to an existing account is kept
+ * the same way (`pending`), until that account's owner signs in.
+ */
+export const upstreamFlows = pgTable(
+  'upstream_flows',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    realmId: inRealm(),
+    providerId: uuid('provider_id')
+      .notNull()
+      .references(() => upstreamProviders.id, { onDelete: 'cascade' }),
+    stateDigest: text('state_digest').notNull().unique(),
+    browserDigest: text('browser_digest').notNull(),
+    /** The PKCE verifier and the nonce, sealed. */
+    secrets: text('secrets').notNull(),
+    /** Where the person goes afterwards (a path of this site). */
+    next: text('next'),
+    /** A connection asked for from the account's page: the account it is for. */
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    /** A cross-site form_post's answer, sealed, kept for the same browser's redirected GET. */
+    response: text('response'),
+    /** An identity waiting to be linked to the account that holds its address, sealed. */
+    pending: text('pending'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('upstream_flows_browser_idx').on(t.browserDigest), index('upstream_flows_expires_idx').on(t.expiresAt)],
+);
+
 export type Realm = typeof realms.$inferSelect;
 export type User = typeof users.$inferSelect;
 export type Session = typeof sessions.$inferSelect;
 export type OidcClient = typeof oidcClients.$inferSelect;
+export type UpstreamProvider = typeof upstreamProviders.$inferSelect;
+export type UpstreamIdentity = typeof upstreamIdentities.$inferSelect;

@@ -6,6 +6,7 @@ export * from './password-policy.js';
 export * from './schemas.js';
 export * from './security.js';
 export * from './apps.js';
+export * from './upstream.js';
 export * from './realm.js';
 export * from './two-step.js';
 export * from './passkeys.js';

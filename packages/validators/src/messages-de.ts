@@ -46,6 +46,21 @@ export const messages: MessageTable = {
   origin_unknown:
     'Für diese Seite ist keine öffentliche Adresse eingerichtet; Links und Passkeys können nicht erstellt werden.',
   internal: 'Bei uns ist etwas schiefgelaufen.',
+  provider_unknown: 'Diese Anmeldemöglichkeit gibt es hier nicht.',
+  upstream_failed:
+    'Die Anmeldung über diesen Anbieter hat nicht geklappt. Versuchen Sie es erneut oder melden Sie sich anders an.',
+  upstream_unavailable:
+    'Dieser Anmeldeanbieter ist gerade nicht erreichbar. Versuchen Sie es später erneut oder melden Sie sich anders an.',
+  upstream_link_required:
+    'Es gibt bereits ein Konto mit dieser E-Mail-Adresse. Melden Sie sich einmal mit seinem eigenen Passwort (und dem zweiten Schritt) an, um den Anbieter zu verbinden.',
+  upstream_email_unverified:
+    'Es gibt bereits ein Konto mit dieser E-Mail-Adresse, und der Anbieter hat die Adresse nicht bestätigt. Melden Sie sich stattdessen mit Ihrem Passwort an.',
+  upstream_email_missing: 'Der Anbieter hat keine E-Mail-Adresse übermittelt. Melden Sie sich anders an.',
+  connection_taken: 'Dieses Konto beim Anbieter ist bereits mit einem anderen Konto hier verbunden.',
+  connection_last_way_in:
+    'Dies ist Ihre einzige Anmeldemöglichkeit. Legen Sie zuerst ein Passwort fest oder fügen Sie einen Passkey hinzu.',
+  connection_recheck_required:
+    'Um ein Konto zu verbinden, melden Sie sich zuerst erneut an (Passwort oder zweiter Schritt): Das darf höchstens fünf Minuten her sein.',
   interaction_expired:
     'Diese Anmeldung bei einer App ist abgelaufen oder schon abgeschlossen. Gehen Sie zurück zur App und beginnen Sie erneut.',
   email_not_verified: 'Bestätigen Sie zuerst Ihre E-Mail-Adresse mit dem Link, den wir Ihnen gesendet haben.',

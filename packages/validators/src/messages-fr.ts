@@ -45,6 +45,20 @@ export const messages: MessageTable = {
   origin_unknown:
     "Aucune adresse publique n'est configurée pour ce site : liens et clés d'accès ne peuvent pas être créés.",
   internal: 'Une erreur est survenue de notre côté.',
+  provider_unknown: "Ce moyen de connexion n'existe pas ici.",
+  upstream_failed: "La connexion avec ce fournisseur n'a pas abouti. Réessayez, ou connectez-vous autrement.",
+  upstream_unavailable:
+    'Ce fournisseur de connexion est injoignable pour le moment. Réessayez plus tard, ou connectez-vous autrement.',
+  upstream_link_required:
+    'Un compte avec cette adresse e-mail existe déjà. Connectez-vous une fois avec son propre mot de passe (et sa deuxième étape) pour relier le fournisseur.',
+  upstream_email_unverified:
+    "Un compte avec cette adresse e-mail existe déjà, et le fournisseur n'a pas confirmé l'adresse. Connectez-vous plutôt avec votre mot de passe.",
+  upstream_email_missing: "Le fournisseur n'a pas transmis d'adresse e-mail. Connectez-vous autrement.",
+  connection_taken: 'Ce compte chez le fournisseur est déjà relié à un autre compte ici.',
+  connection_last_way_in:
+    "C'est votre seul moyen de connexion. Définissez d'abord un mot de passe ou ajoutez une clé d'accès.",
+  connection_recheck_required:
+    "Pour relier un compte, reconnectez-vous d'abord (mot de passe ou deuxième étape) : cela doit dater de moins de cinq minutes.",
   interaction_expired:
     "Cette connexion à une application a expiré ou est déjà terminée. Revenez à l'application et recommencez.",
   email_not_verified: "Confirmez d'abord votre adresse e-mail avec le lien que nous vous avons envoyé.",

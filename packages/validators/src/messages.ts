@@ -49,6 +49,18 @@ const en = {
   not_ready: 'The service is not ready. Try again shortly.',
   origin_unknown: 'This site has no public address configured, so links and passkeys cannot be made for it.',
   internal: 'Something went wrong on our side.',
+  provider_unknown: 'There is no such way to sign in here.',
+  upstream_failed: 'Signing in with that provider did not work. Try again, or sign in another way.',
+  upstream_unavailable: 'That sign-in provider cannot be reached right now. Try again later, or sign in another way.',
+  upstream_link_required:
+    'An account with this email address already exists. Sign in to it once with its own password (and second step) to connect the provider.',
+  upstream_email_unverified:
+    'An account with this email address already exists, and the provider has not confirmed the address. Sign in with your password instead.',
+  upstream_email_missing: 'The provider did not give an email address. Sign in another way.',
+  connection_taken: 'That account at the provider is already connected to another account here.',
+  connection_last_way_in: 'This is your only way to sign in. Set a password or add a passkey first.',
+  connection_recheck_required:
+    'To connect an account, sign in again (your password or a second step) first: it must be less than five minutes ago.',
   interaction_expired: 'This sign-in to an app has expired or is already finished. Go back to the app and start again.',
   email_not_verified: 'Confirm your email address first, with the link we sent you.',
   totp_code_format: 'Enter the 6-digit code from your authenticator app.',

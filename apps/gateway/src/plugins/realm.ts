@@ -25,6 +25,9 @@ function hostHeaderCount(raw: string[]): number {
  * Every request's Host: one, well-formed, the one an absolute-form target names, and naming a
  * realm (req.realm), which is then the only origin (with the trusted ones) that may post.
  */
+/** /users/oauth/<provider>/callback, where an upstream provider answers. */
+const UPSTREAM_CALLBACK = /^\/users\/oauth\/[^/]+\/callback$/;
+
 export default setupPlugin<RealmOptions>('realm', (app, { db, rootDomain, trustedOrigins }) => {
   const findRealmCached = realmLookup(db);
   app.addHook('onRequest', async (req) => {
@@ -44,6 +47,9 @@ export default setupPlugin<RealmOptions>('realm', (app, { db, rootDomain, truste
     // app's token request, its logout form); they check the app instead. Our own consent form is
     // no such endpoint: it stays same-origin.
     if (isProviderPath(pathOf(req))) return;
+    // An upstream provider's form_post answer (Apple's) is another site's POST by design; it only
+    // keeps the answer for the browser's own GET, which the flow's binding then checks.
+    if (UPSTREAM_CALLBACK.test(pathOf(req))) return;
     assertSameOrigin(req, trustedOrigins);
   });
 });

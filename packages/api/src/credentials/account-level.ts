@@ -29,7 +29,7 @@ type Auth = { user: User; session: Session };
 export const FACTOR_RECHECK_MS = PASSWORD_RECHECK_MS;
 
 /** Whether the session proved a second factor within FACTOR_RECHECK_MS. */
-async function factorIsFresh(db: Database, sessionId: string): Promise<boolean> {
+export async function factorIsFresh(db: Database, sessionId: string): Promise<boolean> {
   const [row] = await db
     .select({ fresh: sql<boolean>`coalesce(${sessions.factorCheckedAt} > ${ago(FACTOR_RECHECK_MS)}, false)` })
     .from(sessions)

@@ -29,7 +29,7 @@ const PASSWORD_FAILURES = ['sign_in_failed', 'password_change_failed'] as const;
  * a reset does not buy more code guesses.
  */
 const SECOND_STEP_FAILURES = ['second_factor_failed'] as const;
-const FAILURES = [...PASSWORD_FAILURES, ...SECOND_STEP_FAILURES, 'passkey_failed'] as const;
+const FAILURES = [...PASSWORD_FAILURES, ...SECOND_STEP_FAILURES, 'passkey_failed', 'upstream_failed'] as const;
 export type FailureType = (typeof FAILURES)[number];
 
 /**

@@ -23,6 +23,8 @@ export interface AccountConfig {
   verifyTokenTtlMs: number;
   /** The caps on mail to one address (from every realm), each kind counted apart over `windowMs`; see mail/outbox.ts. */
   mailCap: MailCap;
+  /** Outgoing calls (upstream identity providers) may reach plain http on loopback: tests and private networks. */
+  allowPrivateOutbound: boolean;
 }
 
 export interface MailCap {
@@ -47,4 +49,5 @@ export const DEFAULT_ACCOUNT_CONFIG: AccountConfig = {
   resetTokenTtlMs: 30 * 60_000,
   verifyTokenTtlMs: 24 * 3600_000,
   mailCap: { requested: 3, caused: 10, windowMs: 600_000 },
+  allowPrivateOutbound: false,
 };

@@ -62,6 +62,8 @@ export interface SessionSink {
   rememberDevice(credential: string, expiresAt: Date): void;
   /** Hands a browser its pending sign-in (null: forget it). A program gets it in the problem's body instead. */
   pendingSignIn(token: string | null, expiresAt?: Date): void;
+  /** Binds a browser to its sign-ins at upstream providers (credentials/upstream/flows.ts); a transport without browsers has none. */
+  upstreamBrowser?(token: string, expiresAt: Date): void;
 }
 
 /** What the transport supplies for one request. */
@@ -84,6 +86,8 @@ export interface RequestContext {
   deviceCredential?: string | null;
   /** The pending sign-in a browser presented (its cookie), waiting for the second step. */
   pendingSignInToken?: string | null;
+  /** The browser's binding to its upstream sign-ins (its cookie): whose flows and pending link are its own. */
+  upstreamBrowserToken?: string | null;
   /** Sets and clears the client's credentials (not the signed-in session: that is ctx.auth.session). */
   cookies: SessionSink;
   /** The client's User-Agent, as it sent it (mails describe the device with it). */

@@ -23,24 +23,32 @@ export const PROBLEM_STATUS = {
   invalid_host: 400,
   passkey_challenge_invalid: 400,
   interaction_expired: 400,
+  upstream_failed: 401,
   unauthenticated: 401,
   second_factor_required: 401,
   sign_in_expired: 401,
   cross_origin: 403,
   email_not_verified: 403,
+  connection_recheck_required: 403,
   not_found: 404,
   realm_not_found: 404,
+  provider_unknown: 404,
   method_not_allowed: 405,
   email_taken: 409,
   two_step_on: 409,
   two_step_off: 409,
   totp_not_set_up: 409,
   totp_off: 409,
+  upstream_link_required: 409,
+  upstream_email_unverified: 409,
+  connection_taken: 409,
+  connection_last_way_in: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   unsupported_media_type_json: 415,
   validation_failed: 422,
   passkey_rejected: 422,
+  upstream_email_missing: 422,
   rate_limited: 429,
   too_many_attempts: 429,
   too_many_codes: 429,
@@ -49,6 +57,7 @@ export const PROBLEM_STATUS = {
   server_busy: 503,
   not_ready: 503,
   origin_unknown: 503,
+  upstream_unavailable: 503,
 } as const satisfies Partial<Record<MessageCode, number>>;
 
 export type ProblemCode = keyof typeof PROBLEM_STATUS;
@@ -94,6 +103,8 @@ export class ProblemError extends TRPCError {
       pendingToken?: string;
       /** A failed second step: the tries left on this sign-in, once few remain. */
       attemptsLeft?: number;
+      /** An upstream sign-in that goes on at the sign-in page (its second step, a link): where it leads afterwards. */
+      next?: string;
     } = {},
   ) {
     super({ code: trpcCodeOf(PROBLEM_STATUS[problem]), message: problem });
@@ -128,6 +139,8 @@ export interface Problem {
   pendingToken?: string;
   /** A failed second step (`code_incorrect`, `passkey_rejected`): tries left before the sign-in ends, once 2 or fewer remain. */
   attemptsLeft?: number;
+  /** An upstream sign-in that goes on at the sign-in page (its second step, a link): the path it leads to afterwards. */
+  next?: string;
 }
 
 /** What an error is underneath: the ProblemError a procedure threw, when tRPC wrapped one. */
@@ -152,9 +165,10 @@ export function toProblem(err: unknown, locale: Locale): Problem {
   const code = problemCodeOf(e);
   let errors: Problem['errors'];
   let retryAfter: number | undefined;
-  let secondStep: Pick<Problem, 'methods' | 'pendingToken' | 'attemptsLeft'> = {};
+  let secondStep: Pick<Problem, 'methods' | 'pendingToken' | 'attemptsLeft' | 'next'> = {};
   if (e instanceof ProblemError) {
-    secondStep = { methods: e.extra.methods, pendingToken: e.extra.pendingToken, attemptsLeft: e.extra.attemptsLeft };
+    const { methods, pendingToken, attemptsLeft, next } = e.extra;
+    secondStep = { methods, pendingToken, attemptsLeft, next };
     retryAfter = e.extra.retryAfter;
     if (e.extra.zod) errors = toFieldErrors(e.extra.zod, locale);
     else if (e.extra.fields) errors = localizeFieldErrors(e.extra.fields, locale);
@@ -169,6 +183,7 @@ export function toProblem(err: unknown, locale: Locale): Problem {
   if (secondStep.methods) problem.methods = secondStep.methods;
   if (secondStep.pendingToken) problem.pendingToken = secondStep.pendingToken;
   if (secondStep.attemptsLeft !== undefined) problem.attemptsLeft = secondStep.attemptsLeft;
+  if (secondStep.next) problem.next = secondStep.next;
   return problem;
 }
 

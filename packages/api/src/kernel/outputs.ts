@@ -41,4 +41,5 @@ export const problemSchema = (codes: readonly ProblemCode[] = PROBLEM_CODES) =>
     methods: z.array(z.enum(SECOND_STEP_METHODS)).optional(),
     pendingToken: z.string().optional(),
     attemptsLeft: z.int().min(1).optional(),
+    next: z.string().optional(),
   });

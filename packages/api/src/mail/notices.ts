@@ -6,7 +6,7 @@ import { issueToken, type TokenPurpose } from '../records/tokens.js';
 import { realmOrigin, type Context } from '../kernel/context.js';
 import type { Vault } from '../kernel/vault.js';
 import { enqueueMail, type Enqueued } from './outbox.js';
-import type { MailPayload, MailTemplate, TwoStepChange } from './templates.js';
+import type { ConnectionChange, MailPayload, MailTemplate, TwoStepChange } from './templates.js';
 
 // The mails the account flows queue, each inside the transaction of the event that causes it.
 
@@ -304,3 +304,24 @@ export const maskEmail = (email: string) => {
   const at = email.lastIndexOf('@');
   return `${email.slice(0, 1)}***${email.slice(at)}`;
 };
+
+/** Tells the owner a provider was connected to the account or removed from it. */
+export async function queueConnectionNotice(
+  tx: Database,
+  ctx: Context,
+  user: User,
+  change: ConnectionChange,
+  providerName: string,
+): Promise<void> {
+  if (!user.emailVerifiedAt) return;
+  await queue(tx, ctx, user, 'connection_changed', () => ({
+    realmName: ctx.realm.name,
+    name: user.name,
+    change,
+    providerName,
+    at: new Date().toISOString(),
+    ip: ctx.clientIp,
+    settingsLink: `${realmOrigin(ctx)}/settings/connections`,
+    recoverLink: `${realmOrigin(ctx)}/forgot-password`,
+  }));
+}

@@ -30,6 +30,15 @@ export interface MailPayload {
   data_exported: Base & { at: string; ip: string | null; recoverLink: string };
   /** The account signed in to an app (an OpenID Connect client) for the first time; `appsLink`: the page that removes its access. */
   app_signed_in: Base & { appName: string; at: string; ip: string | null; appsLink: string; recoverLink: string };
+  /** A provider (Google, GitHub, …) was connected to the account or removed from it; `settingsLink`: its page. */
+  connection_changed: Base & {
+    change: ConnectionChange;
+    providerName: string;
+    at: string;
+    ip: string | null;
+    settingsLink: string;
+    recoverLink: string;
+  };
   /** The service's operator disabled the account (`account disable`): it signs in no more. */
   account_disabled: Base & { at: string };
   /** The service's operator turned off the account's two-step sign-in (`account reset-second-factor`). */
@@ -39,6 +48,9 @@ export interface MailPayload {
 /** What happened to an account's two-step sign-in that its owner is told of. */
 export type TwoStepChange =
   'enabled' | 'disabled' | 'recovery_codes_regenerated' | 'recovery_code_used' | 'passkey_added' | 'passkey_removed';
+
+/** What happened to a connected account: added (by the owner, or by a sign-in that proved the address first), removed. */
+export type ConnectionChange = 'added' | 'removed' | 'took_over';
 
 export type MailTemplate = keyof MailPayload;
 export const MAIL_TEMPLATES = [
@@ -53,6 +65,7 @@ export const MAIL_TEMPLATES = [
   'email_changed',
   'data_exported',
   'app_signed_in',
+  'connection_changed',
   'account_disabled',
   'two_step_reset',
 ] as const satisfies readonly MailTemplate[];
@@ -225,6 +238,32 @@ const en: Texts = {
       { p: 'If this was you, there is nothing to do. You can remove the app’s access at any time:' },
       { link: p.appsLink, label: 'Apps with access' },
       { p: 'If it was not you, reset your password now, then remove the app’s access:' },
+      { link: p.recoverLink, label: 'Reset my password' },
+    ],
+  }),
+  connection_changed: (p, l) => ({
+    subject:
+      p.change === 'removed'
+        ? `Sign-in with ${p.providerName} was removed from your account at ${p.realmName}`
+        : `Sign-in with ${p.providerName} was added to your account at ${p.realmName}`,
+    blocks: [
+      { p: `Hello ${p.name},` },
+      {
+        p:
+          p.change === 'removed'
+            ? `On ${when(p.at, l)}, from the address ${p.ip ?? unknown.en}, signing in with ${p.providerName} was removed from your account at ${p.realmName}.`
+            : `On ${when(p.at, l)}, from the address ${p.ip ?? unknown.en}, your account at ${p.realmName} was connected to ${p.providerName}: it can now be signed in to with that account.`,
+      },
+      ...(p.change === 'took_over'
+        ? [
+            {
+              p: `${p.providerName} confirmed this address, which this account had never confirmed: the password set before and every session were removed, in case someone else had registered with your address.`,
+            },
+          ]
+        : []),
+      { p: 'Your connected accounts:' },
+      { link: p.settingsLink, label: 'Connected accounts' },
+      { p: 'If this was not you, reset your password now:' },
       { link: p.recoverLink, label: 'Reset my password' },
     ],
   }),
@@ -415,6 +454,32 @@ const de: Texts = {
       { link: p.recoverLink, label: 'Mein Passwort zurücksetzen' },
     ],
   }),
+  connection_changed: (p, l) => ({
+    subject:
+      p.change === 'removed'
+        ? `Die Anmeldung mit ${p.providerName} wurde von Ihrem Konto bei ${p.realmName} entfernt`
+        : `Die Anmeldung mit ${p.providerName} wurde Ihrem Konto bei ${p.realmName} hinzugefügt`,
+    blocks: [
+      { p: `Hallo ${p.name},` },
+      {
+        p:
+          p.change === 'removed'
+            ? `Am ${when(p.at, l)} wurde von der Adresse ${p.ip ?? unknown.de} aus die Anmeldung mit ${p.providerName} von Ihrem Konto bei ${p.realmName} entfernt.`
+            : `Am ${when(p.at, l)} wurde Ihr Konto bei ${p.realmName} von der Adresse ${p.ip ?? unknown.de} aus mit ${p.providerName} verbunden: Sie können sich jetzt mit diesem Konto anmelden.`,
+      },
+      ...(p.change === 'took_over'
+        ? [
+            {
+              p: `${p.providerName} hat diese Adresse bestätigt, die dieses Konto nie bestätigt hatte: Das zuvor gesetzte Passwort und alle Sitzungen wurden entfernt, falls sich jemand anderes mit Ihrer Adresse registriert hatte.`,
+            },
+          ]
+        : []),
+      { p: 'Ihre verbundenen Konten:' },
+      { link: p.settingsLink, label: 'Verbundene Konten' },
+      { p: 'Wenn Sie das nicht waren, setzen Sie jetzt Ihr Passwort zurück:' },
+      { link: p.recoverLink, label: 'Passwort zurücksetzen' },
+    ],
+  }),
   account_disabled: (p, l) => ({
     subject: `Ihr Konto bei ${p.realmName} wurde gesperrt`,
     blocks: [
@@ -595,6 +660,32 @@ const fr: Texts = {
       {
         p: 'Si ce n’était pas vous, réinitialisez votre mot de passe maintenant, puis retirez l’accès de l’application\u00a0:',
       },
+      { link: p.recoverLink, label: 'Réinitialiser mon mot de passe' },
+    ],
+  }),
+  connection_changed: (p, l) => ({
+    subject:
+      p.change === 'removed'
+        ? `La connexion avec ${p.providerName} a été retirée de votre compte ${p.realmName}`
+        : `La connexion avec ${p.providerName} a été ajoutée à votre compte ${p.realmName}`,
+    blocks: [
+      { p: `Bonjour ${p.name},` },
+      {
+        p:
+          p.change === 'removed'
+            ? `Le ${when(p.at, l)}, depuis l'adresse ${p.ip ?? unknown.fr}, la connexion avec ${p.providerName} a été retirée de votre compte ${p.realmName}.`
+            : `Le ${when(p.at, l)}, depuis l'adresse ${p.ip ?? unknown.fr}, votre compte ${p.realmName} a été relié à ${p.providerName} : vous pouvez désormais vous y connecter avec ce compte.`,
+      },
+      ...(p.change === 'took_over'
+        ? [
+            {
+              p: `${p.providerName} a confirmé cette adresse, que ce compte n'avait jamais confirmée : le mot de passe défini auparavant et toutes les sessions ont été supprimés, au cas où quelqu'un d'autre se serait inscrit avec votre adresse.`,
+            },
+          ]
+        : []),
+      { p: 'Vos comptes connectés :' },
+      { link: p.settingsLink, label: 'Comptes connectés' },
+      { p: "Si ce n'était pas vous, réinitialisez votre mot de passe maintenant :" },
       { link: p.recoverLink, label: 'Réinitialiser mon mot de passe' },
     ],
   }),

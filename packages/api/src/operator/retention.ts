@@ -8,6 +8,7 @@ import {
   mailSends,
   oidcArtifacts,
   oidcSigningKeys,
+  upstreamFlows,
   pendingSignIns,
   webauthnChallenges,
   type Database,
@@ -41,6 +42,8 @@ export interface Purged {
   challenges: number;
   /** What the OpenID Connect provider kept (codes, tokens, grants, its sessions) past its expiry. */
   oidcArtifacts: number;
+  /** Sign-ins at upstream providers never finished, and identities that waited for a link, past their ten minutes. */
+  upstreamFlows: number;
   /** Retired signing keys no live ID token was signed with. */
   oidcKeys: number;
 }
@@ -115,6 +118,7 @@ export async function purgeExpired(db: Database, config: AccountConfig, opts: Re
     pendingSignIns: await drain('pending_sign_ins', older(pendingSignIns.expiresAt, 0)),
     challenges: await drain('webauthn_challenges', older(webauthnChallenges.expiresAt, 0)),
     oidcArtifacts: await drain('oidc_artifacts', older(oidcArtifacts.expiresAt, 0), 'realm_id, kind, id'),
+    upstreamFlows: await drain('upstream_flows', older(upstreamFlows.expiresAt, 0)),
     oidcKeys: await drain('oidc_signing_keys', older(oidcSigningKeys.retiredAt, RETIRED_KEY_KEPT_MS), 'realm_id, kid'),
   };
 }

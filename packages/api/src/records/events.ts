@@ -44,7 +44,12 @@ export type AccountEventType =
   | 'email_changed'
   | 'data_exported'
   | 'app_signed_in'
-  | 'app_access_removed';
+  | 'app_access_removed'
+  | 'upstream_failed'
+  | 'upstream_mfa_accepted'
+  | 'connection_added'
+  | 'connection_removed'
+  | 'account_taken_over';
 
 export interface EventSource {
   realmId: string;
@@ -68,7 +73,10 @@ export const eventSource = (ctx: {
   requestId: ctx.requestId ?? null,
 });
 
-/** The app (OpenID Connect client) an event is about: its client_id, and its name as it is now. */
+/**
+ * The app (OpenID Connect client) an event is about: its client_id, and its name as it is now. An
+ * upstream provider's events (connection_added, upstream_failed, …) name the provider the same way: its id and name.
+ */
 export interface EventApp {
   clientId: string;
   name: string;

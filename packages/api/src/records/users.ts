@@ -12,6 +12,15 @@ import type { publicUserSchema } from '../kernel/outputs.js';
  */
 export const NO_USER = '00000000-0000-0000-0000-000000000000';
 
+/**
+ * What `password_hash` holds for an account that has no password (made by an upstream sign-in):
+ * unique per account, so "the hash is unchanged" still tells one credentials change from the
+ * next, and no password ever verifies against it.
+ */
+const NO_PASSWORD = 'none:';
+export const noPassword = () => `${NO_PASSWORD}${crypto.randomUUID()}`;
+export const hasPassword = (user: Pick<User, 'passwordHash'>) => !user.passwordHash.startsWith(NO_PASSWORD);
+
 /** What leaves the service about a user: never the hash. */
 export type PublicUser = z.infer<typeof publicUserSchema>;
 

@@ -19,11 +19,12 @@ import { createSession, deleteSessionByToken } from '../records/sessions.js';
 import type { IssuedSession } from '../kernel/context.js';
 import { lockIfHashUnchanged, publicUser, rememberLocale } from '../records/users.js';
 import { beginPendingSignIn, type PendingSignIn } from './pending.js';
+import { linkPendingIdentity } from './upstream.js';
 
 // The one way into a session. `signIn` owns the skeleton every method shares (whose counters,
 // which client, the claim, the proof checked while it is held, the refusal, the unconfirmed
 // address, the second step's gate, the hand-over); a method (password.ts, passkey.ts,
-// second-step.ts) says only what differs. Registration starts its first session with
+// second-step.ts, upstream.ts) says only what differs. Registration starts its first session with
 // `startSession` too: no session starts anywhere else.
 
 /** The account a try names (null: none, counted all the same) and whose counters it runs against. */
@@ -42,6 +43,8 @@ export interface Verified {
   holds?: (tx: Database) => Promise<boolean>;
   /** What the proof was, as RFC 8176 method references (a passkey: `hwk` or `swk`; a code: `otp`). */
   amr?: readonly string[];
+  /** A second step's: what its first step proved (the pending sign-in's; the password unless said). */
+  first?: readonly string[];
 }
 
 /** One way of proving who one is, in the vocabulary of Keycloak's authenticators. */
@@ -99,24 +102,30 @@ export async function signIn<In, S>(ctx: Context, method: SignInMethod<In, S>, i
     throw new ProblemError('email_not_verified');
   }
   // With two-step sign-in a first step only starts a pending sign-in: the second step completes it.
+  const first: Proved = verified.amr
+    ? { password: verified.amr.includes('pwd'), factor: false, amr: verified.amr }
+    : PASSWORD_ONLY;
   if (method.completes === 'first' && user.twoStep) {
-    const pending = await beginSecondStep(ctx, user, check);
+    const pending = await beginSecondStep(ctx, user, check, first.amr);
     if (!pending) throw await refuse();
     await method.passed?.(ctx, user, input);
     return { next: 'second_step', user, methods: (await twoStepStatus(ctx.db, user)).methods, pending };
   }
+  const before = verified.first ?? PASSWORD_ONLY.amr;
   const started =
     method.completes === 'first'
-      ? await signInKnown(ctx, user, check, device)
+      ? await signInKnown(ctx, user, check, device, undefined, first)
       : await signInKnown(ctx, user, check, device, verified, {
-          password: method.completes === 'second',
+          password: method.completes === 'second' && before.includes('pwd'),
           factor: true,
-          amr: method.completes === 'second' ? ['pwd', ...(verified.amr ?? []), 'mfa'] : (verified.amr ?? []),
+          amr: method.completes === 'second' ? [...before, ...(verified.amr ?? []), 'mfa'] : (verified.amr ?? []),
         });
   if (!started) throw await refuse();
   // The owner's language from now on; after the new-sign-in notice, which went out in the one they used before.
   await rememberLocale(ctx.db, user, ctx.locale);
   await method.passed?.(ctx, user, input);
+  // An identity from a provider that waited for this account's owner to sign in is linked now.
+  await linkPendingIdentity(ctx, user);
   return { next: 'signed_in', user, started };
 }
 
@@ -234,11 +243,16 @@ export async function signInKnown(
  * `sign_in_second_step` event and a pending sign-in starts. Null when a password change
  * committed first (no pending sign-in then).
  */
-async function beginSecondStep(ctx: Context, user: User, check: ClaimedCheck): Promise<PendingSignIn | null> {
+async function beginSecondStep(
+  ctx: Context,
+  user: User,
+  check: ClaimedCheck,
+  firstAmr: readonly string[],
+): Promise<PendingSignIn | null> {
   return ctx.db.transaction(async (tx) => {
     if (!(await lockIfHashUnchanged(tx, user.id, user.passwordHash))) return null;
     await check.passed(tx, 'sign_in_second_step');
-    return beginPendingSignIn(tx, ctx.realm.id, user.id);
+    return beginPendingSignIn(tx, ctx.realm.id, user.id, firstAmr);
   });
 }
 

@@ -16,3 +16,32 @@ export const userResult = z.object({
 
 /** The options for navigator.credentials.create() / get(), as WebAuthn's JSON (a challenge among them). */
 export const webauthnOptionsResult = z.looseObject({ challenge: z.string() });
+
+/** The realm's upstream providers, for the buttons "Continue with <name>". */
+export const upstreamProvidersResult = z.object({
+  providers: z.array(z.object({ id: z.string(), name: z.string(), kind: z.string() })),
+});
+
+/** Where to send the person to sign in at the provider. */
+export const upstreamStartResult = z.object({ location: z.string() });
+
+/** A callback's answer: signed in (or a connection made), and where to go next. */
+export const upstreamCallbackResult = z.object({
+  user: publicUserSchema.optional(),
+  session: deliveredSession,
+  knownDevice: z.string().optional(),
+  /** A path of this site. */
+  next: z.string(),
+  /** An unconfirmed account with the provider's confirmed address became this person's: its earlier password and sessions are gone. */
+  tookOver: z.literal(true).optional(),
+  /** The provider a connection asked for from the account's page was made with. */
+  connected: z.string().optional(),
+});
+
+/** A form_post's answer kept: the state to resume with at the callback's GET (null: nothing kept). */
+export const upstreamKeptResult = z.object({ state: z.string().nullable() });
+
+/** The identity this browser brought that waits for the account holding its address to sign in. */
+export const pendingLinkResult = z.object({
+  pending: z.object({ provider: z.string(), providerName: z.string(), email: z.string().nullable() }).nullable(),
+});

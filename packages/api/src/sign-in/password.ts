@@ -2,7 +2,7 @@ import type { signInSchema } from '@accounts/validators';
 import type { z } from 'zod';
 import { lockoutSubject } from '../credentials/lockout.js';
 import { fieldProblem } from '../kernel/errors.js';
-import { findUserByEmail, setPasswordHash } from '../records/users.js';
+import { findUserByEmail, hasPassword, setPasswordHash } from '../records/users.js';
 import type { SignInMethod } from './flow.js';
 
 /**
@@ -19,9 +19,11 @@ export const passwordMethod: SignInMethod<z.output<typeof signInSchema>> = {
     return { user, subject: lockoutSubject(ctx.realm.id, input.email, user?.id ?? null), state: null };
   },
   async verify(ctx, { user }, input) {
-    const ok = user
-      ? await ctx.hasher.verify(input.password, user.passwordHash)
-      : await ctx.hasher.verifyDummy(input.password).then(() => false);
+    // An account without a password (made by an upstream sign-in) costs the same bcrypt as an unknown one.
+    const ok =
+      user && hasPassword(user)
+        ? await ctx.hasher.verify(input.password, user.passwordHash)
+        : await ctx.hasher.verifyDummy(input.password).then(() => false);
     return ok ? {} : null;
   },
   refusal: () => fieldProblem('password', 'credentials_invalid'),

@@ -17,11 +17,22 @@ export interface PendingSignIn {
 }
 
 /** Starts a pending sign-in for the account in the caller's transaction. */
-export async function beginPendingSignIn(tx: Database, realmId: string, userId: string): Promise<PendingSignIn> {
+export async function beginPendingSignIn(
+  tx: Database,
+  realmId: string,
+  userId: string,
+  firstAmr: readonly string[],
+): Promise<PendingSignIn> {
   const token = newToken();
   const [row] = await tx
     .insert(pendingSignIns)
-    .values({ realmId, userId, tokenHash: hashToken(token), expiresAt: fromNow(PENDING_SIGN_IN_TTL_MS) })
+    .values({
+      realmId,
+      userId,
+      tokenHash: hashToken(token),
+      firstAmr: [...firstAmr],
+      expiresAt: fromNow(PENDING_SIGN_IN_TTL_MS),
+    })
     .returning({ expiresAt: pendingSignIns.expiresAt });
   return { token, expiresAt: row!.expiresAt };
 }
@@ -34,10 +45,10 @@ export async function findPendingSignIn(
   db: Database,
   token: string,
   realmId: string,
-): Promise<{ id: string; user: User } | null> {
+): Promise<{ id: string; user: User; firstAmr: string[] } | null> {
   if (!isTokenShape(token)) return null;
   const [row] = await db
-    .select({ id: pendingSignIns.id, user: users })
+    .select({ id: pendingSignIns.id, user: users, firstAmr: pendingSignIns.firstAmr })
     .from(pendingSignIns)
     .innerJoin(users, eq(users.id, pendingSignIns.userId))
     .where(

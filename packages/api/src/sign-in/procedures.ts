@@ -6,16 +6,29 @@ import {
   secondStepPasskeySchema,
   secondStepSchema,
   signInSchema,
+  upstreamCallbackSchema,
+  upstreamStartSchema,
 } from '@accounts/validators';
+import { realmProviders } from '../credentials/upstream/providers.js';
+import { startAuthorization } from '../credentials/upstream/start.js';
 import { assertionOptions } from '../credentials/webauthn.js';
 import type { AccountConfig } from '../kernel/config.js';
 import type { Procedures } from '../procedures.js';
 import { answer, signIn } from './flow.js';
-import { userResult, webauthnOptionsResult } from './outputs.js';
+import {
+  pendingLinkResult,
+  upstreamCallbackResult,
+  upstreamKeptResult,
+  upstreamProvidersResult,
+  upstreamStartResult,
+  userResult,
+  webauthnOptionsResult,
+} from './outputs.js';
 import { passkeyMethod } from './passkey.js';
 import { passwordMethod } from './password.js';
 import { register } from './register.js';
 import { livePendingSignIn, secondStepMethod } from './second-step.js';
+import { finishUpstream, keepFormPost, pendingLinkSummary } from './upstream.js';
 
 // The zod shape of a WebAuthn assertion is @simplewebauthn's type, checked for shape and size; its
 // contents are the verification's to judge.
@@ -28,8 +41,84 @@ const asAssertion = (r: unknown) => r as AuthenticationResponseJSON;
  * password is to guess once the realm and the account are known is checked in the resolver, in
  * full (the schema leaves that rule out: estimator null).
  */
-export function signInProcedures({ limitedProcedure }: Procedures, config: AccountConfig) {
-  return { account: accountSignIn(limitedProcedure, config), passkeys: passkeySignIn(limitedProcedure) };
+export function signInProcedures({ limitedProcedure, publicProcedure }: Procedures, config: AccountConfig) {
+  return {
+    account: accountSignIn(limitedProcedure, config),
+    passkeys: passkeySignIn(limitedProcedure),
+    upstream: upstreamSignIn(limitedProcedure, publicProcedure),
+  };
+}
+
+/** Signing in with an upstream identity provider (wire namespace `upstream`): docs/oidc.md, "Sign in with other providers". */
+function upstreamSignIn(
+  limitedProcedure: Procedures['limitedProcedure'],
+  publicProcedure: Procedures['publicProcedure'],
+) {
+  return {
+    providers: publicProcedure
+      .meta({
+        summary:
+          'The upstream identity providers people of the realm may sign in with: `id` (for /users/oauth/<id>/start) and the name of each.',
+      })
+      .output(upstreamProvidersResult)
+      .query(async ({ ctx }) => ({
+        providers: (await realmProviders(ctx.db, ctx.realm.id)).map((p) => ({
+          id: p.slug,
+          name: p.name,
+          kind: p.kind,
+        })),
+      })),
+
+    start: limitedProcedure('signIn')
+      .meta({
+        summary:
+          "Start a sign-in at a provider of the realm: a redirect (303) to the provider's authorization endpoint, with PKCE (S256), `state` and `nonce`; the flow is kept on the server, bound to this browser (an HttpOnly cookie) and the realm, for ten minutes. `next` (a path of this site) is where the person lands after signing in.",
+        problems: ['provider_unknown', 'upstream_unavailable', 'rate_limited'],
+      })
+      .input(upstreamStartSchema)
+      .output(upstreamStartResult)
+      .mutation(({ ctx, input }) => startAuthorization(ctx, input.provider, { next: input.next })),
+
+    callback: limitedProcedure('signIn')
+      .meta({
+        summary:
+          "Where the provider sends the person back (register `{realm origin}/users/oauth/<id>/callback`). The state must be this browser's, unused and under ten minutes old; the code is exchanged with the PKCE verifier, the RFC 9207 `iss` checked and the ID token validated (signature, iss, aud, exp, nonce). Then: a linked identity signs in (an account with two-step sign-in is asked for its second step: `401 second_factor_required`, as at POST /users/login); an address no account holds makes an account; an address an account holds is never signed in by itself: `409 upstream_link_required` (the identity waits ten minutes for that account's owner to sign in with their own factors, and is then linked), or `409 upstream_email_unverified` when the provider did not confirm it. A refused answer (`access_denied`, a bad state, a replayed code, a token that does not validate) is `401 upstream_failed`, counted like a wrong password. A browser is redirected (303) to `next`, or to the sign-in page with the problem's code.",
+        problems: [
+          'provider_unknown',
+          'upstream_failed',
+          'upstream_unavailable',
+          'upstream_link_required',
+          'upstream_email_unverified',
+          'upstream_email_missing',
+          'connection_taken',
+          'second_factor_required',
+          'email_not_verified',
+          'too_many_attempts',
+          'rate_limited',
+        ],
+      })
+      .input(upstreamCallbackSchema)
+      .output(upstreamCallbackResult)
+      .mutation(({ ctx, input }) => finishUpstream(ctx, input)),
+
+    keepFormPost: limitedProcedure('signIn')
+      .meta({
+        summary:
+          "A provider's `form_post` answer (Apple's): another site's POST, which carries none of this site's cookies. The answer is kept on its flow, once, and the browser is redirected (303) to the callback's GET with the `state`, where its cookie binds it.",
+        problems: ['rate_limited'],
+      })
+      .input(upstreamCallbackSchema)
+      .output(upstreamKeptResult)
+      .mutation(({ ctx, input }) => keepFormPost(ctx, input)),
+
+    pendingLink: publicProcedure
+      .meta({
+        summary:
+          'The identity this browser brought from a provider that waits for the account holding its address to sign in (null: none).',
+      })
+      .output(pendingLinkResult)
+      .query(({ ctx }) => pendingLinkSummary(ctx)),
+  };
 }
 
 function accountSignIn(limitedProcedure: Procedures['limitedProcedure'], config: AccountConfig) {

@@ -39,7 +39,7 @@ function signInExpired(ctx: Context) {
 /** Tries left at which a failed answer starts saying how many remain. */
 const SAY_ATTEMPTS_LEFT_AT = 2;
 
-type Found = { pendingId: string; challenge: string | null };
+type Found = { pendingId: string; challenge: string | null; firstAmr: string[] };
 
 /**
  * Completes a pending sign-in, counted by the lockout (per client, and every client's in the
@@ -52,12 +52,16 @@ export const secondStepMethod: SignInMethod<SecondStepTry, Found> = {
   failure: 'second_factor_failed',
   completes: 'second',
   async identify(ctx, { pendingToken, answer }) {
-    const { id, user } = await livePendingSignIn(ctx, pendingToken);
+    const { id, user, firstAmr } = await livePendingSignIn(ctx, pendingToken);
     // A passkey's challenge is used up first, as at a passkey sign-in: an expired or used one is
     // 400 `passkey_challenge_invalid`, not a failed try.
     const challenge =
       'passkey' in answer ? await takeAssertionChallenge(ctx, 'second_step', answer.passkey, user.id) : null;
-    return { user, subject: lockoutSubject(ctx.realm.id, user.email, user.id), state: { pendingId: id, challenge } };
+    return {
+      user,
+      subject: lockoutSubject(ctx.realm.id, user.email, user.id),
+      state: { pendingId: id, challenge, firstAmr },
+    };
   },
   async verify(ctx, { user, state }, { answer }) {
     const using = await usingAnswer(ctx, user!, answer, state.challenge);
@@ -65,6 +69,7 @@ export const secondStepMethod: SignInMethod<SecondStepTry, Found> = {
     const { use, amr } = using;
     return {
       amr,
+      first: state.firstAmr,
       holds: async (tx) => {
         // Used once: a second request with the same pending sign-in finds it gone.
         if (!(await endPendingSignIn(tx, state.pendingId))) return false;
