@@ -23,6 +23,8 @@ export interface FormRoute {
    * the next page (upstream-redirects.ts), never a body. `:provider` in the URL is an input field.
    */
   redirect?: true;
+  /** Posted by another site by design (an upstream's form_post): exempt from the same-origin check (plugins/realm.ts). */
+  crossSite?: true;
 }
 
 declare module 'fastify' {
@@ -78,6 +80,7 @@ export const FORM_ROUTES: readonly FormRoute[] = [
     procedure: 'upstream.keepFormPost',
     status: 303,
     redirect: true,
+    crossSite: true,
   },
   { method: 'GET', url: '/users/connections', procedure: 'connections.list', status: 200 },
   {

@@ -91,7 +91,7 @@ function operation(router: AppRouter, method: string, url: string, doc: FormRout
   const transport = [
     ...EVERY_ROUTE,
     ...(method === 'POST'
-      ? EVERY_POST.map((c) =>
+      ? EVERY_POST.filter((c) => !(doc.crossSite && c === 'cross_origin')).map((c) =>
           c === 'unsupported_media_type' && doc.body === 'json' ? 'unsupported_media_type_json' : c,
         )
       : []),

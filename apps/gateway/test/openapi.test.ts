@@ -11,6 +11,7 @@ import { exercisePasskeyRoutes } from './support/passkeys-openapi.js';
 import { postJson as sendJson } from './support/passkeys.js';
 import { exerciseSecurityRoutes } from './support/security-openapi.js';
 import { exerciseAppsRoutes } from './support/apps-openapi.js';
+import { exerciseUpstreamRoutes } from './support/upstream-openapi.js';
 import { exerciseEmailRoutes } from './support/email-openapi.js';
 import { exerciseTwoStepRoutes } from './support/two-step-openapi.js';
 import { exerciseAccountDataRoutes } from './support/account-data-openapi.js';
@@ -82,7 +83,7 @@ describe.each(testDrivers())('the OpenAPI document on %s', (driver) => {
 
   it('describes every time as the date-time string JSON carries', () => {
     const body = (path: string, method: string, status: string) =>
-      api.doc.paths[path]![method]!.responses[status]!.content['application/json']!.schema;
+      api.doc.paths[path]![method]!.responses[status]!.content!['application/json']!.schema;
     // The node at the end of a walk down a schema; a step that is not there fails the test (a TypeError).
     const at = (schema: unknown, ...keys: string[]) =>
       keys.reduce((node, key) => (node as Record<string, unknown>)[key], schema);
@@ -216,6 +217,9 @@ describe.each(testDrivers())('the OpenAPI document on %s', (driver) => {
 
   it('describes the answers of the apps routes', () => exerciseAppsRoutes({ post, get, db: gw.db.db, signedUp }));
 
+  it('describes the answers of the upstream sign-in and connected-accounts routes', () =>
+    exerciseUpstreamRoutes({ post, get, db: gw.db.db, signedUp }));
+
   it('describes the answers of the mailed-link routes', () => exerciseEmailRoutes({ post, db: gw.db.db, signedUp }));
 
   it('describes the answers of the two-step routes', () => exerciseTwoStepRoutes({ post, get, signedUp }));
@@ -229,7 +233,7 @@ describe.each(testDrivers())('the OpenAPI document on %s', (driver) => {
     ) as Record<string, unknown>;
     expect([$schema, $id, title].every(Boolean)).toBe(true);
     expect(Object.keys(api.doc.paths['/users/export']!)).toEqual(['post']);
-    expect(api.doc.paths['/users/export']!.post!.responses['200']!.content['application/json']!.schema).toEqual(
+    expect(api.doc.paths['/users/export']!.post!.responses['200']!.content!['application/json']!.schema).toEqual(
       committed,
     );
   });
@@ -369,7 +373,7 @@ describe.each(testDrivers())('the OpenAPI document on %s', (driver) => {
   it('describes the second step of a sign-in: its problems carry the methods and the pending token', () => {
     type Schema = { properties: Record<string, { enum?: string[]; items?: { enum?: string[] } }> };
     const problem = (path: string, status: string) =>
-      api.doc.paths[path]!.post!.responses[status]!.content['application/problem+json']!.schema as Schema;
+      api.doc.paths[path]!.post!.responses[status]!.content!['application/problem+json']!.schema as Schema;
     const asked = problem('/users/login', '401');
     expect(asked.properties.code!.enum).toEqual(['second_factor_required']);
     expect(asked.properties.methods!.items!.enum).toEqual(['passkey', 'totp', 'recovery_code']);

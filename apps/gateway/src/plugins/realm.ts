@@ -21,13 +21,13 @@ function hostHeaderCount(raw: string[]): number {
   return n;
 }
 
+/** /users/oauth/<provider>/callback, where an upstream provider answers. */
+const UPSTREAM_CALLBACK = /^\/users\/oauth\/[^/]+\/callback$/;
+
 /**
  * Every request's Host: one, well-formed, the one an absolute-form target names, and naming a
  * realm (req.realm), which is then the only origin (with the trusted ones) that may post.
  */
-/** /users/oauth/<provider>/callback, where an upstream provider answers. */
-const UPSTREAM_CALLBACK = /^\/users\/oauth\/[^/]+\/callback$/;
-
 export default setupPlugin<RealmOptions>('realm', (app, { db, rootDomain, trustedOrigins }) => {
   const findRealmCached = realmLookup(db);
   app.addHook('onRequest', async (req) => {

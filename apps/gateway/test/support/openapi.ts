@@ -5,7 +5,7 @@ import { expect } from 'vitest';
 import type { Gateway, Response } from './gateway.js';
 
 type Operation = {
-  responses: Record<string, { headers?: Record<string, unknown>; content: Record<string, { schema: object }> }>;
+  responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, { schema: object }> }>;
 };
 export type OpenApiDocument = { openapi: string; paths: Record<string, Record<string, Operation>> };
 
@@ -40,6 +40,14 @@ export async function openApiOf(gw: Gateway) {
     expect(op, `${method} ${url} is documented`).toBeDefined();
     const documented = op!.responses[String(res.status)];
     expect(documented, `${what}: status documented`).toBeDefined();
+    const seen = () =>
+      statuses.set(`${method} ${url}`, (statuses.get(`${method} ${url}`) ?? new Set()).add(res.status));
+    // A redirect has no body: its Location is what it says.
+    if (!documented!.content) {
+      expect(documented!.headers?.Location, `${what}: a body-less answer is a redirect`).toBeDefined();
+      expect(res.headers.location, `${what}: Location`).toMatch(/^(\/|https?:\/\/)/);
+      return seen();
+    }
     const [type, media] = Object.entries(documented!.content)[0]!;
     expect(String(res.headers['content-type']).split(';')[0], what).toBe(type);
     for (const header of Object.keys(documented!.headers ?? {})) {
@@ -53,7 +61,7 @@ export async function openApiOf(gw: Gateway) {
     if (!compiled.has(key)) compiled.set(key, ajv.compile(media.schema));
     const validate = compiled.get(key)!;
     expect(validate(res.json), `${what}: ${ajv.errorsText(validate.errors)}`).toBe(true);
-    statuses.set(`${method} ${url}`, (statuses.get(`${method} ${url}`) ?? new Set()).add(res.status));
+    seen();
   }
 
   /** The documented statuses of each operation that no answer has been checked against yet. */
