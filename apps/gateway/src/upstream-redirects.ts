@@ -30,7 +30,7 @@ export function upstreamRedirect(route: FormRoute, req: FastifyRequest, outcome:
     if (route.procedure === 'upstream.keepFormPost')
       return withQuery(`/users/oauth/${encodeURIComponent(provider)}/callback`, { state: r.state ?? undefined });
     if (r.location) return r.location;
-    if (r.tookOver) return withQuery('/account', { notice: 'upstream_took_over' });
+    if (r.tookOver) return withQuery('/settings/connections', { notice: 'upstream_took_over' });
     if (r.connected) return withQuery('/settings/connections', { notice: 'connected' });
     return r.next ?? '/account';
   }
@@ -41,7 +41,10 @@ export function upstreamRedirect(route: FormRoute, req: FastifyRequest, outcome:
   if (problem.code === 'unauthenticated') return withQuery('/login', { next: '/settings/connections' });
   if (problem.code === 'upstream_link_required') return withQuery('/login', { link: 'pending', next });
   const signedIn = route.procedure === 'connections.connect' || sessionCookieOf(req) !== null;
-  return withQuery(signedIn ? '/settings/connections' : '/login', { problem: problem.code });
+  return withQuery(signedIn ? '/settings/connections' : '/login', {
+    problem: problem.code,
+    retry_after: problem.retryAfter === undefined ? undefined : String(problem.retryAfter),
+  });
 }
 
 export const redirectTo = (reply: FastifyReply, location: string) =>

@@ -150,7 +150,7 @@ describe.each(testDrivers())('sign-in with an upstream provider on %s', (driver)
 
     const at = await person(email);
     const { url } = await walk(at, start());
-    expect(url.pathname + url.search).toBe('/account?notice=upstream_took_over');
+    expect(url.pathname + url.search).toBe('/settings/connections?notice=upstream_took_over');
     expect(await emailOf(at.down)).toBe(email);
     expect((await me(squatter)).status).toBe(401);
     const old = await new Browser(down).send('POST', `${downOrigin}/users/login`, { email, password: STRONG });

@@ -101,6 +101,32 @@ describe('renderPage (the server render)', () => {
     }
   });
 
+  it("asks a signed-out page for the realm's providers, and renders a link to each", async () => {
+    const calls: string[] = [];
+    const call: QueryCall = (path) => {
+      calls.push(path);
+      return Promise.resolve({ providers: [{ id: 'google', name: 'Google', kind: 'google' }] });
+    };
+    const document = await renderDocument(indexHtml, '/login?next=%2Fsettings', signedOut, call);
+    expect(calls).toEqual(['upstream.providers']);
+    expect(html(document)).toContain('href="/users/oauth/google/start?next=%2Fsettings"');
+    expect(html(document)).toContain('Continue with Google');
+  });
+
+  it('renders the connected accounts with a form to remove each and one to connect the others', async () => {
+    const call: QueryCall = () =>
+      Promise.resolve({
+        connections: [{ provider: 'github', providerName: 'GitHub', email: null, connectedAt: NOW, lastUsedAt: NOW }],
+        available: [{ id: 'google', name: 'Google' }],
+        hasPassword: true,
+      });
+    const page = html(await renderDocument(indexHtml, '/settings/connections', signedIn, call));
+    expect(page).toContain('<h2 class="session-device">GitHub</h2>');
+    expect(page).toContain('<input type="hidden" name="_form" value="removeConnection"/>');
+    expect(page).toContain('<form action="/users/connections/connect" method="post">');
+    expect(page).toContain('<input type="hidden" name="provider" value="google"/>');
+  });
+
   const indexHtml = readFileSync(new URL('../index.html', import.meta.url), 'utf8');
   const html = (document: { html: string } | { redirect: string }) => {
     if (!('html' in document)) throw new Error(`a redirect to ${document.redirect}`);

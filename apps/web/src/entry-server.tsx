@@ -60,10 +60,10 @@ async function pageQueries(href: string, data: PageData, call: QueryCall) {
   const url = new URL(href, 'http://local');
   const path = normalizePath(url.pathname);
   const prefetch = prefetchAt(path);
-  const { linkToken } = pageAt(path);
+  const { linkToken, signedOut } = pageAt(path);
   // A signed-in page asked by nobody is a redirect; a mailed link's page needs no session (the
-  // link is the proof), so its check is asked for anyone.
-  if (!prefetch || (!data.user && !linkToken)) return undefined;
+  // link is the proof), so its check is asked for anyone, like a signed-out page's.
+  if (!prefetch || (!data.user && !linkToken && !signedOut)) return undefined;
   const queryClient = new QueryClient();
   const client = createTRPCClient<AppRouter>({ links: [callerLink(call)] });
   await prefetch(createTRPCQueryUtils({ client, queryClient }), url.searchParams, data.form);

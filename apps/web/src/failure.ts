@@ -55,3 +55,14 @@ export function describeFailure(error: unknown, locale: Locale): Failure {
 export function isUnauthenticated(error: unknown) {
   return problemOf(error)?.code === 'unauthenticated';
 }
+
+/**
+ * The words for a refusal the gateway named in a page's address after a redirect: `?problem=`,
+ * with `retry_after` (seconds) for a limit.
+ */
+export function problemCodeMessage(search: URLSearchParams, locale: Locale): string | null {
+  const code = search.get('problem');
+  if (!code) return null;
+  const retryAfter = Number(search.get('retry_after')) || 60;
+  return message(isMessageCode(code) ? code : 'upstream_failed', locale, { retryAfter });
+}

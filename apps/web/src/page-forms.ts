@@ -1,6 +1,6 @@
 import type { ProcedurePath } from '@accounts/api';
 import type { FormDone, PageFormTarget } from './page-data';
-import { safeNext } from './safe-next';
+import { safeNext } from '@accounts/validators/safe-next';
 import type { RouterOutputs } from './trpc';
 import type { PasswordChanged, PasswordReset } from './pages/page-state';
 
@@ -73,6 +73,7 @@ export const PAGE_FORMS = {
   }),
   revokeOtherSessions: pageForm({ procedure: 'security.revokeOtherSessions', pages: ['/settings/sessions'] }),
   revokeApp: pageForm({ procedure: 'apps.revoke', pages: ['/settings/apps'] }),
+  removeConnection: pageForm({ procedure: 'connections.remove', pages: ['/settings/connections'] }),
   setupTotp: pageForm({ procedure: 'twoStep.setupTotp', pages: ['/settings/two-step'] }),
   enableTotp: pageForm({ procedure: 'twoStep.enableTotp', pages: ['/settings/two-step'] }),
   disableTotp: pageForm({ procedure: 'twoStep.disableTotp', pages: ['/settings/two-step'] }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { safeNext } from './safe-next';
+import { safeNext } from '@accounts/validators/safe-next';
 
 describe('safeNext', () => {
   it('keeps a path on this site, with its query and fragment', () => {

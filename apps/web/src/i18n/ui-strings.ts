@@ -94,6 +94,9 @@ const en = {
   passkeysTitle: 'Passkeys',
   passkeySignIn: 'Sign in with a passkey',
   passkeyWaiting: 'Waiting for your passkey…',
+  // Other providers: the sign-in and register pages, the connected accounts
+  continueWith: 'Continue with {provider}',
+  connectionsTitle: 'Connected accounts',
 } as const;
 
 export type UiKey = keyof typeof en;
@@ -187,6 +190,8 @@ const de: Record<UiKey, string> = {
   passkeysTitle: 'Passkeys',
   passkeySignIn: 'Mit einem Passkey anmelden',
   passkeyWaiting: 'Warten auf Ihren Passkey …',
+  continueWith: 'Weiter mit {provider}',
+  connectionsTitle: 'Verbundene Konten',
 };
 
 const fr: Record<UiKey, string> = {
@@ -278,6 +283,8 @@ const fr: Record<UiKey, string> = {
   passkeysTitle: 'Clés d’accès',
   passkeySignIn: 'Se connecter avec une clé d’accès',
   passkeyWaiting: 'En attente de votre clé d’accès…',
+  continueWith: 'Continuer avec {provider}',
+  connectionsTitle: 'Comptes associés',
 };
 
 export const UI_STRINGS = { en, de, fr } as const;

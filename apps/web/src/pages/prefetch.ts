@@ -19,6 +19,9 @@ const tokenOf = (search: URLSearchParams) => search.get('token') ?? '';
 
 /** By page path (PAGE_REGISTRY's). */
 const PAGE_PREFETCH: Readonly<Partial<Record<PagePath, Prefetch>>> = {
+  // The realm's other providers.
+  '/login': (utils) => utils.upstream.providers.prefetch(),
+  '/register': (utils) => utils.upstream.providers.prefetch(),
   '/settings': (utils) => utils.passkeys.list.prefetch(),
   '/settings/email': (utils) => utils.emailChange.pending.prefetch(),
   '/settings/sessions': (utils) => utils.security.sessions.prefetch(),
@@ -32,6 +35,7 @@ const PAGE_PREFETCH: Readonly<Partial<Record<PagePath, Prefetch>>> = {
   '/settings/two-step': async (utils, _search, form) =>
     form?.form === 'enableTotp' && form.problem ? utils.twoStep.pendingTotp.prefetch() : undefined,
   '/settings/passkeys': (utils) => utils.passkeys.list.prefetch(),
+  '/settings/connections': (utils) => utils.connections.list.prefetch(),
   '/verify-email': (utils, search) =>
     utils.email.verificationLink.prefetch({ token: tokenOf(search) }, { staleTime: Infinity }),
   '/confirm-email-change': (utils, search) =>

@@ -16,6 +16,8 @@ export interface PageEntry<P extends string = string> {
   component: ComponentType;
   /** Opened from a mailed link, whose address carries `?token=`: its page needs no session. */
   linkToken?: true;
+  /** A page for someone not signed in (signing in, registering): its queries are asked without a session. */
+  signedOut?: true;
 }
 
 /** A page whose code loads when it is first shown, as a chunk of its own (or a shared one). */
@@ -31,13 +33,14 @@ const listed = <P extends string>(pages: readonly PageEntry<P>[]) => pages;
 
 export const PAGE_REGISTRY = listed([
   { path: '/', component: HomePage },
-  { path: '/login', title: 'signInTitle', component: SignInPage },
+  { path: '/login', title: 'signInTitle', component: SignInPage, signedOut: true },
   // The pages where a new password is typed carry the password rule and its data: they load on
   // their own, so the sign-in page (most visits) does not download them.
   {
     path: '/register',
     title: 'registerTitle',
     component: lazyPage(() => import('./register/RegisterPage'), 'RegisterPage'),
+    signedOut: true,
   },
   { path: '/account', title: 'accountTitle', component: AccountPage },
   {
@@ -79,6 +82,11 @@ export const PAGE_REGISTRY = listed([
     path: '/settings/passkeys',
     title: 'passkeysTitle',
     component: lazyPage(() => import('./passkeys/PasskeysPage'), 'PasskeysPage'),
+  },
+  {
+    path: '/settings/connections',
+    title: 'connectionsTitle',
+    component: lazyPage(() => import('./connections/ConnectionsPage'), 'ConnectionsPage'),
   },
   {
     path: '/settings/data',

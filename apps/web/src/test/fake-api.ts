@@ -53,6 +53,8 @@ export function fakeApi(handlers: Handlers = {}) {
     'account.me': () => UNAUTHENTICATED,
     // The account and password pages show how many passkeys there are.
     'passkeys.list': () => ({ data: { passkeys: [] } }),
+    // The sign-in and register pages list the realm's other providers.
+    'upstream.providers': () => ({ data: { providers: [] } }),
     ...handlers,
   };
 

@@ -68,4 +68,10 @@ export const ANSWERS: Record<string, unknown> = {
   'email.verificationLink': { email: ADA.email, realmName: 'Acme Inc' },
   'emailChange.link': { newEmail: 'new@example.com', realmName: 'Acme Inc' },
   'twoStep.pendingTotp': SETUP,
+  'upstream.providers': { providers: [] } satisfies RouterOutputs['upstream']['providers'],
+  'connections.list': {
+    connections: [{ provider: 'github', providerName: 'GitHub', email: ADA.email, connectedAt: NOW, lastUsedAt: NOW }],
+    available: [{ id: 'google', name: 'Google' }],
+    hasPassword: true,
+  } satisfies RouterOutputs['connections']['list'],
 };

@@ -54,6 +54,9 @@ export function AccountPage() {
               <Link to="/settings/apps">{t('appsTitle')}</Link>
             </li>
             <li>
+              <Link to="/settings/connections">{t('connectionsTitle')}</Link>
+            </li>
+            <li>
               <TwoStepLink />
             </li>
             <li>

@@ -1,7 +1,7 @@
 import '../../security.css';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { PageHeading } from '../../components/PageHeading';
-import { PostForm } from '../../components/PostForm';
+import { RemoveForm } from '../../components/RemoveForm';
 import { LoadError, Loading } from '../../components/Status';
 import { describeFailure, isUnauthenticated } from '../../failure';
 import { problemError, useFormOutcome } from '../../forms/form-outcome';
@@ -103,23 +103,15 @@ function AppList() {
                 {a('appsGranted', { time: '' })}
                 <TimeAgo at={app.grantedAt} locale={locale} />
               </p>
-              <PostForm
+              <RemoveForm
                 name="revokeApp"
                 hidden={{ client_id: app.clientId, app_name: app.name }}
                 onSubmit={onRemove(app.clientId, app.name)}
                 busy={revoke.isPending}
-              >
-                <button
-                  type="submit"
-                  className="secondary"
-                  disabled={revoke.isPending}
-                  aria-label={a('appsRemoveLabel', { app: app.name })}
-                >
-                  {revoke.isPending && revoke.variables?.client_id === app.clientId
-                    ? a('appsRemoving')
-                    : a('appsRemove')}
-                </button>
-              </PostForm>
+                mine={revoke.variables?.client_id === app.clientId}
+                label={a('appsRemoveLabel', { app: app.name })}
+                text={{ remove: a('appsRemove'), removing: a('appsRemoving') }}
+              />
             </li>
           ))}
         </ul>

@@ -7,6 +7,7 @@ import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { PageHeading } from '../../components/PageHeading';
 import { postFormOf, PostForm } from '../../components/PostForm';
 import { SubmitButton } from '../../components/SubmitButton';
+import { UpstreamProviders, useAddressedReport } from '../../components/UpstreamSignIn';
 import { useFormResult } from '../../forms/form-outcome';
 import { useForm } from '../../forms/useForm';
 import { useNewPassword } from '../../forms/useNewPassword';
@@ -14,7 +15,7 @@ import { useI18n } from '../../i18n';
 import { usePasswordPageText } from '../../i18n/password-page-strings';
 import { formDone } from '../../page-forms';
 import { Link, loginPathFor, navigate, Redirect, useHref, useLocation } from '../../router';
-import { safeNext } from '../../safe-next';
+import { safeNext } from '@accounts/validators/safe-next';
 import { useRealmSettings, useSession, useSetSignedIn } from '../../session';
 import { trpc, type RouterOutputs } from '../../trpc';
 
@@ -58,6 +59,8 @@ export function RegisterPage() {
     },
   });
 
+  const report = useAddressedReport(form.report);
+
   if (session.status === 'signed-in') return <Redirect to={next} />;
   if (confirmFirst !== null)
     return (
@@ -86,7 +89,7 @@ export function RegisterPage() {
     <>
       <PageHeading>{t('registerTitle')}</PageHeading>
       <p className="intro">{p('registerIntro', { realm: realm.name })}</p>
-      <ErrorSummary report={form.report} labels={labels} />
+      <ErrorSummary report={report} labels={labels} />
       <PostForm {...postFormOf(form)}>
         <Field form={form} name="name" label={labels.name} autoComplete="name" />
         <EmailField form={form} label={labels.email} autoComplete="email">
@@ -107,6 +110,7 @@ export function RegisterPage() {
         />
         <SubmitButton busy={form.submitting} label={p('registerSubmit')} busyLabel={p('registerBusy')} />
       </PostForm>
+      <UpstreamProviders next={next} />
       <p className="switch">
         {p('haveAccount')} <Link to={signInPath}>{t('navSignIn')}</Link>
       </p>

@@ -5,6 +5,7 @@ import { ErrorSummary } from '../../components/ErrorSummary';
 import { PasswordField } from '../../components/PasswordField';
 import { postFormOf, PostForm } from '../../components/PostForm';
 import { SubmitButton } from '../../components/SubmitButton';
+import { LinkPendingNotice, UpstreamProviders, useAddressedReport } from '../../components/UpstreamSignIn';
 import { useForm } from '../../forms/useForm';
 import { useHydrated } from '../../hydrated';
 import { useI18n, type UiKey } from '../../i18n';
@@ -40,6 +41,7 @@ export function PasswordStep({
   const { realm } = useRealmSettings();
   const { search, state } = useLocation();
   const expired = search.get('expired') === '1';
+  const linkPending = search.get('link') === 'pending';
   const afterReset = wasPasswordReset(state);
   const signIn = trpc.account.signIn.useMutation();
   const hydrated = useHydrated();
@@ -67,6 +69,7 @@ export function PasswordStep({
     },
   });
   const passkey = usePasskeySignIn(form, onSignedIn);
+  const report = useAddressedReport(form.report);
 
   const labels = { email: t('fieldEmail'), password: t('fieldPassword') };
   const registerPath = next === '/account' ? '/register' : `/register?next=${encodeURIComponent(next)}`;
@@ -86,10 +89,12 @@ export function PasswordStep({
         <div className="notice">
           <p>{t(reason)}</p>
         </div>
+      ) : linkPending ? (
+        <LinkPendingNotice />
       ) : (
         <p className="intro">{t('signInIntro', { realm: realm.name })}</p>
       )}
-      <ErrorSummary report={form.report} labels={labels} />
+      <ErrorSummary report={report} labels={labels} />
       <PostForm {...postFormOf(form)}>
         <EmailField form={form} label={labels.email} autoComplete="username webauthn" />
         <PasswordField form={form} name="password" label={labels.password} autoComplete="current-password" />
@@ -109,6 +114,7 @@ export function PasswordStep({
           </p>
         </div>
       )}
+      <UpstreamProviders next={next} />
       <p className="switch">
         {t('noAccount')} <Link to={registerPath}>{t('navRegister')}</Link>
       </p>

@@ -4,10 +4,10 @@ import { Loading } from '../../components/Status';
 import { useFormOutcome } from '../../forms/form-outcome';
 import { useI18n } from '../../i18n';
 import { navigate, Redirect, useLocation } from '../../router';
-import { safeNext } from '../../safe-next';
+import { safeNext } from '@accounts/validators/safe-next';
 import { useSession, useSetSignedIn, type SignedInUser } from '../../session';
 import { PasswordStep } from './PasswordStep';
-import { endedStep, postedStep, type Step } from './step';
+import { addressedStep, endedStep, postedStep, type Step } from './step';
 
 // The second step loads when an account asks for it: most sign-ins never do.
 const SecondStep = lazy(() => import('./SecondStep').then((m) => ({ default: m.SecondStep })));
@@ -22,7 +22,9 @@ export function SignInPage() {
   const passwordStep = useFormOutcome('signIn');
   const secondStep = useFormOutcome('secondStep');
   const [step, setStep] = useState<Step>(
-    () => postedStep(passwordStep, secondStep) ?? { name: 'password', email: search.get('email') ?? '' },
+    () =>
+      postedStep(passwordStep, secondStep) ??
+      addressedStep(search) ?? { name: 'password', email: search.get('email') ?? '' },
   );
 
   // An app that asked for a new sign-in (OpenID Connect prompt=login, max_age) gets the form even

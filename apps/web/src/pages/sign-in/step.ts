@@ -24,6 +24,12 @@ export const methodsOf = (listed: readonly string[] | undefined): SecondStepMeth
   return known.length > 0 ? known : ['totp', 'recovery_code'];
 };
 
+/** The second step the address names (`?step=second&methods=`): a sign-in at a provider for an account with two-step sign-in. */
+export const addressedStep = (search: URLSearchParams): Step | null =>
+  search.get('step') === 'second'
+    ? { name: 'code', email: '', methods: methodsOf(search.get('methods')?.split(' ')) }
+    : null;
+
 /**
  * Where a sign-in posted without scripts stands: the password was right and the account asks for
  * its second step; or that step was refused (a wrong code: again; expired: back to the password).
