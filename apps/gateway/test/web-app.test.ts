@@ -129,6 +129,15 @@ describe('the web app as served by the gateway', () => {
         passwordPolicy: expect.any(Object),
       },
       user: null,
+      // The realm's identity providers ("Continue with …"), none here, come with the page too.
+      queries: expect.objectContaining({
+        queries: [
+          expect.objectContaining({
+            queryKey: [['upstream', 'providers'], { type: 'query' }],
+            state: expect.objectContaining({ data: { providers: [] } }),
+          }),
+        ],
+      }),
     });
     // The settings and who is signed in come with the page: the app asks neither again.
     expect(signIn).not.toContain('href="/trpc/account.settings"');
