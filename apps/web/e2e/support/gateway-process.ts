@@ -24,13 +24,17 @@ export async function startBuiltGateway({
   dirPrefix,
   prepare,
   env: extra,
+  port: given,
 }: {
   dirPrefix: string;
-  prepare: string[];
+  /** Operator commands run one after the other before it starts; what the last prints is kept. */
+  prepare: string[] | string[][];
   env: Record<string, string>;
-}): Promise<RunningGateway> {
+  /** The port, when its configuration must name it beforehand (PUBLIC_PORT, an issuer). */
+  port?: number;
+}): Promise<RunningGateway & { prepared: string }> {
   const dataDir = await mkdtemp(join(tmpdir(), dirPrefix));
-  const port = await freePort();
+  const port = given ?? (await freePort());
   const env = {
     ...process.env,
     PORT: String(port),
@@ -40,7 +44,9 @@ export async function startBuiltGateway({
     PASSWORD_PEPPER: 'e2e-only-pepper-not-a-secret-0123456789',
     ...extra,
   };
-  await run(process.execPath, [GATEWAY_CLI, ...prepare], { env });
+  const commands = typeof prepare[0] === 'string' ? [prepare as string[]] : (prepare as string[][]);
+  let prepared = '';
+  for (const command of commands) prepared = (await run(process.execPath, [GATEWAY_CLI, ...command], { env })).stdout;
 
   const child = spawn(process.execPath, [GATEWAY_MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const log: string[] = [];
@@ -60,6 +66,7 @@ export async function startBuiltGateway({
 
   return {
     port,
+    prepared,
     log: () => log.join(''),
     async stop() {
       process.off('exit', killOnExit);
