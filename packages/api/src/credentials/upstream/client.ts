@@ -26,6 +26,9 @@ export function configurationOf(p: OpenedProvider, allowPrivateOutbound: boolean
     .configure(p, { timeout: TIMEOUT_S, execute: insecure ? [oidc.allowInsecureRequests] : [] })
     .then((made) => {
       if (insecure) oidc.allowInsecureRequests(made);
+      // The ID token's signature is checked against the provider's published keys too, not only
+      // trusted for having come over TLS (which a plain-http loopback issuer lacks anyway).
+      if (KINDS[p.row.kind as ProviderKind].idToken) oidc.enableNonRepudiationChecks(made);
       made.timeout = TIMEOUT_S;
       return made;
     });

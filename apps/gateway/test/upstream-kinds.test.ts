@@ -1,0 +1,148 @@
+import { addProvider, createVault, parseSecretKey, type NewProvider } from '@accounts/api';
+import { upstreamIdentities, users } from '@accounts/db';
+import { uniqueEmail } from '@accounts/testing';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeUpstream, type FakePerson, type FakeUpstream } from './support/fake-upstream.js';
+import { STRONG, TEST_SECRET_KEY, type Gateway } from './support/gateway.js';
+import { Browser, issuerOf, startOidcGateway } from './support/oidc.js';
+
+// What each kind of provider is believed about, against a local stand-in for Google's, Microsoft
+// Entra's and GitHub's endpoints that signs in whoever the test names, with any address, verified
+// or not: the hostile upstream of nOAuth and its kin. No address alone ever reaches an account.
+
+describe('the provider kinds, with a hostile upstream', () => {
+  let fake: FakeUpstream;
+  let gw: Gateway;
+  let origin: string;
+
+  beforeAll(async () => {
+    fake = await startFakeUpstream();
+    gw = await startOidcGateway('pglite', { ALLOW_PRIVATE_OUTBOUND: 'true' });
+    origin = issuerOf(gw);
+    const vault = createVault(parseSecretKey(TEST_SECRET_KEY)!);
+    const add = (p: NewProvider) => addProvider(gw.db.db, vault, 'default', p, true);
+    await add({ id: 'google', kind: 'google', issuer: `${fake.origin}/google`, clientId: 'g', clientSecret: 'gs' });
+    await add({
+      id: 'entra',
+      kind: 'microsoft',
+      issuer: `${fake.origin}/tenant-a/v2.0`,
+      clientId: 'm',
+      clientSecret: 'ms',
+    });
+    await add({ id: 'github', kind: 'github', issuer: fake.origin, clientId: 'h', clientSecret: 'hs' });
+  });
+  afterAll(async () => {
+    await gw?.close();
+    await fake?.close();
+  });
+
+  /** A browser here, sent to the provider, signed in there as `person`, and back: where it ends. */
+  async function signInWith(provider: string, person: FakePerson, browser = new Browser(gw)) {
+    fake.as(person);
+    let res = await browser.send('GET', `${origin}/users/oauth/${provider}/start?next=/account`);
+    let where = new URL(String(res.headers.location), origin);
+    for (let hops = 0; hops < 5 && where.origin === fake.origin; hops++) {
+      const at = await fetch(where, { redirect: 'manual' });
+      where = new URL(at.headers.get('location')!);
+      res = await browser.send('GET', where.href);
+      where = new URL(String(res.headers.location), origin);
+    }
+    return { browser, url: where.pathname + where.search };
+  }
+  const signedInAs = async (browser: Browser) =>
+    (await browser.send('GET', `${origin}/users/me`)).json.user?.email as string | undefined;
+  const account = async (email: string) => (await gw.db.db.select().from(users).where(eq(users.email, email)))[0];
+  const identities = async (email: string) => {
+    const user = await account(email);
+    return user ? gw.db.db.select().from(upstreamIdentities).where(eq(upstreamIdentities.userId, user.id)) : [];
+  };
+  /** An account here whose owner confirmed the address: the one a hostile upstream is after. */
+  const victim = async () => {
+    const email = uniqueEmail('victim');
+    await new Browser(gw).register(origin, email);
+    await gw.db.db.update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.email, email));
+    return email;
+  };
+
+  it('Google: a verified address someone else holds here asks for their password, and never signs in by itself', async () => {
+    const email = await victim();
+    const hostile = { claims: { sub: 'g-hostile', email, email_verified: true, name: 'Mallory' } };
+    const { browser, url } = await signInWith('google', hostile);
+    expect(url).toBe('/login?link=pending&next=%2Faccount');
+    expect(await signedInAs(browser)).toBeUndefined();
+    expect(await identities(email)).toEqual([]);
+
+    // An address Google verified that no account holds makes one, confirmed.
+    const own = uniqueEmail('google-own');
+    const made = await signInWith('google', { claims: { sub: 'g-own', email: own, email_verified: true } });
+    expect(made.url).toBe('/account');
+    expect(await signedInAs(made.browser)).toBe(own);
+    expect((await account(own))!.emailVerifiedAt).not.toBeNull();
+  });
+
+  it('Google: a token signed with a key the provider does not publish is refused and starts nothing', async () => {
+    const email = uniqueEmail('forged');
+    const { browser, url } = await signInWith('google', {
+      claims: { sub: 'g-forged', email, email_verified: true },
+      foreignKey: true,
+    });
+    expect(url).toBe('/login?problem=upstream_failed');
+    expect(await signedInAs(browser)).toBeUndefined();
+    expect(await account(email)).toBeUndefined();
+  });
+
+  it('Microsoft: the address is not verified without xms_edov; the identity is the tenant and oid', async () => {
+    const email = await victim();
+    // nOAuth: a tenant's admin typed the victim's address as the user's email.
+    const typed = await signInWith('entra', { claims: { sub: 's-1', oid: 'oid-1', email, email_verified: true } });
+    expect(typed.url).toBe('/login?problem=upstream_email_unverified');
+    expect(await signedInAs(typed.browser)).toBeUndefined();
+    expect(await identities(email)).toEqual([]);
+
+    const own = uniqueEmail('entra-own');
+    const first = await signInWith('entra', { claims: { sub: 's-2', oid: 'oid-2', email: own, xms_edov: true } });
+    expect(first.url).toBe('/account');
+    expect((await account(own))!.emailVerifiedAt).not.toBeNull();
+    expect((await identities(own)).map((i) => [i.issuer, i.subject])).toEqual([
+      [`${fake.origin}/tenant-a/v2.0`, 'oid-2'],
+    ]);
+    // Another app's sub for the same oid, with another address: still the same person.
+    const again = await signInWith('entra', {
+      claims: { sub: 's-other', oid: 'oid-2', email: uniqueEmail('entra-changed'), xms_edov: true },
+    });
+    expect(again.url).toBe('/account');
+    expect(await signedInAs(again.browser)).toBe(own);
+  });
+
+  it('GitHub: only a primary, verified address counts, and the person is the numeric id', async () => {
+    const email = await victim();
+    const own = uniqueEmail('github-own');
+    // The victim's address listed verified but not primary: the primary (unverified) is the one used.
+    const hostile = await signInWith('github', {
+      github: {
+        id: 4242,
+        name: 'Octo Cat',
+        emails: [
+          { email, primary: false, verified: true },
+          { email: own, primary: true, verified: false },
+        ],
+      },
+    });
+    expect(hostile.url).toBe('/account');
+    expect(await signedInAs(hostile.browser)).toBe(own);
+    expect((await account(own))!.emailVerifiedAt).toBeNull();
+    expect((await identities(own)).map((i) => [i.issuer, i.subject])).toEqual([[fake.origin, '4242']]);
+    expect(await identities(email)).toEqual([]);
+    // The victim still signs in with their own password.
+    const theirs = await new Browser(gw).send('POST', `${origin}/users/login`, { email, password: STRONG });
+    expect(theirs.status).toBe(200);
+
+    // A primary, verified address the victim holds: linked only after their password, never by itself.
+    const claimed = await signInWith('github', {
+      github: { id: 777, name: 'Mallory', emails: [{ email, primary: true, verified: true }] },
+    });
+    expect(claimed.url).toBe('/login?link=pending&next=%2Faccount');
+    expect(await signedInAs(claimed.browser)).toBeUndefined();
+  });
+});
