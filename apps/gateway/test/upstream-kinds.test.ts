@@ -2,8 +2,9 @@ import { addProvider, createVault, parseSecretKey, type NewProvider } from '@acc
 import { upstreamIdentities, users } from '@accounts/db';
 import { uniqueEmail } from '@accounts/testing';
 import { eq } from 'drizzle-orm';
+import { exportPKCS8, generateKeyPair, jwtVerify, type CryptoKey } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeUpstream, type FakePerson, type FakeUpstream } from './support/fake-upstream.js';
+import { startFakeUpstream, type FakePerson, type FakeUpstream, type FormPost } from './support/fake-upstream.js';
 import { STRONG, TEST_SECRET_KEY, type Gateway } from './support/gateway.js';
 import { Browser, issuerOf, startOidcGateway } from './support/oidc.js';
 
@@ -16,7 +17,10 @@ describe('the provider kinds, with a hostile upstream', () => {
   let gw: Gateway;
   let origin: string;
 
+  let appleKey: { pem: string; publicKey: CryptoKey };
   beforeAll(async () => {
+    const pair = await generateKeyPair('ES256', { extractable: true });
+    appleKey = { pem: await exportPKCS8(pair.privateKey), publicKey: pair.publicKey };
     fake = await startFakeUpstream();
     gw = await startOidcGateway('pglite', { ALLOW_PRIVATE_OUTBOUND: 'true' });
     origin = issuerOf(gw);
@@ -31,6 +35,15 @@ describe('the provider kinds, with a hostile upstream', () => {
       clientSecret: 'ms',
     });
     await add({ id: 'github', kind: 'github', issuer: fake.origin, clientId: 'h', clientSecret: 'hs' });
+    await add({
+      id: 'apple',
+      kind: 'apple',
+      issuer: `${fake.origin}/apple`,
+      clientId: 'com.example.accounts',
+      clientSecret: appleKey.pem,
+      teamId: 'TEAM123456',
+      keyId: 'KEY1234567',
+    });
   });
   afterAll(async () => {
     await gw?.close();
@@ -144,5 +157,42 @@ describe('the provider kinds, with a hostile upstream', () => {
     });
     expect(claimed.url).toBe('/login?link=pending&next=%2Faccount');
     expect(await signedInAs(claimed.browser)).toBeUndefined();
+  });
+
+  it('Apple: the answer comes by a cross-site form_post, the name with it once, the secret an ES256 JWT made here', async () => {
+    const email = uniqueEmail('apple');
+    const browser = new Browser(gw);
+    fake.as({
+      claims: { sub: 'apple-001', email, email_verified: 'true' },
+      user: JSON.stringify({ name: { firstName: 'Grace', lastName: 'Hopper' } }),
+    });
+    const start = await browser.send('GET', `${origin}/users/oauth/apple/start?next=/account`);
+    const page = (await (await fetch(String(start.headers.location), { redirect: 'manual' })).json()) as FormPost;
+    expect(page.action).toBe(`${origin}/users/oauth/apple/callback`);
+    // Apple's page posts from its own origin: the browser sends no cookie of ours (SameSite).
+    const posted = await gw.form('/users/oauth/apple/callback', page.fields, {
+      headers: { origin: fake.origin, 'sec-fetch-site': 'cross-site' },
+    });
+    expect(posted.status, posted.text).toBe(303);
+    const done = await browser.send('GET', new URL(String(posted.headers.location), origin).href);
+    expect(done.headers.location).toBe('/account');
+    const me = (await browser.send('GET', `${origin}/users/me`)).json.user;
+    expect(me).toMatchObject({ email, name: 'Grace Hopper' });
+    expect((await account(email))!.emailVerifiedAt).not.toBeNull();
+
+    // The client secret: signed with the operator's key, naming the team, the app and Apple.
+    const { payload, protectedHeader } = await jwtVerify(fake.lastClientSecret()!, appleKey.publicKey, {
+      issuer: 'TEAM123456',
+      subject: 'com.example.accounts',
+      audience: `${fake.origin}/apple`,
+    });
+    expect(protectedHeader).toMatchObject({ alg: 'ES256', kid: 'KEY1234567' });
+    expect(payload.exp! - payload.iat!).toBeLessThanOrEqual(24 * 3600);
+    // A kept answer is of no use to another browser: its GET is refused.
+    const again = await gw.form('/users/oauth/apple/callback', page.fields, {
+      headers: { origin: fake.origin, 'sec-fetch-site': 'cross-site' },
+    });
+    const stranger = await new Browser(gw).send('GET', new URL(String(again.headers.location), origin).href);
+    expect(stranger.headers.location).toBe('/login?problem=upstream_failed');
   });
 });

@@ -16,12 +16,22 @@ export interface FakePerson {
   github?: { id: number; name: string; emails: { email: string; primary: boolean; verified: boolean }[] };
   /** Sign the ID token with a key the discovery document does not list. */
   foreignKey?: boolean;
+  /** Apple's `user` field (the name, on the first authorization), posted beside the code. */
+  user?: string;
+}
+
+/** A form_post answer (Apple's): what the provider's page would post to the callback. */
+export interface FormPost {
+  action: string;
+  fields: Record<string, string>;
 }
 
 export interface FakeUpstream {
   origin: string;
   /** Who the next authorization signs in. */
   as(person: FakePerson): void;
+  /** The client credentials the last token request came with (client_secret_post). */
+  lastClientSecret(): string | null;
   close(): Promise<void>;
 }
 
@@ -38,6 +48,7 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
   let next: FakePerson = {};
   const codes = new Map<string, { person: FakePerson; nonce: string | null; clientId: string; issuer: string }>();
   let origin = '';
+  let clientSecret: string | null = null;
 
   const idToken = (issuer: string, grant: { person: FakePerson; nonce: string | null; clientId: string }) => {
     const key: CryptoKey = grant.person.foreignKey ? foreign.privateKey : ours.privateKey;
@@ -78,14 +89,22 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
           clientId: url.searchParams.get('client_id') ?? '',
           issuer: url.pathname.startsWith('/login/oauth') ? origin : issuer,
         });
+        const answer = {
+          code,
+          state: url.searchParams.get('state') ?? '',
+          ...(next.user ? { user: next.user } : {}),
+        };
+        // Apple's page posts the answer back instead (here: what it would post).
+        if (url.searchParams.get('response_mode') === 'form_post')
+          return send(200, { action: url.searchParams.get('redirect_uri')!, fields: answer } satisfies FormPost);
         const back = new URL(url.searchParams.get('redirect_uri')!);
-        back.searchParams.set('code', code);
-        back.searchParams.set('state', url.searchParams.get('state') ?? '');
+        for (const [k, v] of Object.entries(answer)) back.searchParams.set(k, v);
         res.writeHead(302, { location: back.href }).end();
         return;
       }
       if (req.method === 'POST' && (url.pathname.endsWith('/token') || url.pathname === '/login/oauth/access_token')) {
         const form = await body(req);
+        clientSecret = form.get('client_secret');
         const grant = codes.get(form.get('code') ?? '');
         codes.delete(form.get('code') ?? '');
         if (!grant) return send(400, { error: 'invalid_grant' });
@@ -114,6 +133,7 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     as: (person) => {
       next = person;
     },
+    lastClientSecret: () => clientSecret,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
