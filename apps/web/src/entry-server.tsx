@@ -15,6 +15,7 @@ import { normalizePath, pageAt, PAGE_REGISTRY } from './pages/registry';
 import { Root } from './Root';
 // The server renders every language (a browser loads only its page's: main.tsx).
 import '@accounts/validators/all-messages';
+import './i18n/all-ui-strings';
 
 export type { PageData };
 

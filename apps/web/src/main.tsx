@@ -3,6 +3,7 @@ import { loadMessages } from '@accounts/validators';
 import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { browserLocale } from './i18n';
+import { loadUiStrings } from './i18n/ui-strings';
 import { PAGE_DATA_ID, type PageData } from './page-data';
 import { Root } from './Root';
 import './styles.css';
@@ -21,9 +22,9 @@ document.documentElement.lang = locale;
 if (data?.state) window.history.replaceState(data.state, '');
 
 const container = document.getElementById('root')!;
-// The page's language's messages first (English comes with the app; another is a small chunk of
-// its own), so the app says what the server's render said.
-void loadMessages(locale).then(() => {
+// The page's language's messages and words first (English comes with the app; another is a small
+// chunk of its own), so the app says what the server's render said.
+void Promise.all([loadMessages(locale), loadUiStrings(locale)]).then(() => {
   // As a transition, hydration runs in slices of a few milliseconds with the browser free between
   // them (input, paint), not as one long task; a control used meanwhile is hydrated first.
   if (data) startTransition(() => void hydrateRoot(container, <Root locale={locale} data={data} />));

@@ -1,6 +1,6 @@
 import { fillTemplate, pickLocale, type Locale } from '@accounts/validators';
 import { createContext, useCallback, useContext, useMemo, type ReactNode } from 'react';
-import { UI_STRINGS, type UiKey } from './ui-strings';
+import { uiTable, type UiKey } from './ui-strings';
 
 export type { UiKey };
 
@@ -23,7 +23,7 @@ export function createTranslator<K extends string>(tables: StringTables<K>): Tra
 }
 
 /** The interface's words, for code outside components (failures, the error boundary). */
-export const translate = createTranslator<UiKey>(UI_STRINGS);
+export const translate: Translator<UiKey> = (locale, key, params) => fillTemplate(uiTable(locale)[key], params);
 
 export const LocaleContext = createContext<Locale>('en');
 

@@ -18,7 +18,10 @@ import {
   translateAllSecurity as translateSecurity,
   useAllSecurityStrings as useSecurityStrings,
 } from '../test/security-strings';
-import { UI_STRINGS } from './ui-strings';
+import { uiTable } from './ui-strings';
+
+// Every language of the interface (the test setup loads them all, as the server does).
+const UI_STRINGS = { en: uiTable('en'), de: uiTable('de'), fr: uiTable('fr') };
 
 // Every string table goes through the one translator: the same call, the same placeholders.
 

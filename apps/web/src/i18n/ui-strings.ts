@@ -1,7 +1,10 @@
 // Words of the interface itself (labels, buttons, headings). Error texts for field and problem
-// codes come from @accounts/validators, so they read the same as the server's.
+// codes come from @accounts/validators, so they read the same as the server's. English comes with
+// the app; German and French are chunks of their own that a browser loads only for its page's
+// language (loadUiStrings), as the validators' messages do; the server has all (all-ui-strings.ts).
 
-import { MAIL_DE, MAIL_EN, MAIL_FR } from './mail-strings';
+import type { Locale } from '@accounts/validators';
+import { MAIL_EN } from './mail-strings';
 
 const en = {
   ...MAIL_EN,
@@ -101,190 +104,25 @@ const en = {
 
 export type UiKey = keyof typeof en;
 
-const de: Record<UiKey, string> = {
-  ...MAIL_DE,
-  appName: 'Konten',
-  realmLabel: 'Bereich: ',
-  skipToContent: 'Zum Inhalt springen',
-  mainNav: 'Hauptmenü',
-  navAccount: 'Konto',
-  navSettings: 'Einstellungen',
-  navSignIn: 'Anmelden',
-  navRegister: 'Konto erstellen',
-  signOut: 'Abmelden',
-  signingOut: 'Wird abgemeldet…',
-  loading: 'Wird geladen…',
+/** One language's words of the interface. */
+export type UiTable = Readonly<Record<UiKey, string>>;
 
-  registerTitle: 'Konto erstellen',
-
-  signInTitle: 'Anmelden',
-  signInIntro: 'Bei {realm} anmelden.',
-  signInSubmit: 'Anmelden',
-  signInBusy: 'Anmeldung läuft…',
-  noAccount: 'Neu hier?',
-  signedOutToContinue: 'Sie wurden abgemeldet. Melden Sie sich erneut an, um fortzufahren.',
-  signedOutToChangePassword: 'Sie wurden abgemeldet. Melden Sie sich erneut an, um Ihr Passwort zu ändern.',
-  signInInstead: 'Stattdessen anmelden',
-
-  accountTitle: 'Ihr Konto',
-  accountName: 'Name',
-  accountEmail: 'E-Mail-Adresse',
-  accountRealm: 'Bereich',
-  changePasswordLink: 'Passwort ändern',
-
-  settingsTitle: 'Passwort ändern',
-  passwordChanged: 'Ihr Passwort wurde geändert. Auf diesem Gerät sind Sie weiterhin angemeldet.',
-  revokedNone: 'Es waren keine anderen Geräte angemeldet.',
-  revokedOne: '1 anderes Gerät wurde abgemeldet.',
-  revokedMany: '{count} andere Geräte wurden abgemeldet.',
-
-  fieldName: 'Name',
-  fieldEmail: 'E-Mail-Adresse',
-  fieldPassword: 'Passwort',
-  fieldCurrentPassword: 'Aktuelles Passwort',
-  emptyName: 'Geben Sie Ihren Namen ein.',
-  emptyPasskeyName: 'Geben Sie einen Namen für den Passkey ein.',
-  emptyEmail: 'Geben Sie Ihre E-Mail-Adresse ein.',
-  emptyNewEmail: 'Geben Sie die neue E-Mail-Adresse ein.',
-  emptyPassword: 'Geben Sie Ihr Passwort ein.',
-  emptyNewPassword: 'Geben Sie ein Passwort ein.',
-  emptyPasswordConfirm: 'Bestätigen Sie Ihr Passwort.',
-  emptyCurrentPassword: 'Geben Sie Ihr aktuelles Passwort ein.',
-  emptyNewPasswordSettings: 'Geben Sie ein neues Passwort ein.',
-  emptyNewPasswordConfirm: 'Bestätigen Sie Ihr neues Passwort.',
-  showPassword: 'Anzeigen',
-  hidePassword: 'Verbergen',
-  showPasswordLabel: '{label} anzeigen',
-  hidePasswordLabel: '{label} verbergen',
-
-  labelledError: '{label}: {message}',
-  summaryTitle: 'Bitte korrigieren Sie Folgendes:',
-  unreachable: 'Der Dienst ist nicht erreichbar. Prüfen Sie Ihre Internetverbindung und versuchen Sie es erneut.',
-  serverTrouble: 'Der Dienst hat gerade ein Problem. Bitte versuchen Sie es in einigen Minuten erneut.',
-  tryAgainLater: 'Bitte versuchen Sie es später erneut.',
-  loadFailedTitle: 'Diese Seite konnte nicht geladen werden',
-  retry: 'Erneut versuchen',
-  crashTitle: 'Etwas ist schiefgelaufen',
-  crashBody: 'Diese Seite funktioniert nicht mehr. Neu laden hilft meistens; Ihr Konto ist nicht betroffen.',
-  reload: 'Seite neu laden',
-  notFoundTitle: 'Seite nicht gefunden',
-  notFoundBody: 'Unter dieser Adresse gibt es keine Seite.',
-  goHome: 'Zur Startseite',
-  navSessions: 'Geräte',
-  navActivity: 'Aktivität',
-  accountSecurity: 'Sicherheit und Datenschutz',
-  seeSessions: 'Sehen, wo Sie angemeldet sind',
-  sessionsTitle: 'Wo Sie angemeldet sind',
-  appsTitle: 'Apps mit Zugriff',
-  activityTitle: 'Letzte Aktivität',
-  nameTitle: 'Namen ändern',
-  emailTitle: 'E-Mail-Adresse',
-  dataTitle: 'Ihre Daten herunterladen',
-  deleteTitle: 'Konto löschen',
-  twoStepTitle: 'Anmeldung in zwei Schritten',
-  twoStepStateOn: 'An',
-  twoStepStateOff: 'Aus',
-  emptyCode: 'Geben Sie den 6-stelligen Code aus Ihrer Authenticator-App ein.',
-  emptyRecoveryCode: 'Geben Sie einen Ihrer Wiederherstellungscodes ein.',
-  emptySecondStepCode: 'Geben Sie einen Code aus Ihrer Authenticator-App oder einen Wiederherstellungscode ein.',
-  passkeysTitle: 'Passkeys',
-  passkeySignIn: 'Mit einem Passkey anmelden',
-  passkeyWaiting: 'Warten auf Ihren Passkey …',
-  continueWith: 'Weiter mit {provider}',
-  connectionsTitle: 'Verbundene Konten',
+const TABLES: Partial<Record<Locale, UiTable>> = { en };
+const LOADERS: Record<Exclude<Locale, 'en'>, () => Promise<{ strings: UiTable }>> = {
+  de: () => import('./ui-strings-de'),
+  fr: () => import('./ui-strings-fr'),
 };
 
-const fr: Record<UiKey, string> = {
-  ...MAIL_FR,
-  appName: 'Comptes',
-  realmLabel: 'Domaine\u00a0: ',
-  skipToContent: 'Aller au contenu',
-  mainNav: 'Navigation principale',
-  navAccount: 'Compte',
-  navSettings: 'Paramètres',
-  navSignIn: 'Se connecter',
-  navRegister: 'Créer un compte',
-  signOut: 'Se déconnecter',
-  signingOut: 'Déconnexion…',
-  loading: 'Chargement…',
+/** Makes a language's words available to the translator. */
+export function addUiStrings(locale: Locale, table: UiTable): void {
+  TABLES[locale] = table;
+}
 
-  registerTitle: 'Créer votre compte',
+/** Loads a language's words (once); until then the interface speaks English. */
+export async function loadUiStrings(locale: Locale): Promise<void> {
+  if (TABLES[locale] || locale === 'en') return;
+  addUiStrings(locale, (await LOADERS[locale]()).strings);
+}
 
-  signInTitle: 'Se connecter',
-  signInIntro: 'Connectez-vous à {realm}.',
-  signInSubmit: 'Se connecter',
-  signInBusy: 'Connexion…',
-  noAccount: 'Nouveau ici ?',
-  signedOutToContinue: 'Vous avez été déconnecté. Reconnectez-vous pour continuer.',
-  signedOutToChangePassword: 'Vous avez été déconnecté. Reconnectez-vous pour changer votre mot de passe.',
-  signInInstead: 'Se connecter plutôt',
-
-  accountTitle: 'Votre compte',
-  accountName: 'Nom',
-  accountEmail: 'Adresse e-mail',
-  accountRealm: 'Domaine',
-  changePasswordLink: 'Changer votre mot de passe',
-
-  settingsTitle: 'Changer le mot de passe',
-  passwordChanged: 'Votre mot de passe a été changé. Vous restez connecté sur cet appareil.',
-  revokedNone: "Aucun autre appareil n'était connecté.",
-  revokedOne: '1 autre appareil a été déconnecté.',
-  revokedMany: '{count} autres appareils ont été déconnectés.',
-
-  fieldName: 'Nom',
-  fieldEmail: 'Adresse e-mail',
-  fieldPassword: 'Mot de passe',
-  fieldCurrentPassword: 'Mot de passe actuel',
-  emptyName: 'Saisissez votre nom.',
-  emptyPasskeyName: 'Saisissez un nom pour la clé d’accès.',
-  emptyEmail: 'Saisissez votre adresse e-mail.',
-  emptyNewEmail: 'Saisissez la nouvelle adresse e-mail.',
-  emptyPassword: 'Saisissez votre mot de passe.',
-  emptyNewPassword: 'Saisissez un mot de passe.',
-  emptyPasswordConfirm: 'Confirmez votre mot de passe.',
-  emptyCurrentPassword: 'Saisissez votre mot de passe actuel.',
-  emptyNewPasswordSettings: 'Saisissez un nouveau mot de passe.',
-  emptyNewPasswordConfirm: 'Confirmez votre nouveau mot de passe.',
-  showPassword: 'Afficher',
-  hidePassword: 'Masquer',
-  showPasswordLabel: 'Afficher : {label}',
-  hidePasswordLabel: 'Masquer : {label}',
-
-  labelledError: '{label} : {message}',
-  summaryTitle: 'Veuillez corriger les points suivants :',
-  unreachable: 'Le service est injoignable. Vérifiez votre connexion Internet, puis réessayez.',
-  serverTrouble: 'Le service rencontre un problème de son côté. Veuillez réessayer dans quelques minutes.',
-  tryAgainLater: 'Veuillez réessayer plus tard.',
-  loadFailedTitle: 'Cette page n’a pas pu être chargée',
-  retry: 'Réessayer',
-  crashTitle: 'Une erreur est survenue',
-  crashBody: 'Cette page a cessé de fonctionner. Un rechargement suffit en général ; votre compte n’est pas affecté.',
-  reload: 'Recharger la page',
-  notFoundTitle: 'Page introuvable',
-  notFoundBody: "Il n'y a aucune page à cette adresse.",
-  goHome: "Aller à la page d'accueil",
-  navSessions: 'Appareils',
-  navActivity: 'Activité',
-  accountSecurity: 'Sécurité et confidentialité',
-  seeSessions: 'Voir où vous êtes connecté',
-  sessionsTitle: 'Où vous êtes connecté',
-  appsTitle: 'Applications ayant accès',
-  activityTitle: 'Activité récente',
-  nameTitle: 'Modifier votre nom',
-  emailTitle: 'Adresse e-mail',
-  dataTitle: 'Télécharger vos données',
-  deleteTitle: 'Supprimer votre compte',
-  twoStepTitle: 'Connexion en deux étapes',
-  twoStepStateOn: 'Activée',
-  twoStepStateOff: 'Désactivée',
-  emptyCode: 'Saisissez le code à 6 chiffres de votre application d’authentification.',
-  emptyRecoveryCode: 'Saisissez l’un de vos codes de récupération.',
-  emptySecondStepCode: 'Saisissez un code de votre application d’authentification, ou un code de récupération.',
-  passkeysTitle: 'Clés d’accès',
-  passkeySignIn: 'Se connecter avec une clé d’accès',
-  passkeyWaiting: 'En attente de votre clé d’accès…',
-  continueWith: 'Continuer avec {provider}',
-  connectionsTitle: 'Comptes associés',
-};
-
-export const UI_STRINGS = { en, de, fr } as const;
+/** A language's words, English where it has not been loaded. */
+export const uiTable = (locale: Locale): UiTable => TABLES[locale] ?? en;

@@ -1,5 +1,6 @@
 // The tests render every language, as the server does.
 import '@accounts/validators/all-messages';
+import '../i18n/all-ui-strings';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
