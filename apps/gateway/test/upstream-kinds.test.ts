@@ -1,5 +1,5 @@
 import { addProvider, createVault, parseSecretKey, type NewProvider } from '@accounts/api';
-import { upstreamIdentities, users } from '@accounts/db';
+import { accountEvents, upstreamIdentities, upstreamProviders, users } from '@accounts/db';
 import { uniqueEmail } from '@accounts/testing';
 import { eq } from 'drizzle-orm';
 import { exportPKCS8, generateKeyPair, jwtVerify, type CryptoKey } from 'jose';
@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakePerson, type FakeUpstream, type FormPost } from './support/fake-upstream.js';
 import { STRONG, TEST_SECRET_KEY, type Gateway } from './support/gateway.js';
 import { Browser, issuerOf, startOidcGateway } from './support/oidc.js';
+import { turnOnTwoStep } from './support/two-step.js';
 
 // What each kind of provider is believed about, against a local stand-in for Google's, Microsoft
 // Entra's and GitHub's endpoints that signs in whoever the test names, with any address, verified
@@ -33,6 +34,14 @@ describe('the provider kinds, with a hostile upstream', () => {
       issuer: `${fake.origin}/tenant-a/v2.0`,
       clientId: 'm',
       clientSecret: 'ms',
+    });
+    await add({
+      id: 'google-mfa',
+      kind: 'google',
+      issuer: `${fake.origin}/google`,
+      clientId: 'g2',
+      clientSecret: 'g2s',
+      acceptUpstreamMfa: true,
     });
     await add({ id: 'github', kind: 'github', issuer: fake.origin, clientId: 'h', clientSecret: 'hs' });
     await add({
@@ -194,5 +203,41 @@ describe('the provider kinds, with a hostile upstream', () => {
     });
     const stranger = await new Browser(gw).send('GET', new URL(String(again.headers.location), origin).href);
     expect(stranger.headers.location).toBe('/login?problem=upstream_failed');
+  });
+
+  it('asks an account with two-step sign-in for its second step, unless the provider is trusted for its mfa', async () => {
+    const email = uniqueEmail('mfa');
+    const registered = await new Browser(gw).register(origin, email);
+    await gw.db.db.update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.email, email));
+    await turnOnTwoStep(gw, { cookie: registered.cookie! });
+    const user = (await account(email))!;
+    // The same person linked through both providers (as earlier links would have made).
+    for (const slug of ['google', 'google-mfa']) {
+      const [provider] = await gw.db.db.select().from(upstreamProviders).where(eq(upstreamProviders.slug, slug));
+      await gw.db.db.insert(upstreamIdentities).values({
+        realmId: user.realmId,
+        userId: user.id,
+        providerId: provider!.id,
+        issuer: `${fake.origin}/google`,
+        subject: `mfa-${slug}`,
+        email,
+      });
+    }
+    const said = (slug: string) => ({
+      claims: { sub: `mfa-${slug}`, email, email_verified: true, amr: ['pwd', 'mfa'] },
+    });
+    // Off by default: the upstream's mfa is not this account's second step.
+    const plain = await signInWith('google', said('google'));
+    expect(plain.url).toMatch(/^\/login\?step=second&methods=totp/);
+    expect(await signedInAs(plain.browser)).toBeUndefined();
+    // Trusted by the operator: a whole sign-in, recorded as such.
+    const trusted = await signInWith('google-mfa', said('google-mfa'));
+    expect(trusted.url).toBe('/account');
+    expect(await signedInAs(trusted.browser)).toBe(email);
+    const events = await gw.db.db.select().from(accountEvents).where(eq(accountEvents.userId, user.id));
+    expect(events.map((e) => e.type)).toContain('upstream_mfa_accepted');
+    // Without mfa in its amr, even the trusted provider leaves the second step to this service.
+    const weak = await signInWith('google-mfa', { claims: { ...said('google-mfa').claims, amr: ['pwd'] } });
+    expect(weak.url).toMatch(/^\/login\?step=second/);
   });
 });

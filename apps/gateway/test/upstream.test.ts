@@ -1,5 +1,5 @@
 import { addProvider, createClient, createVault, parseSecretKey } from '@accounts/api';
-import { accountEvents, upstreamIdentities, upstreamProviders, users } from '@accounts/db';
+import { accountEvents, mailOutbox, upstreamIdentities, upstreamProviders, users } from '@accounts/db';
 import { testDrivers, uniqueEmail } from '@accounts/testing';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -241,5 +241,32 @@ describe.each(testDrivers())('sign-in with an upstream provider on %s', (driver)
     expect(removed.status).toBe(409);
     expect(removed.json.code).toBe('connection_last_way_in');
     expect((await at.down.send('GET', `${downOrigin}/users/connections`)).json.connections).toHaveLength(1);
+  });
+
+  it('connects an account from its own page after a fresh password, links whatever address the provider gives, and tells the owner', async () => {
+    const email = uniqueEmail('up-connect');
+    const at = { up: new Browser(up), down: new Browser(down) };
+    await registerDown(at.down, email, true);
+    // The person is someone else's address upstream: connecting links by the session, not the address.
+    const elsewhere = uniqueEmail('up-connect-other');
+    await at.up.register(upOrigin, elsewhere);
+    const connect = await at.down.send('POST', `${downOrigin}/users/connections/connect`, { provider: 'up' });
+    expect(connect.status, connect.text).toBe(303);
+    expect(String(connect.headers.location)).toMatch(new RegExp(`^${upOrigin}/oauth2/auth\\?`));
+    const back = await walk(at, connect.headers.location as string);
+    expect(back.url.pathname + back.url.search).toBe('/settings/connections?notice=connected');
+    const account = (await downUser(email))!;
+    expect((await identitiesOf(account.id)).map((i) => i.email)).toEqual([elsewhere]);
+    expect(await eventsOf(account.id)).toContain('connection_added');
+    const told = await down.db.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, email));
+    expect(told.map((m) => m.template)).toContain('connection_changed');
+
+    // Removing it (the password is still a way in) is an event and a notice too.
+    const removed = await at.down.send('POST', `${downOrigin}/users/connections/remove`, { provider: 'up' });
+    expect(removed.json).toEqual({ ok: true });
+    expect(await identitiesOf(account.id)).toEqual([]);
+    expect(await eventsOf(account.id)).toContain('connection_removed');
+    const notices = await down.db.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, email));
+    expect(notices.filter((m) => m.template === 'connection_changed')).toHaveLength(2);
   });
 });
