@@ -1,6 +1,11 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { freePort } from '@accounts/testing';
 import { message } from '@accounts/validators';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startFakeUpstream, type FakeUpstream } from '../../gateway/test/support/fake-upstream';
 import { heading, useBrowser } from './support/browser';
 import { register, person } from './support/flows';
 import { startBuiltGateway, type RunningGateway } from './support/gateway-process';
@@ -15,6 +20,9 @@ const STORY_MS = 120_000;
 describe.skipIf(inject('port') === null)('signing in with another provider in a browser', () => {
   let up: RunningGateway;
   let down: RunningGateway;
+  // Apple's endpoints, stood in for on loopback: its answer a cross-site form_post.
+  let apple: FakeUpstream;
+  const keyDir = mkdtempSync(join(tmpdir(), 'accounts-apple-key-'));
   let upOrigin: string;
   let shop: string;
 
@@ -40,6 +48,10 @@ describe.skipIf(inject('port') === null)('signing in with another provider in a 
     });
     up = started;
     const app = JSON.parse(started.prepared) as { client_id: string; client_secret: string };
+    apple = await startFakeUpstream();
+    const keyFile = join(keyDir, 'AuthKey.p8');
+    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    writeFileSync(keyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }));
     down = await startBuiltGateway({
       dirPrefix: 'accounts-web-upstream-rp-',
       port: downPort,
@@ -59,6 +71,25 @@ describe.skipIf(inject('port') === null)('signing in with another provider in a 
           '--name',
           'Upstream ID',
         ],
+        [
+          'realm',
+          'provider',
+          'add',
+          'default',
+          'apple',
+          '--kind',
+          'apple',
+          '--issuer',
+          `${apple.origin}/apple`,
+          '--client-id',
+          'com.example.shop',
+          '--client-secret-file',
+          keyFile,
+          '--team-id',
+          'TEAM123456',
+          '--key-id',
+          'KEY1234567',
+        ],
       ],
       env: { LOG_LEVEL: 'warn', PUBLIC_PORT: String(downPort), ALLOW_PRIVATE_OUTBOUND: 'true' },
     });
@@ -66,6 +97,8 @@ describe.skipIf(inject('port') === null)('signing in with another provider in a 
   afterAll(async () => {
     await down?.stop();
     await up?.stop();
+    await apple?.close();
+    rmSync(keyDir, { recursive: true, force: true });
   });
 
   const { page: newPage } = useBrowser();
@@ -119,4 +152,29 @@ describe.skipIf(inject('port') === null)('signing in with another provider in a 
       expect(await fresh.locator('main').textContent()).toContain(message('upstream_failed', 'en'));
     },
   );
+
+  for (const scripts of [true, false])
+    it(
+      `keeps Apple's cross-site form_post for the browser that started it (${scripts ? 'with' : 'without'} scripts)`,
+      { timeout: STORY_MS },
+      async () => {
+        const page = await newPage({ javaScriptEnabled: scripts });
+        const email = person(`apple-${scripts ? 'js' : 'nojs'}`).email;
+        apple.as({
+          claims: { sub: `apple-${email}`, email, email_verified: 'true' },
+          user: JSON.stringify({ name: { firstName: 'Grace', lastName: 'Hopper' } }),
+        });
+        await page.goto(`${shop}/login`);
+        await page.getByRole('link', { name: 'Continue with Apple' }).click();
+        // Apple's page posts the answer from its own origin: no SameSite cookie of ours goes with it.
+        if (!scripts) {
+          await page.waitForURL(new RegExp(`^${apple.origin}/apple/authorize`));
+          await page.getByRole('button', { name: 'Continue' }).click();
+        }
+        await page.waitForURL(`${shop}/account`);
+        const main = await page.locator('main').textContent();
+        expect(main).toContain(email);
+        expect(main).toContain('Grace Hopper');
+      },
+    );
 });

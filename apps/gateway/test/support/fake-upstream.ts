@@ -94,9 +94,25 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
           state: url.searchParams.get('state') ?? '',
           ...(next.user ? { user: next.user } : {}),
         };
-        // Apple's page posts the answer back instead (here: what it would post).
-        if (url.searchParams.get('response_mode') === 'form_post')
-          return send(200, { action: url.searchParams.get('redirect_uri')!, fields: answer } satisfies FormPost);
+        // Apple's page posts the answer back instead: to a browser, a page whose form does it (by
+        // itself with scripts, by its button without); to a test, what it would post.
+        if (url.searchParams.get('response_mode') === 'form_post') {
+          const action = url.searchParams.get('redirect_uri')!;
+          if (!String(req.headers.accept).includes('text/html'))
+            return send(200, { action, fields: answer } satisfies FormPost);
+          const inputs = Object.entries(answer)
+            .map(
+              ([k, v]) =>
+                `<input type="hidden" name="${k}" value="${v.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}">`,
+            )
+            .join('');
+          res
+            .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+            .end(
+              `<!doctype html><title>Apple</title><form method="post" action="${action}">${inputs}<button>Continue</button></form><script>document.forms[0].submit()</script>`,
+            );
+          return;
+        }
         const back = new URL(url.searchParams.get('redirect_uri')!);
         for (const [k, v] of Object.entries(answer)) back.searchParams.set(k, v);
         res.writeHead(302, { location: back.href }).end();
