@@ -1,5 +1,5 @@
 import { addProvider, createClient, createVault, parseSecretKey } from '@accounts/api';
-import { accountEvents, mailOutbox, upstreamIdentities, upstreamProviders, users } from '@accounts/db';
+import { accountEvents, mailOutbox, sessions, upstreamIdentities, upstreamProviders, users } from '@accounts/db';
 import { testDrivers, uniqueEmail } from '@accounts/testing';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -250,6 +250,14 @@ describe.each(testDrivers())('sign-in with an upstream provider on %s', (driver)
     // The person is someone else's address upstream: connecting links by the session, not the address.
     const elsewhere = uniqueEmail('up-connect-other');
     await at.up.register(upOrigin, elsewhere);
+    // A session that proved its password more than five minutes ago is asked to prove it again.
+    const account0 = (await downUser(email))!;
+    const proved = (at: Date) =>
+      down.db.db.update(sessions).set({ passwordCheckedAt: at }).where(eq(sessions.userId, account0.id));
+    await proved(new Date(Date.now() - 10 * 60_000));
+    const stale = await at.down.send('POST', `${downOrigin}/users/connections/connect`, { provider: 'up' });
+    expect(stale.headers.location).toBe('/settings/connections?problem=connection_recheck_required');
+    await proved(new Date());
     const connect = await at.down.send('POST', `${downOrigin}/users/connections/connect`, { provider: 'up' });
     expect(connect.status, connect.text).toBe(303);
     expect(String(connect.headers.location)).toMatch(new RegExp(`^${upOrigin}/oauth2/auth\\?`));
