@@ -3,7 +3,7 @@ import { accountEvents, mailOutbox, sessions, upstreamIdentities, upstreamProvid
 import { testDrivers, uniqueEmail } from '@accounts/testing';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STRONG, TEST_SECRET_KEY, type Gateway } from './support/gateway.js';
+import { openedPayload, STRONG, TEST_SECRET_KEY, type Gateway } from './support/gateway.js';
 import { Browser, issuerOf, startOidcGateway } from './support/oidc.js';
 import { turnOnTwoStep } from './support/two-step.js';
 
@@ -104,6 +104,16 @@ describe.each(testDrivers())('sign-in with an upstream provider on %s', (driver)
     expect(await emailOf(again.down)).toBe(email);
     expect(await down.db.db.select().from(users).where(eq(users.email, changed))).toEqual([]);
     expect(await eventsOf(account.id)).toContain('signed_in');
+
+    // No password yet: "Forgot password" gives it one, and then the password signs in too.
+    expect((await down.form('/users/forgot_password', { email })).status).toBe(202);
+    const rows = await down.db.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, email));
+    const reset = openedPayload(rows.find((r) => r.template === 'reset_password')) as { link: string };
+    const token = new URL(reset.link).searchParams.get('token')!;
+    const set = await down.form('/users/reset_password', { token, new_password: STRONG, confirm_password: STRONG });
+    expect(set.status, set.text).toBe(200);
+    const withPassword = await new Browser(down).send('POST', `${downOrigin}/users/login`, { email, password: STRONG });
+    expect(withPassword.status, withPassword.text).toBe(200);
   });
 
   it('never signs in or links by address: an account holding it is signed in to with its own password first, then linked', async () => {
