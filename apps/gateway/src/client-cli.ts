@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import {
   ClientError,
   createClient,
@@ -11,6 +10,7 @@ import {
   type Vault,
 } from '@accounts/api';
 import type { Database } from '@accounts/db';
+import { parseSubcommand, type Shapes } from './subcommand.js';
 
 export { ClientError };
 
@@ -40,7 +40,7 @@ const OPTIONS = {
 } as const;
 
 /** How many positional arguments (after the subcommand) and which options each subcommand takes. */
-const SHAPES: Record<string, { positionals: number; options: readonly (keyof typeof OPTIONS)[] }> = {
+const SHAPES: Shapes<typeof OPTIONS> = {
   create: {
     positionals: 1,
     options: [
@@ -59,25 +59,15 @@ const SHAPES: Record<string, { positionals: number; options: readonly (keyof typ
   'rotate-keys': { positionals: 1, options: [] },
 };
 
-export type ClientCommand = { sub: string; positionals: string[]; values: ReturnType<typeof parse>['values'] };
-
-const parse = (args: string[]) => parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+export type ClientCommand = {
+  sub: string;
+  positionals: string[];
+  values: NonNullable<ReturnType<typeof parseSubcommand<typeof OPTIONS>>>['values'];
+};
 
 /** The command `client <sub> ...rest` asks for, or null when it is not one this tool knows (usage). */
-export function parseClientCommand(sub: string | undefined, rest: string[]): ClientCommand | null {
-  const shape = sub ? SHAPES[sub] : undefined;
-  if (!sub || !shape) return null;
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(rest);
-  } catch {
-    return null;
-  }
-  if (parsed.positionals.length !== shape.positionals) return null;
-  const given = Object.keys(parsed.values) as (keyof typeof OPTIONS)[];
-  if (given.some((o) => !shape.options.includes(o))) return null;
-  return { sub, positionals: parsed.positionals, values: parsed.values };
-}
+export const parseClientCommand = (sub: string | undefined, rest: string[]): ClientCommand | null =>
+  parseSubcommand(OPTIONS, SHAPES, sub, rest);
 
 /** Whether the command needs SECRET_KEY (the signing keys are sealed with it). */
 export const clientNeedsSecrets = (sub: string | undefined) => sub === 'rotate-keys';

@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import {
   addProvider,
   listProviders,
@@ -10,6 +9,7 @@ import {
   type Vault,
 } from '@accounts/api';
 import type { Database } from '@accounts/db';
+import { parseSubcommand, type Shapes } from './subcommand.js';
 
 export { ProviderError };
 
@@ -38,7 +38,7 @@ const OPTIONS = {
   json: { type: 'boolean' },
 } as const;
 
-const SHAPES: Record<string, { positionals: number; options: readonly (keyof typeof OPTIONS)[] }> = {
+const SHAPES: Shapes<typeof OPTIONS> = {
   add: {
     positionals: 2,
     options: [
@@ -59,24 +59,15 @@ const SHAPES: Record<string, { positionals: number; options: readonly (keyof typ
   remove: { positionals: 2, options: [] },
 };
 
-const parse = (args: string[]) => parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
-export type ProviderCommand = { sub: string; positionals: string[]; values: ReturnType<typeof parse>['values'] };
+export type ProviderCommand = {
+  sub: string;
+  positionals: string[];
+  values: NonNullable<ReturnType<typeof parseSubcommand<typeof OPTIONS>>>['values'];
+};
 
 /** The command `realm provider <sub> ...rest`, or null when it is not one this tool knows (usage). */
-export function parseProviderCommand(sub: string | undefined, rest: string[]): ProviderCommand | null {
-  const shape = sub ? SHAPES[sub] : undefined;
-  if (!sub || !shape) return null;
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(rest);
-  } catch {
-    return null;
-  }
-  if (parsed.positionals.length !== shape.positionals) return null;
-  const given = Object.keys(parsed.values) as (keyof typeof OPTIONS)[];
-  if (given.some((o) => !shape.options.includes(o))) return null;
-  return { sub, positionals: parsed.positionals, values: parsed.values };
-}
+export const parseProviderCommand = (sub: string | undefined, rest: string[]): ProviderCommand | null =>
+  parseSubcommand(OPTIONS, SHAPES, sub, rest);
 
 const asJson = (p: ProviderListing) => ({
   id: p.id,
