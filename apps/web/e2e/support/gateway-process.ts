@@ -27,12 +27,12 @@ export async function startBuiltGateway({
   port: given,
 }: {
   dirPrefix: string;
-  /** Operator commands run one after the other before it starts; what the last prints is kept. */
+  /** Operator commands run one after the other before it starts; what each prints is kept. */
   prepare: string[] | string[][];
   env: Record<string, string>;
   /** The port, when its configuration must name it beforehand (PUBLIC_PORT, an issuer). */
   port?: number;
-}): Promise<RunningGateway & { prepared: string }> {
+}): Promise<RunningGateway & { prepared: string; preparedEach: string[] }> {
   const dataDir = await mkdtemp(join(tmpdir(), dirPrefix));
   const port = given ?? (await freePort());
   const env = {
@@ -45,8 +45,9 @@ export async function startBuiltGateway({
     ...extra,
   };
   const commands = typeof prepare[0] === 'string' ? [prepare as string[]] : (prepare as string[][]);
-  let prepared = '';
-  for (const command of commands) prepared = (await run(process.execPath, [GATEWAY_CLI, ...command], { env })).stdout;
+  const preparedEach: string[] = [];
+  for (const command of commands)
+    preparedEach.push((await run(process.execPath, [GATEWAY_CLI, ...command], { env })).stdout);
 
   const child = spawn(process.execPath, [GATEWAY_MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const log: string[] = [];
@@ -66,7 +67,8 @@ export async function startBuiltGateway({
 
   return {
     port,
-    prepared,
+    prepared: preparedEach.at(-1) ?? '',
+    preparedEach,
     log: () => log.join(''),
     async stop() {
       process.off('exit', killOnExit);
