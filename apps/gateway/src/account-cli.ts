@@ -12,7 +12,7 @@ import {
   type Vault,
 } from '@accounts/api';
 import type { Database } from '@accounts/db';
-import { mailCapFrom, type Config } from './config.js';
+import { mailCapFrom, serviceNameOf, type Config } from './config.js';
 import { realmOrigin } from './mail/origin.js';
 
 export { AccountCommandError };
@@ -44,6 +44,7 @@ export interface SecretsForCommands {
 export const operatorMailFrom = (config: Config): OperatorMail => ({
   cap: mailCapFrom(config),
   originOf: (realm) => realmOrigin(realm.slug, config),
+  serviceName: serviceNameOf(config),
 });
 
 /** What the command line says of the owner's notice. */

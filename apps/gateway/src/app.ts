@@ -10,7 +10,7 @@ import {
   type Vault,
 } from '@accounts/api';
 import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
-import { alwaysSecure, mailCapFrom, type Config } from './config.js';
+import { alwaysSecure, mailCapFrom, serviceNameOf, type Config } from './config.js';
 import type { Metrics } from './metrics.js';
 import { registerFormRoutes } from './form-adapter.js';
 import { registerHealth } from './health.js';
@@ -57,7 +57,7 @@ export function accountConfigFrom(config: Config): AccountConfig {
     sessionIdleMs: config.SESSION_IDLE_HOURS * 3600_000,
     maxPasswordFailures: config.ACCOUNT_MAX_FAILURES,
     failureWindowMs: config.ACCOUNT_FAILURE_WINDOW_SECONDS * 1000,
-    productName: config.PRODUCT_NAME,
+    productName: serviceNameOf(config),
     accountFailureCap: config.ACCOUNT_FAILURE_CAP,
     accountCapWindowMs: config.ACCOUNT_CAP_WINDOW_HOURS * 3600_000,
     knownDeviceTtlMs: config.KNOWN_DEVICE_DAYS * 24 * 3600_000,
@@ -151,7 +151,12 @@ export async function buildApp({
   await app.register(formParser);
   await app.register(framing);
   await app.register(lifecycle);
-  await app.register(realm, { db, rootDomain: config.ROOT_DOMAIN, trustedOrigins: config.TRUSTED_ORIGINS });
+  await app.register(realm, {
+    db,
+    rootDomain: config.ROOT_DOMAIN,
+    serviceName: serviceNameOf(config),
+    trustedOrigins: config.TRUSTED_ORIGINS,
+  });
   await app.register(refusals, { db });
 
   app.setErrorHandler((err, req, reply) => sendProblem(req, reply, err));

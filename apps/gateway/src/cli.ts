@@ -1,4 +1,12 @@
-import { createVault, createRealm, listRealms, pepperId, RealmError, setRequireVerifiedEmail } from '@accounts/api';
+import {
+  createVault,
+  createRealm,
+  listRealms,
+  pepperId,
+  RealmError,
+  renameRealm,
+  setRequireVerifiedEmail,
+} from '@accounts/api';
 import { DATA_DIR_WAS_OPEN, DataDirBusyError, openDatabase } from '@accounts/db';
 import {
   AccountCommandError,
@@ -10,13 +18,15 @@ import {
 import { CLIENT_USAGE, ClientError, parseClientCommand, runClientCommand } from './client-cli.js';
 import { parseProviderCommand, PROVIDER_USAGE, ProviderError, runProviderCommand } from './provider-cli.js';
 import { realmOrigin } from './mail/origin.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, serviceNameOf } from './config.js';
 import { databaseOptionsFrom, migrationUrlOf } from './config-options.js';
 import { pepperFor, secretKeyFor } from './secret-key.js';
 
 const USAGE = `Usage:
   npm run db:migrate                       apply the database migrations
   npm run realm -- create <slug> "<name>"  create a realm, reached at <slug>.<ROOT_DOMAIN>
+  npm run realm -- rename <slug> "<name>"  the name people see on its pages and in its mail
+                                           (the default realm goes by SERVICE_NAME until named)
   npm run realm -- list                    list the realms
   npm run realm -- set <slug> require-verified-email on|off
                                            whether only accounts with a confirmed address may sign in
@@ -48,7 +58,7 @@ async function main(args: string[]): Promise<number> {
     (rest[2] === 'on' || rest[2] === 'off');
   if (
     command === 'realm' &&
-    !((sub === 'create' && rest.length === 2) || sub === 'list' || setting || providerCommand)
+    !(((sub === 'create' || sub === 'rename') && rest.length === 2) || sub === 'list' || setting || providerCommand)
   ) {
     console.error(USAGE);
     return 2;
@@ -94,11 +104,15 @@ async function main(args: string[]): Promise<number> {
       console.log(
         `created realm "${realm.slug}" (${realm.name}): http://${realm.slug}.${config.ROOT_DOMAIN}${config.PORT === 80 ? '' : `:${config.PORT}`}/`,
       );
+    } else if (sub === 'rename') {
+      const realm = await renameRealm(database.db, rest[0]!, rest[1]!);
+      console.log(`realm "${realm.slug}" is now shown as "${realm.name}"`);
     } else if (setting) {
       await setRequireVerifiedEmail(database.db, rest[0]!, rest[2] === 'on');
       console.log(`realm "${rest[0]}": require-verified-email ${rest[2]}`);
     } else {
-      for (const r of await listRealms(database.db)) console.log(`${r.slug}\t${r.name}`);
+      const unnamed = `(unnamed: shown as "${serviceNameOf(config)}", SERVICE_NAME)`;
+      for (const r of await listRealms(database.db)) console.log(`${r.slug}\t${r.name ?? unnamed}`);
     }
     return 0;
   } finally {

@@ -194,7 +194,10 @@ export const envSchema = z
     SERVE_WEB: bool.default(true),
     // Unset: the web app's build beside the gateway in the monorepo (apps/web/dist).
     WEB_DIST_DIR: z.string().min(1).optional(),
-    PRODUCT_NAME: z.string().trim().min(1).max(80).default('Accounts'),
+    // The service's name, in the header, page titles, mail and authenticator apps, and the name
+    // an unnamed default realm goes by. PRODUCT_NAME is its older name, still read.
+    SERVICE_NAME: z.string().trim().min(1).max(80).optional(),
+    PRODUCT_NAME: z.string().trim().min(1).max(80).optional(),
     HSTS_MAX_AGE_SECONDS: int(0, 2 * 31_536_000).default(31_536_000),
     REQUEST_TIMEOUT_SECONDS: int(1, 600).default(30),
     HEADERS_TIMEOUT_SECONDS: int(1, 600).default(10),
@@ -242,6 +245,9 @@ export const envSchema = z
   });
 
 export type Config = z.output<typeof envSchema>;
+
+/** The service's name: SERVICE_NAME, else its older name PRODUCT_NAME, else "Accounts". */
+export const serviceNameOf = (config: Config) => config.SERVICE_NAME ?? config.PRODUCT_NAME ?? 'Accounts';
 
 /** Whether cookies are always Secure and __Host- prefixed, with HSTS on every answer: set, or implied by an https PUBLIC_URL. */
 export const alwaysSecure = (config: Config) =>

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { DEFAULT_REALM_SLUG, findRealm, type Database, type Realm } from '@accounts/api';
+import { DEFAULT_REALM_SLUG, findRealm, shownRealm, type Database, type ShownRealm } from '@accounts/api';
 import { realmSlugField } from '@accounts/validators';
 
 /** RFC 3986 reg-name: unreserved, percent-encoded or sub-delims characters (an IPv4 address is one too). */
@@ -34,14 +34,20 @@ export function realmSlugFromHost(hostname: string, rootDomain: string): string 
 
 /**
  * Realm lookups by slug, remembered for a few seconds: every request needs its realm, and
- * realms change rarely. A realm created while the server runs is served within the TTL.
+ * realms change rarely. A realm created or renamed while the server runs is served within the
+ * TTL. Each comes with the name people see (the service's, for an unnamed default realm).
  */
-export function realmLookup(db: Database, ttlMs = 5000): (slug: string) => Promise<Realm | null> {
-  const cache = new Map<string, { realm: Realm | null; until: number }>();
+export function realmLookup(
+  db: Database,
+  serviceName: string,
+  ttlMs = 5000,
+): (slug: string) => Promise<ShownRealm | null> {
+  const cache = new Map<string, { realm: ShownRealm | null; until: number }>();
   return async (slug) => {
     const hit = cache.get(slug);
     if (hit && hit.until > Date.now()) return hit.realm;
-    const realm = await findRealm(db, slug);
+    const found = await findRealm(db, slug);
+    const realm = found && shownRealm(found, serviceName);
     if (cache.size > 10_000) cache.clear(); // unknown hosts must not grow it without bound
     cache.set(slug, { realm, until: Date.now() + ttlMs });
     return realm;

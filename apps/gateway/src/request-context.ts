@@ -4,7 +4,7 @@ import type {
   Database,
   Hasher,
   ProcedureObserver,
-  Realm,
+  ShownRealm,
   RequestContext,
   Vault,
 } from '@accounts/api';
@@ -23,7 +23,7 @@ import {
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the realm hook for every route that serves a realm. */
-    realm?: Realm;
+    realm?: ShownRealm;
   }
 }
 

@@ -11,14 +11,28 @@ describe('the realm command on the embedded database', () => {
 
   // The first command creates the database (initdb in a child process): slow on a busy machine.
   it(
-    'creates and lists realms, and refuses a duplicate or a bad slug with a clear message',
+    'creates, lists and renames realms, and refuses a duplicate, a bad slug or an unknown realm with a clear message',
     { timeout: 180_000 },
     async () => {
       const created = await runCli(['realm', 'create', 'acme', 'Acme Inc'], { DATA_DIR: dir });
       expect(created).toMatchObject({ code: 0 });
       expect(created.out).toContain('created realm "acme" (Acme Inc): http://acme.localhost:3000/');
       const listed = await runCli(['realm', 'list'], { DATA_DIR: dir });
-      expect(listed.out.split('\n')).toEqual(expect.arrayContaining(['default\tDefault', 'acme\tAcme Inc']));
+      expect(listed.out.split('\n')).toEqual(
+        expect.arrayContaining(['default\t(unnamed: shown as "Accounts", SERVICE_NAME)', 'acme\tAcme Inc']),
+      );
+      // A name for the default realm (and a new one for another), which people then see.
+      const renamed = await runCli(['realm', 'rename', 'default', 'Example Corp'], { DATA_DIR: dir });
+      expect(renamed).toMatchObject({ code: 0, out: 'realm "default" is now shown as "Example Corp"\n' });
+      await runCli(['realm', 'rename', 'acme', 'Acme Group'], { DATA_DIR: dir });
+      const relisted = await runCli(['realm', 'list'], { DATA_DIR: dir });
+      expect(relisted.out.split('\n')).toEqual(expect.arrayContaining(['default\tExample Corp', 'acme\tAcme Group']));
+      const nowhere = await runCli(['realm', 'rename', 'nowhere', 'X'], { DATA_DIR: dir });
+      expect(nowhere).toMatchObject({ code: 1 });
+      expect(nowhere.err).toContain('There is no realm "nowhere".');
+      const blank = await runCli(['realm', 'rename', 'acme', '  '], { DATA_DIR: dir });
+      expect(blank.code).toBe(1);
+      expect((await runCli(['realm', 'list'], { DATA_DIR: dir })).out).toContain('acme\tAcme Group');
       const dup = await runCli(['realm', 'create', 'acme', 'Again'], { DATA_DIR: dir });
       expect(dup.code).toBe(1);
       expect(dup.err).toContain('A realm "acme" already exists.');

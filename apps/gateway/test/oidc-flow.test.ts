@@ -457,6 +457,7 @@ describe.each(testDrivers())('the OpenID Connect provider on %s', (driver) => {
     await disableAccount(gw.db.db, 'default', email, {
       cap: { requested: 0, caused: 0, windowMs: 1 },
       originOf: () => issuerOf(gw),
+      serviceName: 'Accounts',
     });
     expect((await oidc.tokenIntrospection(own.config, tokens.access_token)).active).toBe(false);
     const info = await gw.send('GET', '/oauth2/userinfo', {

@@ -68,7 +68,7 @@ describe.each(testDrivers())('passkeys over HTTP on %s', (driver) => {
     expect(options.headers['cache-control']).toBe('no-store');
     expect(options.json).toMatchObject({
       challenge: expect.stringMatching(B64URL),
-      rp: { id: 'localhost', name: 'Default' },
+      rp: { id: 'localhost', name: 'Accounts' },
       user: { id: expect.stringMatching(B64URL), name: email, displayName: 'Test User' },
       pubKeyCredParams: expect.arrayContaining([{ type: 'public-key', alg: -7 }]),
       timeout: 300_000,

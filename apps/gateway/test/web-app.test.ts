@@ -125,7 +125,7 @@ describe('the web app as served by the gateway', () => {
       locale: 'de',
       settings: {
         productName: 'Example ID',
-        realm: { slug: 'default', name: 'Default', isDefault: true },
+        realm: { slug: 'default', name: 'Example ID', isDefault: true, named: false },
         passwordPolicy: expect.any(Object),
       },
       user: null,
@@ -206,7 +206,7 @@ describe('the web app as served by the gateway', () => {
     for (let i = 0; i < 2; i++) {
       const link = await gw.send('GET', `/trpc/email.verificationLink?input=${input}`);
       expect(link.status).toBe(200);
-      expect(link.json.result.data).toEqual({ email, realmName: 'Default' });
+      expect(link.json.result.data).toEqual({ email, realmName: 'Example ID' });
     }
     expect((await gw.send('GET', '/users/me', { headers: { cookie: reg.cookie! } })).json.user.emailVerified).toBe(
       false,

@@ -120,7 +120,7 @@ describe.skipIf(inject('port') === null)('the email address and a copy of one’
     await page.goto(confirmMail.link!);
     const what = page.locator('.change-what');
     await what.waitFor();
-    expect(await what.textContent()).toBe(`Move your account at Default to ${newEmail}?`);
+    expect(await what.textContent()).toBe(`Move your account at Accounts to ${newEmail}?`);
     // The token leaves the address bar as soon as the page has read it.
     await page.waitForURL(`${base}/confirm-email-change`);
     await auditBothSizes(page, 'confirm-email-change', DESKTOP);

@@ -167,7 +167,7 @@ describe.skipIf(inject('port') === null)('mailed links in Chromium', () => {
       await opened.goto(newest.link!);
       const what = opened.locator('.verify-what');
       await what.waitFor();
-      expect(await what.textContent()).toBe(`Confirm ${grace.email} as the email address of your account in Default.`);
+      expect(await what.textContent()).toBe(`Confirm ${grace.email} as the email address of your account in Accounts.`);
       await appRunning(opened);
     }
     await page.waitForURL(`${base}/verify-email`);

@@ -357,7 +357,7 @@ describe.skipIf(inject('port') === null)('every page without JavaScript', () => 
       expect(link.pathname).toBe('/verify-email');
       await open(page, link.pathname + link.search);
       expect(await page.locator('.verify-what').textContent()).toBe(
-        `Confirm ${who.email} as the email address of your account in Default.`,
+        `Confirm ${who.email} as the email address of your account in Accounts.`,
       );
       await submit(page, button(page, 'Confirm this address'), 200);
       expect(await page.locator('.verify-done').textContent()).toBe('Your email address is confirmed.');

@@ -191,6 +191,9 @@ describe('renderPage (the server render)', () => {
   it("describes the page in the page's language", async () => {
     const document = html(await renderDocument(indexHtml, '/login', { ...signedOut, locale: 'de' }, noQueries));
     expect(document.match(/<meta\s+name="description"/g)).toHaveLength(1);
-    expect(document).toContain('<meta name="description" content="Example ID: Erstellen Sie Ihr Konto bei Default,');
+    expect(document).toContain('<meta name="description" content="Example ID: Erstellen Sie Ihr Konto, melden');
+    // A named realm is named in it.
+    const acme = html(await renderDocument(indexHtml, '/login', { ...signedOut, settings: ACME_SETTINGS }, noQueries));
+    expect(acme).toContain('<meta name="description" content="Example ID: create your account in Acme Inc,');
   });
 });

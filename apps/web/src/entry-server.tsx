@@ -36,7 +36,7 @@ export async function renderPage(
   const html = await text(prelude as Readable);
   const { realm, productName } = data.settings;
   // A page without a heading of its own (still loading, or a redirect) is named like the header.
-  const title = titleSink.title ?? pageTitle(null, realm.isDefault ? null : realm.name, productName);
+  const title = titleSink.title ?? pageTitle(null, realm.named ? realm.name : null, productName);
   return { html, title, redirect: redirectSink.to };
 }
 
@@ -85,7 +85,10 @@ async function pageQueries(href: string, data: PageData, call: QueryCall) {
 
 /** The page's description in its language, naming the product and the realm. */
 const describe = ({ locale, settings }: PageData) =>
-  translateMeta(locale, 'description', { product: settings.productName, realm: settings.realm.name });
+  translateMeta(locale, settings.realm.named ? 'description' : 'descriptionUnnamed', {
+    product: settings.productName,
+    realm: settings.realm.name,
+  });
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 /** JSON inside a <script> block: no "<" may close it early. */

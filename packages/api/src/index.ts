@@ -1,5 +1,6 @@
 // The database's types, for the transports that hand a handle to the functions below.
 export type { Database, Realm } from '@accounts/db';
+export { shownRealm, type ShownRealm } from './kernel/context.js';
 export {
   AccountCommandError,
   disableAccount,
@@ -56,7 +57,15 @@ export type { HashingObserver, HashingPool, Outcome, ProcedureObserver } from '.
 export { sessionCacheOf } from './records/session-cache.js';
 export { databaseAnswers } from './kernel/readiness.js';
 export { purgeExpired, setEventRetention, type Purged, type RetentionOptions } from './operator/retention.js';
-export { createRealm, DEFAULT_REALM_SLUG, findRealm, findRealmById, listRealms, RealmError } from './records/realms.js';
+export {
+  createRealm,
+  DEFAULT_REALM_SLUG,
+  findRealm,
+  findRealmById,
+  listRealms,
+  RealmError,
+  renameRealm,
+} from './records/realms.js';
 export { callerFor, createAppRouter, type AppRouter, type ProcedurePath } from './router.js';
 export { isSessionTokenShape, MAX_SESSIONS_PER_ACCOUNT } from './records/sessions.js';
 export { trpcErrorBody } from './procedures.js';

@@ -2,6 +2,7 @@ import { accountEvents, oidcArtifacts, users } from '@accounts/db';
 import { testDrivers } from '@accounts/testing';
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { shownRealm } from '../src/kernel/context.js';
 import { renderMail } from '../src/mail/templates.js';
 import { recordAppSignIn } from '../src/oidc/app-sign-in.js';
 import { artifactStore } from '../src/oidc/artifacts.js';
@@ -192,7 +193,7 @@ describe.each(testDrivers())('apps with access on %s', (driver) => {
     });
     const signIn = (clientId = client.clientId, at: { subject?: string } = {}) =>
       recordAppSignIn(h.db.db, {
-        realm,
+        realm: shownRealm(realm, h.config.productName),
         subject: at.subject ?? subject,
         clientId,
         clientIp: '192.0.2.9',

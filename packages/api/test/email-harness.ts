@@ -19,6 +19,7 @@ export function mailCaller(h: Harness, opts: Omit<TestRequest, 'origin'> = {}) {
 export const operatorMail = (h: Harness): OperatorMail => ({
   cap: h.config.mailCap,
   originOf: (realm) => `http://${realm.slug}.example.test`,
+  serviceName: h.config.productName,
 });
 
 /** The mails queued for an address, newest first, as stored (a link sealed). */

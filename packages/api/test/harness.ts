@@ -4,7 +4,7 @@ import type { Locale } from '@accounts/validators';
 import { afterAll, beforeAll } from 'vitest';
 import { DEFAULT_ACCOUNT_CONFIG, type AccountConfig } from '../src/kernel/config.js';
 import { createHasher } from '../src/credentials/password-hashing.js';
-import type { Hasher, IssuedSession, RateLimitedAction, RequestContext } from '../src/kernel/context.js';
+import { shownRealm, type Hasher, type IssuedSession, type RateLimitedAction, type RequestContext } from '../src/kernel/context.js';
 import { createRealm, findRealm } from '../src/records/realms.js';
 import { callerFor, createAppRouter } from '../src/router.js';
 import { createVault, newSecretKey, type Vault } from '../src/kernel/vault.js';
@@ -83,7 +83,7 @@ export function testContext(
       db: h.db.db,
       hasher: h.hasher,
       vault: h.vault,
-      realm,
+      realm: shownRealm(realm, (opts.config ?? DEFAULT_ACCOUNT_CONFIG).productName),
       locale: opts.locale ?? 'en',
       clientIp: opts.ip ?? '127.0.0.1',
       userAgent: opts.userAgent ?? null,
@@ -136,7 +136,7 @@ export function useHarness(driver: Driver, overrides: Partial<AccountConfig> = {
   h.caller = (opts = {}) => {
     const config = opts.config ?? h.config;
     if (!routers.has(config)) routers.set(config, callerFor(createAppRouter(config)));
-    const { context, handed } = testContext(h, opts);
+    const { context, handed } = testContext(h, { ...opts, config });
     const caller = routers.get(config)!(context);
     return Object.assign(handed, {
       account: caller.account,

@@ -32,7 +32,7 @@ describe.each(testDrivers())("the operator's commands tell the owner, on %s", (d
     const [notice] = await mailsTo(h.db.db, email, 'account_disabled');
     expect(notice).toMatchObject({ locale: 'de' });
     const mail = renderMail('account_disabled', 'de', notice!.payload as MailPayload['account_disabled']);
-    expect(mail.subject).toBe('Ihr Konto bei Default wurde gesperrt');
+    expect(mail.subject).toBe('Ihr Konto bei Accounts wurde gesperrt');
     expect(mail.text).toContain('Hallo Ada Owner,');
     // Already disabled: nothing happened, nothing is said.
     expect(await disableAccount(h.db.db, 'default', email, operatorMail(h))).toMatchObject({

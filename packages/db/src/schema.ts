@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  check,
   index,
   integer,
   jsonb,
@@ -15,14 +16,20 @@ import {
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
-export const realms = pgTable('realms', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  slug: text('slug').notNull().unique(),
-  name: text('name').notNull(),
-  /** When on, an account must have confirmed its address before it may sign in. */
-  requireVerifiedEmail: boolean('require_verified_email').notNull().default(false),
-  createdAt: createdAt(),
-});
+export const realms = pgTable(
+  'realms',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    slug: text('slug').notNull().unique(),
+    /** The display name an operator gave it; none for the default realm until one is given
+     *  (people then see the service's name, SERVICE_NAME). */
+    name: text('name'),
+    /** When on, an account must have confirmed its address before it may sign in. */
+    requireVerifiedEmail: boolean('require_verified_email').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [check('realms_named_unless_default', sql`${t.name} IS NOT NULL OR ${t.slug} = 'default'`)],
+);
 
 export const users = pgTable(
   'users',

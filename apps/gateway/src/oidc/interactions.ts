@@ -3,6 +3,7 @@ import {
   findClient,
   ProblemError,
   recordAppSignIn,
+  shownRealm,
   type AccountConfig,
   type Database,
   type Realm,
@@ -11,7 +12,7 @@ import {
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errors, type InteractionResults, type KoaContextWithOIDC } from 'oidc-provider';
 import type Provider from 'oidc-provider';
-import type { Config } from '../config.js';
+import { serviceNameOf, type Config } from '../config.js';
 import { localeOf } from '../locale.js';
 import { realmOrigin } from '../mail/origin.js';
 import { consentPage } from './consent-page.js';
@@ -193,7 +194,7 @@ export function watchAppSignIns(provider: Provider, realm: Realm, deps: AppSignI
     const req = deps.requestOf(ctx.req);
     try {
       await recordAppSignIn(deps.db, {
-        realm,
+        realm: shownRealm(realm, serviceNameOf(deps.config)),
         subject,
         clientId,
         clientIp: req?.ip ?? null,

@@ -11,6 +11,8 @@ const UNREALMED = /^\/(healthz|readyz|openapi\.json)(\?|$)/;
 export interface RealmOptions {
   db: Database;
   rootDomain: string;
+  /** The service's name (SERVICE_NAME), which an unnamed default realm goes by. */
+  serviceName: string;
   /** Origins besides the request's own that may post. */
   trustedOrigins: readonly string[];
 }
@@ -28,8 +30,8 @@ const UPSTREAM_CALLBACK = /^\/users\/oauth\/[^/]+\/callback$/;
  * Every request's Host: one, well-formed, the one an absolute-form target names, and naming a
  * realm (req.realm), which is then the only origin (with the trusted ones) that may post.
  */
-export default setupPlugin<RealmOptions>('realm', (app, { db, rootDomain, trustedOrigins }) => {
-  const findRealmCached = realmLookup(db);
+export default setupPlugin<RealmOptions>('realm', (app, { db, rootDomain, serviceName, trustedOrigins }) => {
+  const findRealmCached = realmLookup(db, serviceName);
   app.addHook('onRequest', async (req) => {
     // Two Host headers are a malformed request (RFC 9112 §3.2), not one to serve by the first.
     if (hostHeaderCount(req.raw.rawHeaders) > 1) throw new ProblemError('invalid_body');

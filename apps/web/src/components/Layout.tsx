@@ -33,7 +33,7 @@ export function Layout({ children }: { children: ReactNode }) {
           <Link to="/" className="product-name">
             {productName}
           </Link>
-          {realm && !realm.isDefault && (
+          {realm?.named && (
             <>
               {' '}
               <span className="realm">

@@ -18,7 +18,7 @@ export function PageHeading({ children }: { children: string }) {
   const ref = useRef<HTMLHeadingElement>(null);
   const realm = useSettingsQuery().data?.realm;
   const productName = useProductName();
-  const realmName = realm && !realm.isDefault ? realm.name : null;
+  const realmName = realm?.named ? realm.name : null;
   const title = pageTitle(children, realmName, productName);
   // On the server, where no effect runs, the title goes into the page's <title>.
   const serverTitle = useContext(ServerTitleContext);

@@ -18,12 +18,13 @@ export type Handlers = { [P in ProcedurePath]?: Handler<P> };
 
 export const ACME_SETTINGS: RouterOutputs['account']['settings'] = {
   productName: 'Example ID',
-  realm: { slug: 'acme', name: 'Acme Inc', isDefault: false },
+  realm: { slug: 'acme', name: 'Acme Inc', isDefault: false, named: true },
   passwordPolicy: { minLength: 15, maxLength: 256 },
 };
 export const DEFAULT_SETTINGS: RouterOutputs['account']['settings'] = {
   ...ACME_SETTINGS,
-  realm: { slug: 'default', name: 'Default', isDefault: true },
+  // Unnamed, the default realm goes by the service's name.
+  realm: { slug: 'default', name: 'Example ID', isDefault: true, named: false },
 };
 export const ADA: SignedInUser = {
   id: 'u1',

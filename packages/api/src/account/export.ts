@@ -10,17 +10,22 @@ import {
   totpCredentials,
   users,
   type Database,
-  type Realm,
   type Session,
   type User,
 } from '@accounts/db';
 import { passkeyKind } from '../credentials/passkey-kinds.js';
+import type { ShownRealm } from '../kernel/context.js';
 import { UNLISTED_MAIL, type AccountExport } from './export-outputs.js';
 
 // Everything the service holds about one account, read in one transaction (a consistent
 // snapshot), each table by the account's id only: another account's rows are never read.
 
-export async function exportAccount(db: Database, realm: Realm, user: User, current: Session): Promise<AccountExport> {
+export async function exportAccount(
+  db: Database,
+  realm: ShownRealm,
+  user: User,
+  current: Session,
+): Promise<AccountExport> {
   return db.transaction(async (tx) => {
     const [fresh] = await tx.select().from(users).where(eq(users.id, user.id));
     const account = fresh ?? user;

@@ -38,6 +38,7 @@ export const meResult = z.object({ user: publicUserSchema, twoStep: twoStepStatu
 
 export const settingsResult = z.object({
   productName: z.string(),
-  realm: z.object({ slug: z.string(), name: z.string(), isDefault: z.boolean() }),
+  /** `name` is the one people see (the service's for an unnamed default realm); `named`, whether an operator gave it. */
+  realm: z.object({ slug: z.string(), name: z.string(), isDefault: z.boolean(), named: z.boolean() }),
   passwordPolicy: z.object({ minLength: z.int(), maxLength: z.int() }),
 });

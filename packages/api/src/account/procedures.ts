@@ -43,7 +43,12 @@ export function accountProcedures({
       /** What the pages need before any call: the realm and the password policy. */
       settings: publicProcedure.output(settingsResult).query(({ ctx }) => ({
         productName: ctx.config.productName,
-        realm: { slug: ctx.realm.slug, name: ctx.realm.name, isDefault: ctx.realm.slug === DEFAULT_REALM_SLUG },
+        realm: {
+          slug: ctx.realm.slug,
+          name: ctx.realm.name,
+          isDefault: ctx.realm.slug === DEFAULT_REALM_SLUG,
+          named: ctx.realm.named,
+        },
         passwordPolicy: { minLength: ctx.config.passwordPolicy.minLength, maxLength: PASSWORD_MAX_LENGTH },
       })),
 

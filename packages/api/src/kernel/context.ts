@@ -66,14 +66,30 @@ export interface SessionSink {
   upstreamBrowser?(token: string, expiresAt: Date): void;
 }
 
+/**
+ * A realm as people see it: the display name its operator gave it, or, for the default realm
+ * until it is given one, the service's own name (SERVICE_NAME): never the word "Default".
+ */
+export interface ShownRealm extends Omit<Realm, 'name'> {
+  name: string;
+  /** Whether the operator named it (pages show a realm row only then). */
+  named: boolean;
+}
+
+export const shownRealm = (realm: Realm, serviceName: string): ShownRealm => ({
+  ...realm,
+  name: realm.name ?? serviceName,
+  named: realm.name !== null,
+});
+
 /** What the transport supplies for one request. */
 export interface RequestContext {
   db: Database;
   hasher: Hasher;
   /** Seals the authenticator-app secrets and peppers the recovery codes' hashes (SECRET_KEY). */
   vault: Vault;
-  /** The realm the request is addressed to (from its host). */
-  realm: Realm;
+  /** The realm the request is addressed to (from its host), with the name people see. */
+  realm: ShownRealm;
   locale: Locale;
   clientIp: string | null;
   /** The request's id (the access log's reqId), recorded with the events it causes. */

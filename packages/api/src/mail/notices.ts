@@ -3,7 +3,7 @@ import { LOCALES, DEFAULT_LOCALE, type Locale } from '@accounts/validators';
 import type { MailCap } from '../kernel/config.js';
 import { describeDevice } from '../kernel/device.js';
 import { issueToken, type TokenPurpose } from '../records/tokens.js';
-import { realmOrigin, type Context } from '../kernel/context.js';
+import { realmOrigin, shownRealm, type Context, type ShownRealm } from '../kernel/context.js';
 import type { Vault } from '../kernel/vault.js';
 import { enqueueMail, type Enqueued } from './outbox.js';
 import type { ConnectionChange, MailPayload, MailTemplate, TwoStepChange } from './templates.js';
@@ -16,7 +16,7 @@ export const accountLocale = (user: User): Locale => LOCALES.find((l) => l === u
 /** What queuing a mail needs of whoever causes it: a request's context, or an operator's command. */
 interface MailSource {
   cap: MailCap;
-  realm: Realm;
+  realm: ShownRealm;
   /** Seals a working link in the payload (requests' mails; an operator's notices carry none). */
   vault?: Vault;
   log?: Context['log'];
@@ -236,7 +236,7 @@ export async function queueDataExported(tx: Database, ctx: Context, user: User):
  */
 export interface AppSignInMail {
   cap: MailCap;
-  realm: Realm;
+  realm: ShownRealm;
   /** The realm's origin, which the mail links to. */
   origin: string;
   clientIp: string | null;
@@ -265,9 +265,14 @@ export async function queueAppSignedIn(tx: Database, mail: AppSignInMail, user: 
 export interface OperatorMail {
   cap: MailCap;
   originOf: (realm: Realm) => string;
+  /** The service's name (SERVICE_NAME), which an unnamed default realm goes by. */
+  serviceName: string;
 }
 
-const operatorSource = (mail: OperatorMail, realm: Realm): MailSource => ({ cap: mail.cap, realm });
+const operatorSource = (mail: OperatorMail, realm: Realm): MailSource => ({
+  cap: mail.cap,
+  realm: shownRealm(realm, mail.serviceName),
+});
 
 /** Tells the owner the operator disabled the account. Returns whether the notice was queued. */
 export async function queueAccountDisabled(
@@ -277,8 +282,9 @@ export async function queueAccountDisabled(
   user: User,
 ): Promise<boolean> {
   if (!user.emailVerifiedAt) return false;
-  const sent = await queueFrom(tx, operatorSource(mail, realm), user, 'account_disabled', () => ({
-    realmName: realm.name,
+  const source = operatorSource(mail, realm);
+  const sent = await queueFrom(tx, source, user, 'account_disabled', () => ({
+    realmName: source.realm.name,
     name: user.name,
     at: new Date().toISOString(),
   }));
@@ -289,8 +295,9 @@ export async function queueAccountDisabled(
 export async function queueTwoStepReset(tx: Database, mail: OperatorMail, realm: Realm, user: User): Promise<boolean> {
   if (!user.emailVerifiedAt) return false;
   const origin = mail.originOf(realm).replace(/\/$/, '');
-  const sent = await queueFrom(tx, operatorSource(mail, realm), user, 'two_step_reset', () => ({
-    realmName: realm.name,
+  const source = operatorSource(mail, realm);
+  const sent = await queueFrom(tx, source, user, 'two_step_reset', () => ({
+    realmName: source.realm.name,
     name: user.name,
     at: new Date().toISOString(),
     settingsLink: `${origin}/settings/two-step`,

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
-import { accountEvents, users, type Database, type Realm } from '@accounts/db';
+import { accountEvents, users, type Database } from '@accounts/db';
 import type { MailCap } from '../kernel/config.js';
-import type { Context } from '../kernel/context.js';
+import type { Context, ShownRealm } from '../kernel/context.js';
 import { queueAppSignedIn } from '../mail/notices.js';
 import { recordEvent } from '../records/events.js';
 import { findClient } from './clients.js';
@@ -13,7 +13,7 @@ import { findClient } from './clients.js';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface AppSignIn {
-  realm: Realm;
+  realm: ShownRealm;
   /** The account's subject (the provider's accountId). */
   subject: string;
   clientId: string;

@@ -30,6 +30,19 @@ export async function createRealm(db: Database, slug: string, name: string): Pro
   }
 }
 
+/**
+ * Gives a realm the display name people see on its pages and in its mail (the default realm
+ * too, which goes by the service's name until it has one). Servers see it within their realm
+ * cache's few seconds.
+ */
+export async function renameRealm(db: Database, slug: string, name: string): Promise<Realm> {
+  const n = realmNameField.safeParse(name);
+  if (!n.success) throw new RealmError(n.error.issues[0]!.message);
+  const [realm] = await db.update(realms).set({ name: n.data }).where(eq(realms.slug, slug)).returning();
+  if (!realm) throw new RealmError(`There is no realm "${slug}".`);
+  return realm;
+}
+
 export async function listRealms(db: Database): Promise<Realm[]> {
   return db.select().from(realms).orderBy(realms.createdAt);
 }

@@ -32,12 +32,14 @@ export function AccountPage() {
                 <AddressStatus user={user} />
               </dd>
             </div>
-            <div>
-              <dt>{t('accountRealm')}</dt>
-              <dd className="account-realm">
-                {realm.name} <span className="realm-slug">{user.realm}</span>
-              </dd>
-            </div>
+            {realm.named && (
+              <div>
+                <dt>{t('accountRealm')}</dt>
+                <dd className="account-realm">
+                  {realm.name} <span className="realm-slug">{user.realm}</span>
+                </dd>
+              </div>
+            )}
           </dl>
           <p>
             <Link to="/settings">{t('changePasswordLink')}</Link>
