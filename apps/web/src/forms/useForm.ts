@@ -55,6 +55,11 @@ interface FormOptions<F extends string, N extends PageFormName | null> {
    * as the app's own submit leaves it.
    */
   pageShows?: (error: unknown) => boolean;
+  /**
+   * Fields emptied when a submit is refused (a password that was wrong), so the next try starts
+   * from nothing typed and is not marked as missing. Posted without scripts they come back empty anyway.
+   */
+  clearOnFailure?: readonly NoInfer<F>[];
 }
 
 /**
@@ -75,6 +80,7 @@ export function useForm<F extends string, N extends PageFormName | null = PageFo
   keep = [],
   whenEmpty = {},
   pageShows = () => false,
+  clearOnFailure = [],
 }: FormOptions<F, N>) {
   const { locale, t } = useI18n();
   const sessionEnded = useSessionEnded();
@@ -176,6 +182,13 @@ export function useForm<F extends string, N extends PageFormName | null = PageFo
     const failure = failureOf(error);
     setServerErrors(failure.serverErrors);
     fail(failure.entries, failure.message);
+    if (clearOnFailure.length === 0) return;
+    const without = (prev: ReadonlySet<F>) => new Set([...prev].filter((f) => !clearOnFailure.includes(f)));
+    setValues((prev) => ({ ...prev, ...Object.fromEntries(clearOnFailure.map((f) => [f, ''])) }));
+    setEdited(without);
+    setLeft(without);
+    // Emptied on purpose: not a field left out.
+    setAttempted(false);
   };
 
   /**

@@ -55,6 +55,7 @@ export function PasswordStep({
     initial: { email, password: '' },
     schema: signInSchema,
     whenEmpty: { email: 'emptyEmail', password: 'emptyPassword' },
+    clearOnFailure: ['password'],
     submit: async (values) => {
       try {
         const { user } = await signIn.mutateAsync(values);

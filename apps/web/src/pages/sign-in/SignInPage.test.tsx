@@ -36,6 +36,10 @@ describe('sign-in page', () => {
     expect(field('Password').getAttribute('aria-invalid')).toBeNull();
     expect(document.getElementById('password-error')?.textContent).toBe('');
     expect(currentPath()).toBe('/login');
+    // The next try starts from an empty password (the address stays), not marked as missing.
+    expect(field('Password').value).toBe('');
+    expect(field('Email address').value).toBe(ADA.email);
+    expect(summary.querySelectorAll('a')).toHaveLength(0);
   });
 
   it('names each empty field in its own words', async () => {
