@@ -39,8 +39,10 @@ describe.skipIf(port === null)('accounts web app in Chromium', () => {
     expect(await heading(laptop).textContent()).toBe('Your account');
     expect(await laptop.locator('.account-name').textContent()).toBe(ada.name);
     expect(await laptop.locator('.account-email').textContent()).toBe(ada.email);
-    expect(await laptop.locator('.account-realm').textContent()).toContain('default');
+    // The default realm, unnamed, shows no realm row and no realm in the header: it is the service itself.
+    expect(await laptop.locator('.account-realm').count()).toBe(0);
     expect(await laptop.locator('header .realm-name').count()).toBe(0);
+    expect(await laptop.locator('main').textContent()).not.toMatch(/\bDefault\b/);
 
     // A second device signed in as the same user.
     const phone = await (await context({ viewport: PHONE })).newPage();

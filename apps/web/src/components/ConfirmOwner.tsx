@@ -80,7 +80,7 @@ export function ConfirmOwner({
   const labels = { current_password: t('fieldCurrentPassword'), code: codeLabel(factorKind(methods ?? [], 'code')) };
   useEffect(() => document.getElementById('current_password')?.focus(), []);
   return (
-    <div className="confirm-owner">
+    <div className="confirm-owner danger-zone">
       <p id="confirm-owner-prompt">{prompt}</p>
       {children && <div id="confirm-owner-more">{children}</div>}
       <ErrorSummary report={form.report} labels={labels} />
@@ -91,7 +91,7 @@ export function ConfirmOwner({
       >
         <CurrentPasswordField form={form} label={labels.current_password} email={user.email} />
         {methods && <SecondFactorField form={form} recheck={recheck} methods={methods} />}
-        <SubmitButton busy={form.submitting} label={label} busyLabel={busyLabel} />{' '}
+        <SubmitButton busy={form.submitting} label={label} busyLabel={busyLabel} danger />{' '}
         <StepLink
           href={cancelHref}
           className="secondary button-link"

@@ -116,7 +116,11 @@ describe('where you are signed in', () => {
     });
     await app.user.click(await screen.findByRole('link', { name: 'Sign out everywhere else' }));
     await app.user.type(await screen.findByLabelText('Current password'), 'the right one');
-    await app.user.click(screen.getByRole('button', { name: 'Sign out everywhere else' }));
+    // Ending sessions is danger: its own look, in a block of its own, with Cancel beside it.
+    const end = screen.getByRole('button', { name: 'Sign out everywhere else' });
+    expect(end.className).toBe('primary danger');
+    expect(end.closest('.danger-zone')?.querySelector('a')?.textContent).toBe('Cancel');
+    await app.user.click(end);
     await screen.findByText('2 other devices were signed out.');
     expect(app.api.callsTo('security.revokeOtherSessions')[0]!.input).toEqual({ current_password: 'the right one' });
     await screen.findByText('You are signed in on this device only.');
@@ -232,6 +236,20 @@ describe('name and deletion', () => {
     });
     const password = await screen.findByLabelText('Current password');
     expect(document.querySelector('.delete-what')!.textContent).toContain('its activity history.');
+    expect(document.querySelector('.delete-what')!.textContent).toContain('its passkeys, two-step sign-in');
+    // A copy first, offered before the form; the form is danger, with a way back.
+    const copy = screen.getByRole('link', { name: 'Download your data' });
+    expect(copy.getAttribute('href')).toBe('/settings/data');
+    const zone = password.closest('form.danger-zone')!;
+    expect(copy.compareDocumentPosition(zone) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(within(zone as HTMLElement).getByRole('button', { name: 'Delete my account' }).className).toBe(
+      'primary danger',
+    );
+    expect(
+      within(zone as HTMLElement)
+        .getByRole('link', { name: 'Cancel' })
+        .getAttribute('href'),
+    ).toBe('/account');
     await app.user.click(screen.getByRole('button', { name: 'Delete my account' }));
     expect((await findSummary()).textContent).toContain('Enter your current password.');
     expect(app.api.callsTo('security.deleteAccount')).toHaveLength(0);

@@ -70,13 +70,20 @@ function DeleteAccountForm({ user, onDeleted }: { user: SignedInUser; onDeleted:
       <ul className="delete-what">
         <li>{s('deleteWhatAccount')}</li>
         <li>{s('deleteWhatSessions')}</li>
+        <li>{s('deleteWhatSignIn')}</li>
         <li>{s('deleteWhatActivity')}</li>
       </ul>
       <p>{s('deleteAfter')}</p>
+      <p className="delete-copy-first">
+        {s('deleteCopyFirst')} <Link to="/settings/data">{t('dataTitle')}</Link>
+      </p>
       <ErrorSummary report={form.report} labels={labels} />
-      <PostForm {...postFormOf(form)}>
+      <PostForm {...postFormOf(form)} className="danger-zone">
         <CurrentPasswordField form={form} label={labels.current_password} email={user.email} />
-        <SubmitButton busy={form.submitting} label={s('deleteSubmit')} busyLabel={s('deleteBusy')} />
+        <SubmitButton busy={form.submitting} label={s('deleteSubmit')} busyLabel={s('deleteBusy')} danger />
+        <Link to="/account" className="secondary button-link">
+          {s('deleteCancel')}
+        </Link>
       </PostForm>
     </>
   );

@@ -34,10 +34,15 @@ export function TurnOffForm({ user, onDone, onStale, onCancel }: ActionFormProps
   return (
     <>
       <ErrorSummary report={form.report} labels={labels} />
-      <PostForm {...postFormOf(form)}>
+      <PostForm {...postFormOf(form)} className="danger-zone">
         <CurrentPasswordField form={form} label={labels.current_password} email={user.email} />
         <CodeField form={form} kind="either" label={labels.code} />
-        <SubmitButton busy={form.submitting} label={s('twoStepTurnOff')} busyLabel={s('twoStepTurningOff')} />{' '}
+        <SubmitButton
+          busy={form.submitting}
+          label={s('twoStepTurnOff')}
+          busyLabel={s('twoStepTurningOff')}
+          danger
+        />{' '}
         <CancelLink busy={form.submitting} onCancel={onCancel} />
       </PostForm>
     </>

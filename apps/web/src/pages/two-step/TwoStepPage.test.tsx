@@ -190,6 +190,9 @@ describe('two-step sign-in page', () => {
     const code = field('Code from your app, or a recovery code');
     expect(code.name).toBe('code');
     expect(code.hasAttribute('inputmode')).toBe(false);
+    // Turning it off is danger: its own look, in its own block, beside Cancel.
+    expect(screen.getByRole('button', { name: 'Turn off' }).className).toBe('primary danger');
+    expect(password.closest('form')!.className).toBe('danger-zone');
     await app.user.click(screen.getByRole('button', { name: 'Turn off' }));
     expect([...(await findSummary()).querySelectorAll('a')].map((a) => a.textContent)).toEqual([
       'Current password: Enter your current password.',
