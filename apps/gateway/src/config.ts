@@ -260,9 +260,6 @@ export const mailCapFrom = (config: Config): MailCap => ({
   windowMs: config.RATE_LIMIT_WINDOW_SECONDS * 1000,
 });
 
-/** Whether mailed links may be logged whole: only when MAIL_TRANSPORT=log is set on purpose. */
-export const logsWholeLinks = (config: Config) => config.MAIL_TRANSPORT === 'log';
-
 export class ConfigError extends Error {}
 
 /** Variables whose whole value is a secret: an error names them but never shows the value. */

@@ -13,7 +13,7 @@ import {
 import type { Locale } from '@accounts/validators';
 import type { FastifyInstance } from 'fastify';
 import nodemailer, { type Transporter } from 'nodemailer';
-import { logsWholeLinks, type Config } from '../config.js';
+import type { Config } from '../config.js';
 import type { Metrics } from '../metrics.js';
 import { startOutboxLoop } from '../outbox-loop.js';
 
@@ -30,13 +30,11 @@ export const outboxPolicy = (config: Config): OutboxPolicy => ({
 
 type Deliver = (row: OutboxRow) => Promise<void>;
 
-/** A link as the log shows it: its token masked, unless MAIL_TRANSPORT=log asks for whole links on purpose. */
-export const loggedLink = (link: string | undefined, whole: boolean) =>
-  link === undefined || whole ? link : link.replace(/([?&]token=)[^&#]*/g, '$1***');
-
 /**
  * SMTP through nodemailer when SMTP_URL is set (and MAIL_TRANSPORT is not log); otherwise one log
- * line per mail (development), its link's token masked unless MAIL_TRANSPORT=log is set.
+ * line per mail with its link whole, so that a developer can follow it (`npm start` on their own
+ * machine). Production never gets here by accident: it refuses to start without SMTP_URL unless
+ * MAIL_TRANSPORT=log says so on purpose (config.ts).
  */
 function deliveryFor(
   app: FastifyInstance,
@@ -51,14 +49,14 @@ function deliveryFor(
       openLink(vault, row.recipient, row.payload) as never,
     );
   if (!config.SMTP_URL || config.MAIL_TRANSPORT === 'log') {
-    const whole = logsWholeLinks(config);
     return {
       kind: 'log',
       deliver: (row) => {
         const mail = render(row);
-        const link = loggedLink(mail.link, whole);
         app.log.info(
-          { mail: { id: row.id, to: row.recipient, template: row.template, subject: mail.subject, link } },
+          {
+            mail: { id: row.id, to: row.recipient, template: row.template, subject: mail.subject, link: mail.link },
+          },
           'mail (SMTP_URL not set: logged, not sent)',
         );
         return Promise.resolve();
@@ -139,7 +137,7 @@ export function startMailSender(
       { delivery: delivery.kind, pollMs: config.MAIL_POLL_MS },
       delivery.kind === 'smtp'
         ? 'mail sender started (SMTP)'
-        : 'mail sender started: SMTP_URL not set, mails are written to the log',
+        : 'mail sender started: SMTP_URL not set, mails are written to this log with their links whole (a developer machine; set SMTP_URL to send them)',
     );
     done();
   });
