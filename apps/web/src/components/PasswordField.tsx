@@ -22,15 +22,17 @@ export function PasswordField<F extends string>({
   describedBy,
   children,
 }: PasswordFieldProps<F>) {
-  const { t } = useI18n();
+  const { locale, t } = useI18n();
   const [visible, setVisible] = useState(false);
+  // Read inside a sentence ("Show current password"): German nouns keep their capital.
+  const inSentence = locale === 'de' ? label : label.charAt(0).toLowerCase() + label.slice(1);
   const hydrated = useHydrated();
   const toggle = (
     <button
       type="button"
       className="toggle"
       aria-controls={name}
-      aria-label={t(visible ? 'hidePasswordLabel' : 'showPasswordLabel', { label })}
+      aria-label={t(visible ? 'hidePasswordLabel' : 'showPasswordLabel', { label: inSentence })}
       onClick={() => setVisible((v) => !v)}
     >
       {visible ? t('hidePassword') : t('showPassword')}

@@ -120,12 +120,14 @@ describe('registration page', () => {
   it('shows and hides the password without losing it', async () => {
     const { user } = await openRegister();
     await enter(user, 'Password', PASSWORD);
-    const toggle = screen.getByRole('button', { name: 'Show Password' });
+    const toggle = screen.getByRole('button', { name: 'Show password' });
     await user.click(toggle);
     expect(field('Password').type).toBe('text');
-    await user.click(screen.getByRole('button', { name: 'Hide Password' }));
+    await user.click(screen.getByRole('button', { name: 'Hide password' }));
     expect(field('Password').type).toBe('password');
     expect(field('Password').value).toBe(PASSWORD);
+    // Each toggle reads as a phrase with its field's name.
+    expect(screen.getByRole('button', { name: 'Show confirm password' })).toBeTruthy();
   });
 
   async function fillValid(user: ReturnType<typeof renderApp>['user']) {
