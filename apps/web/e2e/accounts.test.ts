@@ -50,7 +50,7 @@ describe.skipIf(port === null)('accounts web app in Chromium', () => {
     await submitSignIn(phone, ada.email, ada.password);
     await phone.waitForURL(`${DEFAULT_REALM}/account`);
 
-    await laptop.getByRole('link', { name: 'Settings' }).click();
+    await laptop.getByRole('link', { name: 'Change your password' }).click();
     await laptop.waitForURL(`${DEFAULT_REALM}/settings`);
     await field(laptop, 'Current password').fill(FIRST_PASSWORD);
     await field(laptop, 'New password').fill(SECOND_PASSWORD);

@@ -70,7 +70,7 @@ describe.skipIf(port === null)('every page and state, in both themes, at both si
     await page.locator('.account-email').waitFor();
     await auditBothSizes(page, 'account', DESKTOP);
 
-    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('link', { name: 'Change your password' }).click();
     await field(page, 'Current password').waitFor();
     await auditBothSizes(page, 'settings', DESKTOP);
 

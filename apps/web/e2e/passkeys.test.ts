@@ -72,7 +72,7 @@ async function signOut(page: Page, base = BASE) {
 /** From the account page: the passkeys page, then a passkey added by the authenticator; the recovery codes it brings. */
 async function addPasskey(page: Page, name: string, audited = false): Promise<string[]> {
   const link = page.getByRole('link', { name: 'Passkeys' });
-  await page.locator('.passkeys-badge', { hasText: '0' }).waitFor();
+  await page.locator('.passkeys-badge', { hasText: 'None yet' }).waitFor();
   await link.click();
   await page.waitForURL(`${BASE}/settings/passkeys`);
   await page.getByText('You have no passkeys yet.').waitFor();

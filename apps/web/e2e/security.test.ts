@@ -19,7 +19,7 @@ describe.skipIf(port === null)('the security pages in Chromium', () => {
     await submitSignIn(phone, ada.email, ada.password);
     await phone.waitForURL(`${BASE}/account`);
 
-    await laptop.getByRole('link', { name: 'Devices' }).click();
+    await laptop.getByRole('link', { name: "Where you're signed in" }).click();
     await laptop.waitForURL(`${BASE}/settings/sessions`);
     await laptop.locator('.session').nth(1).waitFor();
     expect(await heading(laptop).textContent()).toBe("Where you're signed in");
@@ -61,7 +61,9 @@ describe.skipIf(port === null)('the security pages in Chromium', () => {
     await phone.waitForURL(/\/login\?next=%2Fsettings%2Fsessions$/);
 
     // The laptop's activity page tells what happened, newest first, in words and relative times.
-    await laptop.getByRole('link', { name: 'Activity' }).click();
+    // From the hub (the header's Account), as a person would go.
+    await laptop.getByRole('link', { name: 'Account', exact: true }).click();
+    await laptop.getByRole('link', { name: 'Recent activity' }).click();
     await laptop.waitForURL(`${BASE}/settings/activity`);
     await laptop.locator('.event').nth(2).waitFor();
     const events = await laptop.locator('.event .event-what strong').allTextContents();

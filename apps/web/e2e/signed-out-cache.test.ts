@@ -27,7 +27,7 @@ describe.skipIf(port === null)("the previous person's data after signing out, in
     }
 
     await appRunning(tab);
-    await tab.getByRole('link', { name: 'Devices' }).click();
+    await tab.getByRole('link', { name: "Where you're signed in" }).click();
     await tab.locator('.session').nth(2).waitFor();
     expect(await tab.locator('.session').count()).toBe(3);
 

@@ -46,10 +46,8 @@ export function Layout({ children }: { children: ReactNode }) {
         <nav aria-label={t('mainNav')} aria-busy={session.status === 'loading' || undefined}>
           {session.status === 'signed-in' && (
             <>
+              {/* Everything else is a row of the account hub: the header stays one row on a phone. */}
               <NavLink to="/account">{t('navAccount')}</NavLink>
-              <NavLink to="/settings">{t('navSettings')}</NavLink>
-              <NavLink to="/settings/sessions">{t('navSessions')}</NavLink>
-              <NavLink to="/settings/activity">{t('navActivity')}</NavLink>
               <SignOutButton />
             </>
           )}

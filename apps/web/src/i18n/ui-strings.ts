@@ -13,7 +13,6 @@ const en = {
   skipToContent: 'Skip to content',
   mainNav: 'Main',
   navAccount: 'Account',
-  navSettings: 'Settings',
   navSignIn: 'Sign in',
   navRegister: 'Create account',
   signOut: 'Sign out',
@@ -76,8 +75,6 @@ const en = {
   notFoundBody: 'There is no page at this address.',
   goHome: 'Go to the start page',
   // The security page
-  navSessions: 'Devices',
-  navActivity: 'Activity',
   accountSecurity: 'Security and privacy',
   seeSessions: "See where you're signed in",
   sessionsTitle: "Where you're signed in",

@@ -19,9 +19,10 @@ afterEach(() => {
 describe('the email address page', () => {
   it('is linked from the account page, with the download of one’s data', async () => {
     renderApp('/account', signedIn);
-    const links = await screen.findByRole('list');
-    expect(within(links).getByRole('link', { name: 'Email address' }).getAttribute('href')).toBe('/settings/email');
-    expect(within(links).getByRole('link', { name: 'Download your data' }).getAttribute('href')).toBe('/settings/data');
+    const profile = await screen.findByRole('region', { name: 'Profile' });
+    expect(within(profile).getByRole('link', { name: 'Email address' }).getAttribute('href')).toBe('/settings/email');
+    const data = screen.getByRole('region', { name: 'Your data' });
+    expect(within(data).getByRole('link', { name: 'Download your data' }).getAttribute('href')).toBe('/settings/data');
   });
 
   it('shows the current address and the change waiting for its link, which Cancel stops', async () => {

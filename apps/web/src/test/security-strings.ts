@@ -3,6 +3,7 @@ import { createTranslator, useTranslator, type StringTables } from '../i18n';
 import { CODE_STRINGS } from '../i18n/code-strings';
 import { DEVICE_STRINGS } from '../i18n/device-strings';
 import { SECURITY_STRINGS } from '../i18n/security-strings';
+import { HUB_STRINGS } from '../pages/account/strings';
 import { ACTIVITY_STRINGS } from '../pages/activity/strings';
 import { DATA_STRINGS } from '../pages/data/strings';
 import { DELETE_STRINGS } from '../pages/delete/strings';
@@ -18,6 +19,7 @@ import { TWO_STEP_STRINGS } from '../pages/two-step/strings';
 
 const TABLES = [
   SECURITY_STRINGS,
+  HUB_STRINGS,
   CODE_STRINGS,
   DEVICE_STRINGS,
   SECOND_STEP_STRINGS,

@@ -1,17 +1,18 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { PageHeading } from '../../components/PageHeading';
-import { PasskeysLink } from '../../components/PasskeysLink';
-import { TwoStepLink } from '../../components/TwoStepLink';
 import { useI18n } from '../../i18n';
 import { RequireAuth } from '../../RequireAuth';
 import { Link, useLocation } from '../../router';
-import { useRealmSettings } from '../../session';
+import { useRealmSettings, useTwoStep } from '../../session';
+import { trpc } from '../../trpc';
+import { useHubText } from './strings';
 import { AddressStatus } from '../mail/AddressStatus';
 import { passwordChangedOf } from '../page-state';
 import '../../security.css';
 
 export function AccountPage() {
   const { t } = useI18n();
+  const h = useHubText();
   const { realm } = useRealmSettings();
   const changed = passwordChangedOf(useLocation().state);
   return (
@@ -20,66 +21,123 @@ export function AccountPage() {
         <>
           <PageHeading>{t('accountTitle')}</PageHeading>
           {changed && <ChangeConfirmation revoked={changed.otherSessionsRevoked} />}
-          <dl className="details">
-            <div>
-              <dt>{t('accountName')}</dt>
-              <dd className="account-name">{user.name}</dd>
+          <div className="hub">
+            <nav className="hub-nav" aria-label={h('hubNav')}>
+              <a href="#profile">{h('hubProfile')}</a>
+              <a href="#security">{h('hubSecurity')}</a>
+              <a href="#data">{h('hubData')}</a>
+            </nav>
+            <div className="hub-sections">
+              <HubSection id="profile" title={h('hubProfile')}>
+                <HubRow to="/settings/name" title={t('nameTitle')}>
+                  <span className="account-name">{user.name}</span>
+                </HubRow>
+                <HubRow to="/settings/email" title={t('emailTitle')}>
+                  <span className="account-email">{user.email}</span>
+                  <AddressStatus user={user} />
+                </HubRow>
+                {realm.named && (
+                  <li className="hub-row">
+                    <span className="hub-row-title">{t('accountRealm')}</span>
+                    <span className="hub-row-state account-realm">
+                      {realm.name} <span className="realm-slug">{user.realm}</span>
+                    </span>
+                  </li>
+                )}
+              </HubSection>
+              <HubSection id="security" title={h('hubSecurity')}>
+                <HubRow to="/settings" title={t('changePasswordLink')}>
+                  {h('hubPasswordState')}
+                </HubRow>
+                <TwoStepRow />
+                <PasskeysRow />
+                <HubRow to="/settings/sessions" title={t('sessionsTitle')}>
+                  {h('hubSessionsState')}
+                </HubRow>
+                <HubRow to="/settings/activity" title={t('activityTitle')}>
+                  {h('hubActivityState')}
+                </HubRow>
+                <HubRow to="/settings/connections" title={t('connectionsTitle')}>
+                  {h('hubConnectionsState')}
+                </HubRow>
+                <HubRow to="/settings/apps" title={t('appsTitle')}>
+                  {h('hubAppsState')}
+                </HubRow>
+              </HubSection>
+              <HubSection id="data" title={h('hubData')}>
+                <HubRow to="/settings/data" title={t('dataTitle')}>
+                  {h('hubDownloadState')}
+                </HubRow>
+                <HubRow to="/settings/delete" title={t('deleteTitle')} danger>
+                  {h('hubDeleteState')}
+                </HubRow>
+              </HubSection>
             </div>
-            <div>
-              <dt>{t('accountEmail')}</dt>
-              <dd>
-                <span className="account-email">{user.email}</span>
-                <AddressStatus user={user} />
-              </dd>
-            </div>
-            {realm.named && (
-              <div>
-                <dt>{t('accountRealm')}</dt>
-                <dd className="account-realm">
-                  {realm.name} <span className="realm-slug">{user.realm}</span>
-                </dd>
-              </div>
-            )}
-          </dl>
-          <p>
-            <Link to="/settings">{t('changePasswordLink')}</Link>
-          </p>
-          <h2>{t('accountSecurity')}</h2>
-          <ul className="account-links">
-            <li>
-              <Link to="/settings/email">{t('emailTitle')}</Link>
-            </li>
-            <li>
-              <Link to="/settings/sessions">{t('sessionsTitle')}</Link>
-            </li>
-            <li>
-              <Link to="/settings/apps">{t('appsTitle')}</Link>
-            </li>
-            <li>
-              <Link to="/settings/connections">{t('connectionsTitle')}</Link>
-            </li>
-            <li>
-              <TwoStepLink />
-            </li>
-            <li>
-              <PasskeysLink />
-            </li>
-            <li>
-              <Link to="/settings/activity">{t('activityTitle')}</Link>
-            </li>
-            <li>
-              <Link to="/settings/name">{t('nameTitle')}</Link>
-            </li>
-            <li>
-              <Link to="/settings/data">{t('dataTitle')}</Link>
-            </li>
-            <li>
-              <Link to="/settings/delete">{t('deleteTitle')}</Link>
-            </li>
-          </ul>
+          </div>
         </>
       )}
     </RequireAuth>
+  );
+}
+
+function HubSection({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section className="hub-section" id={id} aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>{title}</h2>
+      <ul className="hub-rows">{children}</ul>
+    </section>
+  );
+}
+
+/** One row of the hub: what it is (the way to its page, the whole row tall enough to tap), and its state in words. */
+function HubRow({ to, title, danger, children }: { to: string; title: string; danger?: boolean; children: ReactNode }) {
+  return (
+    <li className={danger ? 'hub-row hub-row-danger' : 'hub-row'}>
+      <Link to={to} className="hub-row-title">
+        {title}
+      </Link>
+      <span className="hub-row-state">{children}</span>
+    </li>
+  );
+}
+
+/** Two-step sign-in: on or off, with what it asks for and how many recovery codes are left (once known). */
+function TwoStepRow() {
+  const { t } = useI18n();
+  const h = useHubText();
+  const { twoStep } = useTwoStep();
+  const methods = twoStep?.methods.filter((m) => m !== 'recovery_code') ?? [];
+  const [first = '', second] = methods.map((m) => h(m === 'totp' ? 'hubMethodTotp' : 'hubMethodPasskey'));
+  const asks = h('hubTwoStepOnWith', { methods: second ? h('hubMethodsBoth', { first, second }) : first });
+  const codes = twoStep?.recoveryCodesLeft ?? 0;
+  const left =
+    codes === 0 ? h('hubCodesNone') : codes === 1 ? h('hubCodesOneLeft') : h('hubCodesLeft', { count: codes });
+  return (
+    <HubRow to="/settings/two-step" title={t('twoStepTitle')}>
+      {twoStep && (
+        <>
+          <span className="two-step-badge">{twoStep.enabled ? t('twoStepStateOn') : t('twoStepStateOff')}</span>
+          {': '}
+          {twoStep.enabled ? `${asks}; ${left}` : h('hubTwoStepOffState')}
+        </>
+      )}
+    </HubRow>
+  );
+}
+
+/** Passkeys: how many, in words (once known: the page does not come with them). */
+function PasskeysRow() {
+  const { t } = useI18n();
+  const h = useHubText();
+  const count = trpc.passkeys.list.useQuery(undefined).data?.passkeys.length;
+  return (
+    <HubRow to="/settings/passkeys" title={t('passkeysTitle')}>
+      {count !== undefined && (
+        <span className="passkeys-badge">
+          {count === 0 ? h('hubPasskeysNone') : count === 1 ? h('hubPasskeysOne') : h('hubPasskeysMany', { count })}
+        </span>
+      )}
+    </HubRow>
   );
 }
 

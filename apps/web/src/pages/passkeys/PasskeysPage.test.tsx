@@ -414,7 +414,7 @@ describe('the way to the passkeys page', () => {
       'passkeys.list': () => ({ data: { passkeys: [LAPTOP, KEY] } }),
     });
     const link = await screen.findByRole('link', { name: 'Passkeys' });
-    await waitFor(() => expect(link.parentElement!.textContent).toBe('Passkeys 2'));
+    await waitFor(() => expect(link.closest('li')!.textContent).toBe('Passkeys2 passkeys'));
     await app.user.click(link);
     await screen.findByRole('heading', { level: 1, name: 'Passkeys' });
     expect(currentPath()).toBe('/settings/passkeys');

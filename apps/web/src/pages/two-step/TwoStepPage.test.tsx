@@ -501,7 +501,12 @@ describe('the way to the two-step sign-in page', () => {
   it('is on the account and password pages, saying whether it is on', async () => {
     const app = renderApp('/account', { 'account.me': () => signedInAs(ADA, TWO_STEP_ON) });
     const link = await screen.findByRole('link', { name: 'Two-step sign-in' });
-    await waitFor(() => expect(link.parentElement!.textContent).toBe('Two-step sign-in On'));
+    // The hub's row: what it is, and its state in words (what it asks for, the codes left).
+    await waitFor(() =>
+      expect(link.closest('li')!.textContent).toBe(
+        'Two-step sign-inOn: with an authenticator app; 10 recovery codes left',
+      ),
+    );
     await app.user.click(link);
     await screen.findByRole('heading', { level: 1, name: 'Two-step sign-in' });
     expect(currentPath()).toBe('/settings/two-step');
