@@ -69,6 +69,19 @@ describe.skipIf(port === null)('every page and state, in both themes, at both si
     await register(page, BASE, who);
     await page.locator('.account-email').waitFor();
     await auditBothSizes(page, 'account', DESKTOP);
+    // On a phone every action of the hub and the header is a target of 44 × 44 CSS pixels or more
+    // (WCAG 2.5.5; links inside a sentence, like "Send the link again", are its inline exception).
+    await page.setViewportSize(PHONE);
+    await page.locator('.passkeys-badge').waitFor();
+    const small = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('.hub-row-title, .site-header a, .site-header button')]
+        .map((el) => ({ text: el.textContent, box: el.getBoundingClientRect() }))
+        .filter(({ box }) => box.width < 44 || box.height < 44)
+        .map(({ text, box }) => `${text}: ${Math.round(box.width)}×${Math.round(box.height)}`),
+    );
+    expect(small).toEqual([]);
+    expect(await page.locator('.site-header').evaluate((el) => el.getBoundingClientRect().height)).toBeLessThan(80);
+    await page.setViewportSize(DESKTOP);
 
     await page.getByRole('link', { name: 'Change your password' }).click();
     await field(page, 'Current password').waitFor();

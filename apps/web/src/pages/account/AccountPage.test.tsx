@@ -70,5 +70,24 @@ describe('the account hub', () => {
       ),
     );
     expect(document.querySelector('.account-realm')).toBeNull();
+    // One code left: a banner asks for new ones, and leads there.
+    const banner = document.querySelector('.few-codes')!;
+    expect(banner.textContent).toBe(
+      'Nur noch 1 Wiederherstellungscode: Erstellen Sie neue, bevor er ausgeht. Neue Wiederherstellungscodes erstellen',
+    );
+    expect(
+      within(banner as HTMLElement)
+        .getByRole('link')
+        .getAttribute('href'),
+    ).toBe('/settings/two-step');
+  });
+
+  it('asks for nothing while more than three recovery codes are left, or two-step sign-in is off', async () => {
+    renderApp('/account', {
+      'account.me': () => signedInAs(ADA, { ...TWO_STEP_ON, recoveryCodesLeft: 4 }),
+      'passkeys.list': () => ({ data: { passkeys: [] } }),
+    });
+    await waitFor(() => expect(rowOf('Two-step sign-in').textContent).toContain('4 recovery codes left'));
+    expect(document.querySelector('.few-codes')).toBeNull();
   });
 });

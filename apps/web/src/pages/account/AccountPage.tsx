@@ -21,6 +21,7 @@ export function AccountPage() {
         <>
           <PageHeading>{t('accountTitle')}</PageHeading>
           {changed && <ChangeConfirmation revoked={changed.otherSessionsRevoked} />}
+          <FewCodesLeft />
           <div className="hub">
             <nav className="hub-nav" aria-label={h('hubNav')}>
               <a href="#profile">{h('hubProfile')}</a>
@@ -122,6 +123,26 @@ function TwoStepRow() {
         </>
       )}
     </HubRow>
+  );
+}
+
+/** Three recovery codes or fewer left: a banner asks for new ones before the last is used. */
+function FewCodesLeft() {
+  const h = useHubText();
+  const { twoStep } = useTwoStep();
+  if (!twoStep?.enabled || twoStep.recoveryCodesLeft > 3) return null;
+  const left = twoStep.recoveryCodesLeft;
+  return (
+    <div className="notice few-codes" role="status">
+      <p>
+        {left === 0
+          ? h('hubCodesNoneBanner')
+          : left === 1
+            ? h('hubCodesOneBanner')
+            : h('hubCodesFewBanner', { count: left })}{' '}
+        <Link to="/settings/two-step">{h('hubCodesRenew')}</Link>
+      </p>
+    </div>
   );
 }
 
