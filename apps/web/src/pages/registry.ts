@@ -1,6 +1,5 @@
 import { lazy, type ComponentType } from 'react';
 import type { UiKey } from '../i18n';
-import { AccountPage } from './account/AccountPage';
 import { HomePage } from './HomePage';
 import { NotFoundPage } from './NotFoundPage';
 import { SignInPage } from './sign-in/SignInPage';
@@ -42,7 +41,12 @@ export const PAGE_REGISTRY = listed([
     component: lazyPage(() => import('./register/RegisterPage'), 'RegisterPage'),
     signedOut: true,
   },
-  { path: '/account', title: 'accountTitle', component: AccountPage },
+  // The hub loads on its own too: the sign-in page's first load stays small.
+  {
+    path: '/account',
+    title: 'accountTitle',
+    component: lazyPage(() => import('./account/AccountPage'), 'AccountPage'),
+  },
   {
     path: '/settings',
     title: 'settingsTitle',

@@ -48,7 +48,10 @@ describe('settings page (change password)', () => {
     });
 
     pending.resolve({ data: { ok: true, otherSessionsRevoked: 2 } });
-    const status = await screen.findByRole('status');
+    // The hub's code loads on its own (a "Loading…" status meanwhile): then its confirmation.
+    const status = (await screen.findByText('Your password has been changed. You are still signed in on this device.'))
+      .parentElement!;
+    expect(status.getAttribute('role')).toBe('status');
     expect(status.textContent).toContain('Your password has been changed. You are still signed in on this device.');
     expect(status.textContent).toContain('2 other devices were signed out.');
     await waitFor(() => expect(document.activeElement).toBe(status));

@@ -156,7 +156,7 @@ describe('registration page', () => {
     pending.resolve({ data: { user: ADA } });
     await screen.findByRole('heading', { level: 1, name: 'Your account' });
     expect(currentPath()).toBe('/account');
-    expect(screen.getByText(ADA.email)).toBeTruthy();
+    expect(await screen.findByText(ADA.email)).toBeTruthy();
     expect(document.querySelector('.account-realm')?.textContent).toContain(ACME_SETTINGS.realm.name);
     expect(screen.getByRole('button', { name: 'Sign out' })).toBeTruthy();
   });

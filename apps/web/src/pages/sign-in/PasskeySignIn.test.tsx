@@ -152,7 +152,7 @@ describe('sign-in page, with a passkey', () => {
     expect(browser.startAuthentication.mock.calls[1]).toEqual([{ optionsJSON: OPTIONS }]);
     expect(app.api.callsTo('passkeys.signIn')).toHaveLength(1);
     // The sign-in page is gone: whatever prompt it had open is ended.
-    expect(browser.cancelCeremony).toHaveBeenCalled();
+    await waitFor(() => expect(browser.cancelCeremony).toHaveBeenCalled());
   });
 
   it('says the failure of a passkey chosen in the autofill', async () => {
