@@ -182,6 +182,7 @@ export const envSchema = z
     RATE_LIMIT_ACCOUNT_WRITES: int(0, 1_000_000).default(30),
     // Every sign-in page a browser shows asks for passkey options (autofill): far more than sign-ins.
     RATE_LIMIT_PASSKEY_OPTIONS: int(0, 1_000_000).default(300),
+    RATE_LIMIT_LINK_CHECK: int(0, 1_000_000).default(60),
     ACCOUNT_MAX_FAILURES: int(1, 1000).default(5),
     ACCOUNT_FAILURE_WINDOW_SECONDS: int(1, 86_400).default(900),
     ACCOUNT_FAILURE_CAP: int(1, 100_000).default(100),

@@ -156,6 +156,9 @@ export const FORM_ROUTES: readonly FormRoute[] = [
   { method: 'POST', url: '/users/export', procedure: 'accountData.export', status: 200, download: true },
   // The mailed-link flows.
   { method: 'POST', url: '/users/forgot_password', procedure: 'email.forgotPassword', status: 202 },
+  // Where a link stands, before anything is done with it: a POST though it changes nothing, so
+  // the token goes in the body (never in an address, a log line or a cache), as the rows beside it.
+  { method: 'POST', url: '/users/check_link', procedure: 'email.checkLink', status: 200 },
   { method: 'POST', url: '/users/reset_password', procedure: 'email.resetPassword', status: 200 },
   { method: 'POST', url: '/users/verify_email', procedure: 'email.verifyEmail', status: 200 },
   { method: 'POST', url: '/users/resend_verification', procedure: 'email.resendVerification', status: 202 },

@@ -44,6 +44,7 @@ export function createRateLimits(
     resendVerification: config.RATE_LIMIT_RESEND_VERIFICATION,
     accountWrite: config.RATE_LIMIT_ACCOUNT_WRITES,
     passkeyOptions: config.RATE_LIMIT_PASSKEY_OPTIONS,
+    linkCheck: config.RATE_LIMIT_LINK_CHECK,
   };
   const duration = config.RATE_LIMIT_WINDOW_SECONDS;
   const limiters = Object.fromEntries(

@@ -78,7 +78,7 @@ describe.each(testDrivers())('mail over HTTP with a real SMTP server, on %s', (d
       'acme.localhost',
     );
     expect(reset.status).toBe(200);
-    expect(reset.json).toEqual({ ok: true, sessionsRevoked: 1 });
+    expect(reset.json).toEqual({ ok: true, sessionsRevoked: 1, email });
     const set = [reset.headers['set-cookie'] ?? []].flat();
     expect(set).toEqual([expect.stringMatching(/^session=; .*Expires=Thu, 01 Jan 1970/)]);
     expect((await gw.send('GET', '/users/me', { host: 'acme.localhost', headers: { cookie } })).json.code).toBe(

@@ -34,6 +34,7 @@ describe.each(testDrivers())('the OpenAPI document on %s', (driver) => {
       RATE_LIMIT_RESEND_VERIFICATION: '6',
       RATE_LIMIT_ACCOUNT_WRITES: '20',
       RATE_LIMIT_PASSKEY_OPTIONS: '6',
+      RATE_LIMIT_LINK_CHECK: '6',
       RATE_LIMIT_MAIL_PER_EMAIL: '1000',
       MAIL_RECIPIENT_CAP: '1000',
       MAIL_POLL_MS: '0',

@@ -44,11 +44,11 @@ describe.each(testDrivers())('protections on %s', (driver) => {
     const settings = await gw.send('GET', '/trpc/account.settings');
     expect(settings.json.result.data).toEqual({
       productName: 'Accounts',
-      realm: { slug: 'default', name: 'Default', isDefault: true },
+      realm: { slug: 'default', name: 'Accounts', isDefault: true, named: false },
       passwordPolicy: { minLength: 15, maxLength: 256 },
     });
     const acme = await gw.send('GET', '/trpc/account.settings', { host: 'acme.localhost' });
-    expect(acme.json.result.data.realm).toEqual({ slug: 'acme', name: 'Acme Inc', isDefault: false });
+    expect(acme.json.result.data.realm).toEqual({ slug: 'acme', name: 'Acme Inc', isDefault: false, named: true });
     const bad = await gw.send('POST', '/trpc/account.signIn', {
       headers: json,
       body: JSON.stringify({ email: 'nope', password: '' }),

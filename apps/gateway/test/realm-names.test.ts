@@ -55,7 +55,7 @@ describe('the name the default realm goes by, on a running server', () => {
       });
     const named = await gw.send('GET', '/account', { headers: { ...html, cookie: reg.cookie! } });
     expect(named.text).toContain(
-      '<dd class="account-realm">Example Corp<!-- --> <span class="realm-slug">default</span></dd>',
+      '<span class="hub-row-state account-realm">Example Corp<!-- --> <span class="realm-slug">default</span></span>',
     );
     expect(named.text).toContain('<title>Ihr Konto · Example Corp · Example ID</title>');
     expect((await gw.form('/users/forgot_password', { email })).status).toBe(202);

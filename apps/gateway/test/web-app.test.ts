@@ -167,7 +167,7 @@ describe('the web app as served by the gateway', () => {
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.headers.vary).toMatch(/cookie/i);
     expect(text).toContain(
-      `<dd class="account-name">&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;Jo&quot;</dd>`,
+      `<span class="account-name">&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;Jo&quot;</span>`,
     );
     expect(text).toContain(`<span class="account-email">${email}</span>`);
     expect(text).not.toContain('<script>alert(1)');
@@ -221,7 +221,7 @@ describe('the web app as served by the gateway', () => {
     );
     expect(
       (await gw.form('/users/reset_password', { token: reset, new_password: STRONG2, confirm_password: STRONG2 })).json,
-    ).toEqual({ ok: true, sessionsRevoked: 1 });
+    ).toEqual({ ok: true, sessionsRevoked: 1, email });
   });
 
   it('sends brotli to a browser that accepts gzip and brotli alike, the smaller', async () => {

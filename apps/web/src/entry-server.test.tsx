@@ -72,8 +72,19 @@ describe('renderPage (the server render)', () => {
   });
 
   it("reads a mailed link's token from the address it renders", async () => {
-    const page = await renderPage('/reset-password?token=abc', signedOut);
-    expect(page.html).toMatch(/<input [^>]*id="new_password"/);
+    const link = (answer: unknown) => async () => {
+      const document = await renderDocument(indexHtml, '/reset-password?token=abc', signedOut, () =>
+        Promise.resolve(answer),
+      );
+      return (document as { html: string }).html;
+    };
+    expect(await link({ state: 'usable' })()).toMatch(/<input [^>]*id="new_password"/);
+    // A link that no longer works says so at once, with the form for a new one filled in.
+    const used = await link({ state: 'used', email: 'ada@example.com' })();
+    expect(used).not.toMatch(/<input [^>]*id="new_password"/);
+    expect(used).toContain('This link was already used, or a newer one was sent since.');
+    expect(used).toMatch(/<input [^>]*value="ada@example.com"/);
+    expect(used).toContain('<input type="hidden" name="_form" value="forgotPassword"/>');
     const without = await renderPage('/reset-password', signedOut);
     expect(without.html).not.toMatch(/<input [^>]*id="new_password"/);
   });
@@ -90,10 +101,12 @@ describe('renderPage (the server render)', () => {
       const calls: string[] = [];
       const call: QueryCall = (path) => {
         calls.push(path);
-        return Promise.resolve({ email: 'ada@example.com', realmName: 'Acme Inc' });
+        return Promise.resolve(
+          path === 'email.checkLink' ? { state: 'usable' } : { email: 'ada@example.com', realmName: 'Acme Inc' },
+        );
       };
       const document = await renderDocument(indexHtml, `/verify-email?token=${token}`, data, call);
-      expect(calls).toEqual(['email.verificationLink']);
+      expect(calls.sort()).toEqual(['email.checkLink', 'email.verificationLink']);
       const { html } = document as { html: string };
       expect(html).toContain('Confirm ada@example.com as the email address of your account in Acme Inc.');
       expect(html).toContain(`<input type="hidden" name="token" value="${token}"/>`);

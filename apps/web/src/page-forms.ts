@@ -45,14 +45,23 @@ export const PAGE_FORMS = {
   }),
   secondStep: pageForm({ procedure: 'account.signInSecondStep', pages: ['/login'], done: toNext }),
   signOut: pageForm({ procedure: 'account.signOut', pages: '*', done: toSignIn }),
-  forgotPassword: pageForm({ procedure: 'email.forgotPassword', pages: ['/forgot-password'] }),
+  // Also on a reset link's page, once the link no longer works: "Send a new link".
+  forgotPassword: pageForm({ procedure: 'email.forgotPassword', pages: ['/forgot-password', '/reset-password'] }),
+  // The sign-in page opens with the account's address filled in (on the server too).
   resetPassword: pageForm({
     procedure: 'email.resetPassword',
     pages: ['/reset-password'],
-    done: () => ({ to: '/login', state: { passwordReset: true } satisfies PasswordReset }),
+    done: (result) => ({
+      to: `/login?email=${encodeURIComponent(result.email)}`,
+      state: { passwordReset: true } satisfies PasswordReset,
+    }),
   }),
   verifyEmail: pageForm({ procedure: 'email.verifyEmail', pages: ['/verify-email'] }),
-  resendVerification: pageForm({ procedure: 'email.resendVerification', pages: ['/account', '/settings/email'] }),
+  // Also on a verification link's page, once the link no longer works (signed in).
+  resendVerification: pageForm({
+    procedure: 'email.resendVerification',
+    pages: ['/account', '/settings/email', '/verify-email'],
+  }),
   changePassword: pageForm({
     procedure: 'account.changePassword',
     pages: ['/settings'],

@@ -95,7 +95,7 @@ describe.each(testDrivers())('mail flows on %s', (driver) => {
     });
     const c = mailCaller(h);
     const done = await c.email.resetPassword({ token: reset, new_password: STRONG2, confirm_password: STRONG2 });
-    expect(done).toEqual({ ok: true, sessionsRevoked: 1 });
+    expect(done).toEqual({ ok: true, sessionsRevoked: 1, email });
     expect(c.issued).toHaveLength(0);
     expect(await problemOf(mailCaller(h, { token: oldSession }).account.me())).toMatchObject({
       code: 'unauthenticated',

@@ -4,7 +4,13 @@ import type { Locale } from '@accounts/validators';
 import { afterAll, beforeAll } from 'vitest';
 import { DEFAULT_ACCOUNT_CONFIG, type AccountConfig } from '../src/kernel/config.js';
 import { createHasher } from '../src/credentials/password-hashing.js';
-import { shownRealm, type Hasher, type IssuedSession, type RateLimitedAction, type RequestContext } from '../src/kernel/context.js';
+import {
+  shownRealm,
+  type Hasher,
+  type IssuedSession,
+  type RateLimitedAction,
+  type RequestContext,
+} from '../src/kernel/context.js';
 import { createRealm, findRealm } from '../src/records/realms.js';
 import { callerFor, createAppRouter } from '../src/router.js';
 import { createVault, newSecretKey, type Vault } from '../src/kernel/vault.js';

@@ -66,6 +66,20 @@ export const changeEmailSchema = z.object({ new_email: emailField, current_passw
 /** The token of the link mailed to the new address. */
 export const confirmEmailChangeSchema = z.object({ token: tokenField('email_change_token_invalid') });
 
+/** The mailed links whose token can be checked before it is used: the page each opens asks first. */
+export const LINK_PURPOSES = ['reset_password', 'verify_email', 'change_email'] as const;
+export type LinkPurpose = (typeof LINK_PURPOSES)[number];
+
+/**
+ * A mailed link's token and what it was mailed for, checked without using it up (an overlong
+ * token is `unknown`, answered without a lookup, never a refusal: a link is only ever in a state).
+ */
+export const checkLinkSchema = z.object({
+  purpose: z.enum(LINK_PURPOSES, { error: (iss) => (iss.input === undefined ? 'required' : 'invalid_type') }),
+  token: filled(),
+});
+
+export type CheckLinkInput = z.input<typeof checkLinkSchema>;
 export type ChangeEmailInput = z.input<typeof changeEmailSchema>;
 export type ConfirmEmailChangeInput = z.input<typeof confirmEmailChangeSchema>;
 export type ForgotPasswordInput = z.input<typeof forgotPasswordSchema>;

@@ -14,7 +14,7 @@ export async function queuedToken(db: Database, email: string, template: 'reset_
 
 /**
  * Answers every documented status of the mailed-link routes (but 503) through the OpenAPI
- * test's checked `post`: forgot_password, reset_password, verify_email, resend_verification, and
+ * test's checked `post`: forgot_password, check_link, reset_password, verify_email, resend_verification, and
  * the sign-in refusal of an unverified account. The gateway runs with MAIL_POLL_MS=0 (mails stay
  * queued), the per-address limits of forgot_password and resend_verification at 6, change_password's at 6.
  */
@@ -31,6 +31,9 @@ export async function exerciseEmailRoutes({
   // Successes.
   expect((await post('/users/forgot_password', { email })).status).toBe(202);
   const reset = await queuedToken(db, email, 'reset_password');
+  expect((await post('/users/check_link', { purpose: 'reset_password', token: reset })).json).toEqual({
+    state: 'usable',
+  });
   expect(
     (await post('/users/reset_password', { token: reset, new_password: STRONG2, confirm_password: STRONG2 })).status,
   ).toBe(200);
@@ -48,6 +51,11 @@ export async function exerciseEmailRoutes({
     (await post('/users/reset_password', { token: reset, new_password: 'short', confirm_password: 'x' })).json.code,
   ).toBe('validation_failed');
   expect((await post('/users/verify_email', {})).json.code).toBe('validation_failed');
+  expect((await post('/users/check_link', { purpose: 'reset_password', token: reset })).json).toEqual({
+    state: 'used',
+    email,
+  });
+  expect((await post('/users/check_link', { purpose: 'nope', token: '' })).json.code).toBe('validation_failed');
   expect((await post('/users/resend_verification', '')).json.code).toBe('unauthenticated');
 
   // The refusals every form route shares.
@@ -55,6 +63,7 @@ export async function exerciseEmailRoutes({
     '/users/forgot_password': { email: uniqueEmail('doc') },
     '/users/reset_password': { token: 'A'.repeat(43), new_password: STRONG2, confirm_password: STRONG2 },
     '/users/verify_email': { token: 'A'.repeat(43) },
+    '/users/check_link': { purpose: 'verify_email', token: 'A'.repeat(43) },
     '/users/resend_verification': {},
   };
   await expectPostRefusals(post, bodies, { cookie });
@@ -67,6 +76,11 @@ export async function exerciseEmailRoutes({
       '/users/reset_password',
       () => ({ token: 'A'.repeat(43), new_password: STRONG2, confirm_password: STRONG2 }),
       () => one,
+    ],
+    [
+      '/users/check_link',
+      () => ({ purpose: 'reset_password', token: 'A'.repeat(43) }),
+      () => ({ 'x-forwarded-for': '203.0.113.121' }),
     ],
     ['/users/resend_verification', () => ({}), async () => ({ ...one, cookie: (await signedUp()).cookie })],
   ] as const) {

@@ -92,6 +92,7 @@ export async function startGateway(): Promise<RunningGateway> {
       RATE_LIMIT_SIGN_IN: '500',
       RATE_LIMIT_CHANGE_PASSWORD: '500',
       RATE_LIMIT_ACCOUNT_WRITES: '500',
+      RATE_LIMIT_LINK_CHECK: '500',
     },
   });
   return {

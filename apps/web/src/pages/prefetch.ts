@@ -1,5 +1,6 @@
 import type { AppRouter } from '@accounts/api';
 import type { createTRPCQueryUtils } from '@trpc/react-query';
+import type { LinkPurpose } from '@accounts/validators/account-links';
 import type { FormOutcome } from '../page-data';
 import type { PagePath } from './registry';
 
@@ -16,6 +17,12 @@ export type Prefetch = (utils: PrefetchUtils, search: URLSearchParams, form?: Fo
 
 /** A mailed link's token, as the pages behind mailed links read it. */
 const tokenOf = (search: URLSearchParams) => search.get('token') ?? '';
+
+/** Where a mailed link stands (CheckedLink's query), asked with the page: no token, no question. */
+const checkLink = async (utils: PrefetchUtils, purpose: LinkPurpose, search: URLSearchParams) => {
+  const token = tokenOf(search);
+  if (token) await utils.email.checkLink.prefetch({ purpose, token }, { staleTime: Infinity });
+};
 
 /** By page path (PAGE_REGISTRY's). */
 const PAGE_PREFETCH: Readonly<Partial<Record<PagePath, Prefetch>>> = {
@@ -36,10 +43,18 @@ const PAGE_PREFETCH: Readonly<Partial<Record<PagePath, Prefetch>>> = {
     form?.form === 'enableTotp' && form.problem ? utils.twoStep.pendingTotp.prefetch() : undefined,
   '/settings/passkeys': (utils) => utils.passkeys.list.prefetch(),
   '/settings/connections': (utils) => utils.connections.list.prefetch(),
+  // The pages behind mailed links: where the link stands (read only), and what it would do.
+  '/reset-password': (utils, search) => checkLink(utils, 'reset_password', search),
   '/verify-email': (utils, search) =>
-    utils.email.verificationLink.prefetch({ token: tokenOf(search) }, { staleTime: Infinity }),
+    Promise.all([
+      checkLink(utils, 'verify_email', search),
+      utils.email.verificationLink.prefetch({ token: tokenOf(search) }, { staleTime: Infinity }),
+    ]),
   '/confirm-email-change': (utils, search) =>
-    utils.emailChange.link.prefetch({ token: tokenOf(search) }, { staleTime: Infinity }),
+    Promise.all([
+      checkLink(utils, 'change_email', search),
+      utils.emailChange.link.prefetch({ token: tokenOf(search) }, { staleTime: Infinity }),
+    ]),
 };
 
 /** What the page at `path` (normalized) asks before it is rendered, if anything. */

@@ -65,6 +65,7 @@ export const ANSWERS: Record<string, unknown> = {
   'emailChange.pending': {
     pending: { newEmail: 'new@example.com', expiresAt: TOMORROW },
   } satisfies RouterOutputs['emailChange']['pending'],
+  'email.checkLink': { state: 'usable' },
   'email.verificationLink': { email: ADA.email, realmName: 'Acme Inc' },
   'emailChange.link': { newEmail: 'new@example.com', realmName: 'Acme Inc' },
   'twoStep.pendingTotp': SETUP,

@@ -1,12 +1,12 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { users, type Database, type User } from '@accounts/db';
-import { verifyEmailSchema } from '@accounts/validators/account-links';
+import { checkLinkSchema, verifyEmailSchema } from '@accounts/validators/account-links';
 import { fieldProblem, rateLimited } from '../kernel/errors.js';
 import { queueVerification } from '../mail/notices.js';
 import type { Procedures } from '../procedures.js';
 import { eventSource, recordEvent } from '../records/events.js';
-import { peekToken, consumeToken } from '../records/tokens.js';
-import { resendResult, verificationLinkResult, verifiedResult } from './outputs.js';
+import { consumeToken, linkState, peekToken } from '../records/tokens.js';
+import { linkStateResult, resendResult, verificationLinkResult, verifiedResult } from './outputs.js';
 
 async function userById(db: Database, id: string): Promise<User | null> {
   const [user] = await db.select().from(users).where(eq(users.id, id)).limit(1);
@@ -17,9 +17,32 @@ async function userById(db: Database, id: string): Promise<User | null> {
  * The procedures behind mailed links: asking for a password reset, resetting with the link's
  * token, confirming the address, and asking for a new confirmation link.
  */
-export function emailProcedures({ publicProcedure, authedLimitedProcedure }: Procedures) {
+export function emailProcedures({ publicProcedure, limitedProcedure, authedLimitedProcedure }: Procedures) {
   return {
     email: {
+      /**
+       * Where a mailed link stands, before the person does anything with it: the page behind the
+       * link asks when it opens, so a used or expired link says so at once, with the form for a
+       * new one filled in. Read only: nothing is used up and nothing is recorded, however often it
+       * is asked. Counted per client address in a bucket of its own ('linkCheck').
+       */
+      checkLink: limitedProcedure('linkCheck')
+        .meta({
+          summary:
+            "Where a mailed link's `token` stands, without using it up: `usable`, `used` (used, or replaced by a newer link), `expired` (past its time, or older than the account's last credentials change) or `unknown`. For a used or expired `reset_password` or `verify_email` link, `email` is the account's address (where the link was mailed), for the form that asks for a new one.",
+          problems: ['rate_limited'],
+        })
+        .input(checkLinkSchema)
+        .output(linkStateResult)
+        .query(async ({ ctx, input }) => {
+          const link = await linkState(ctx.db, input.token, ctx.realm.id, input.purpose);
+          if (link.state === 'unknown') return { state: 'unknown' as const };
+          const user = await userById(ctx.db, link.userId);
+          if (!user || user.disabledAt) return { state: 'unknown' as const };
+          if (link.state === 'usable' || input.purpose === 'change_email') return { state: link.state };
+          return { state: link.state, email: user.email };
+        }),
+
       /**
        * What a verification link would confirm (the address and the realm), without using it up:
        * the page behind the link shows it and confirms only when the person asks (a mail scanner

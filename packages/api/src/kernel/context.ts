@@ -134,7 +134,9 @@ export type RateLimitedAction =
   | 'forgotPassword'
   | 'resendVerification'
   | 'accountWrite'
-  | 'passkeyOptions';
+  | 'passkeyOptions'
+  /** Where a mailed link stands (email.checkLink): every opening of a link's page asks once. */
+  | 'linkCheck';
 
 /** What a procedure declares about itself, for the transports (the gateway's route documentation). */
 export interface ProcedureMeta {

@@ -15,4 +15,5 @@ export const passwordChangedResult = okResult.extend({
  * again after it. Unknown addresses are counted alike, so it tells nothing either.
  */
 export const acceptedResult = okResult.extend({ retryAfter: z.int().min(1).optional() });
-export const resetResult = okResult.extend({ sessionsRevoked: z.int().min(0) });
+/** A reset's answer; `email`: the account's address, for the sign-in that follows. */
+export const resetResult = okResult.extend({ sessionsRevoked: z.int().min(0), email: z.string() });

@@ -147,7 +147,7 @@ export function passwordProcedures({ limitedProcedure, authedLimitedProcedure }:
           });
           if (revoked === null) throw invalid();
           if (ctx.sessionToken) ctx.cookies.clear();
-          return { ok: true as const, sessionsRevoked: revoked };
+          return { ok: true as const, sessionsRevoked: revoked, email: user.email };
         }),
     },
   };

@@ -140,6 +140,44 @@ export async function peekTokenRow(
 export const peekToken = async (db: Database, token: string, realmId: string, purpose: TokenPurpose) =>
   (await peekTokenRow(db, token, realmId, purpose))?.userId ?? null;
 
+/** Where a presented mailed link stands: it would work, or why it would not. */
+export type LinkState =
+  { state: 'usable'; userId: string } | { state: 'used' | 'expired'; userId: string } | { state: 'unknown' };
+
+/**
+ * Where a mailed link stands, read only (nothing is used up): the same digest lookup as `live`,
+ * told apart. `used`: used, or replaced by a newer link of the purpose (issueToken marks the older
+ * used). `expired`: past its time, or older than the account's credentials (endMailedLinks). A
+ * token of another shape, realm or purpose is `unknown`, whatever it would act on.
+ */
+export async function linkState(
+  db: Database,
+  token: string,
+  realmId: string,
+  purpose: TokenPurpose,
+): Promise<LinkState> {
+  if (!isTokenShape(token) || token.length > TOKEN_LENGTH) return { state: 'unknown' };
+  const [row] = await db
+    .select({
+      userId: accountTokens.userId,
+      // The one rule of a working link (outstanding), asked of this row rather than filtering by it.
+      usable: sql<boolean>`coalesce(${outstanding(purpose)}, false)`,
+      used: sql<boolean>`${accountTokens.usedAt} is not null`,
+    })
+    .from(accountTokens)
+    .where(
+      and(
+        eq(accountTokens.tokenHash, hashToken(token)),
+        eq(accountTokens.realmId, realmId),
+        eq(accountTokens.purpose, purpose),
+      ),
+    )
+    .limit(1);
+  if (!row) return { state: 'unknown' };
+  if (row.usable) return { state: 'usable', userId: row.userId };
+  return { state: row.used ? 'used' : 'expired', userId: row.userId };
+}
+
 /**
  * Uses a token up, in one statement: of two concurrent uses exactly one gets the account.
  * Returns the account's id, or null for a token that does not work (whatever the reason).

@@ -7,6 +7,7 @@ import { useI18n } from '../../i18n';
 import { useMailText } from './strings';
 import { Link } from '../../router';
 import { problemOf, trpc, type RouterOutputs } from '../../trpc';
+import { CheckedLink } from './CheckedLink';
 import { LinkPage } from './LinkPage';
 
 /**
@@ -18,7 +19,20 @@ export function ConfirmEmailChangePage() {
   const m = useMailText();
   return (
     <LinkPage title={m('changeTitle')} path="/confirm-email-change">
-      {(token) => <ConfirmChange token={token} />}
+      {(token) => (
+        <CheckedLink
+          purpose="change_email"
+          token={token}
+          forms={['confirmEmailChange']}
+          stale={() => (
+            <p className="link-new">
+              {m('linkChangeAgain')} <Link to="/settings/email">{m('changeAgain')}</Link>
+            </p>
+          )}
+        >
+          <ConfirmChange token={token} />
+        </CheckedLink>
+      )}
     </LinkPage>
   );
 }

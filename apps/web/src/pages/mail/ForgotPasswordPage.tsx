@@ -25,10 +25,24 @@ interface Sent {
  * one is held back by the cap on links exactly like a known one, so "ask again in …" says nothing either.
  */
 export function ForgotPasswordPage() {
-  const { t, locale } = useI18n();
   const m = useMailText();
   const { realm } = useRealmSettings();
   const { search } = useLocation();
+  return (
+    <>
+      <PageHeading>{m('forgotTitle')}</PageHeading>
+      <ResetLinkForm email={search.get('email') ?? ''} intro={m('forgotIntro', { realm: realm.name })} />
+    </>
+  );
+}
+
+/**
+ * The form that asks for a reset link (`email` filled in), then what was asked: on the page
+ * that asks, and on a reset link's page when the link no longer works.
+ */
+export function ResetLinkForm({ email, intro }: { email: string; intro: string }) {
+  const { t, locale } = useI18n();
+  const m = useMailText();
   // Posted without scripts, the page the server answers with says the same as after a submit here.
   const posted = useFormSuccess('forgotPassword');
   const postedResult = useFormResult<RouterOutputs['email']['forgotPassword']>('forgotPassword');
@@ -38,7 +52,7 @@ export function ForgotPasswordPage() {
   const forgot = trpc.email.forgotPassword.useMutation();
   const form = useForm({
     name: 'forgotPassword',
-    initial: { email: search.get('email') ?? '' },
+    initial: { email },
     schema: forgotPasswordSchema,
     whenEmpty: { email: 'emptyEmail' },
     submit: async (values) => {
@@ -48,33 +62,28 @@ export function ForgotPasswordPage() {
   });
   const labels = { email: t('fieldEmail') };
 
-  return (
+  return sent !== null ? (
+    <div className="success" role="status">
+      <p className="forgot-sent">
+        {sent.retryAfter === undefined
+          ? m('forgotSent', { email: sent.email })
+          : m('forgotHeld', { email: sent.email, wait: humanWait(sent.retryAfter, locale) })}
+      </p>
+      <p>
+        <Link to="/login">{m('backToSignIn')}</Link>
+      </p>
+    </div>
+  ) : (
     <>
-      <PageHeading>{m('forgotTitle')}</PageHeading>
-      {sent !== null ? (
-        <div className="success" role="status">
-          <p className="forgot-sent">
-            {sent.retryAfter === undefined
-              ? m('forgotSent', { email: sent.email })
-              : m('forgotHeld', { email: sent.email, wait: humanWait(sent.retryAfter, locale) })}
-          </p>
-          <p>
-            <Link to="/login">{m('backToSignIn')}</Link>
-          </p>
-        </div>
-      ) : (
-        <>
-          <p className="intro">{m('forgotIntro', { realm: realm.name })}</p>
-          <ErrorSummary report={form.report} labels={labels} />
-          <PostForm {...postFormOf(form)}>
-            <EmailField form={form} label={labels.email} autoComplete="username" />
-            <SubmitButton busy={form.submitting} label={m('forgotSubmit')} busyLabel={m('forgotBusy')} />
-          </PostForm>
-          <p className="switch">
-            <Link to="/login">{m('backToSignIn')}</Link>
-          </p>
-        </>
-      )}
+      <p className="intro">{intro}</p>
+      <ErrorSummary report={form.report} labels={labels} />
+      <PostForm {...postFormOf(form)}>
+        <EmailField form={form} label={labels.email} autoComplete="username" />
+        <SubmitButton busy={form.submitting} label={m('forgotSubmit')} busyLabel={m('forgotBusy')} />
+      </PostForm>
+      <p className="switch">
+        <Link to="/login">{m('backToSignIn')}</Link>
+      </p>
     </>
   );
 }

@@ -42,7 +42,7 @@ describe('forgotten password', () => {
       'account.me': () => (signedIn ? signedInAs(ADA) : UNAUTHENTICATED),
       'email.resetPassword': () => {
         signedIn = false;
-        return { data: { ok: true, sessionsRevoked: 2 } };
+        return { data: { ok: true, sessionsRevoked: 2, email: ADA.email } };
       },
     });
     await screen.findByLabelText('New password');
@@ -52,9 +52,9 @@ describe('forgotten password', () => {
     await app.user.type(field('New password'), NEW_PASSWORD);
     await app.user.type(field('Confirm new password'), NEW_PASSWORD);
     await app.user.click(screen.getByRole('button', { name: 'Set new password' }));
-    // Signed out here too: the sign-in page, which says why, with nothing of the reset in the address.
-    await waitFor(() => expect(currentPath()).toBe('/login'));
-    expect(window.location.search).toBe('');
+    // Signed out here too: the sign-in page, which says why, with the account's address filled in
+    // and nothing else of the reset in the address.
+    await waitFor(() => expect(currentPath()).toBe(`/login?email=${encodeURIComponent(ADA.email)}`));
     expect(app.api.callsTo('email.resetPassword')).toEqual([
       {
         path: 'email.resetPassword',
@@ -67,6 +67,52 @@ describe('forgotten password', () => {
     );
     expect(said.closest('[role=status]')).not.toBeNull();
     expect(await screen.findByRole('button', { name: 'Sign in' })).toBeTruthy();
+    expect(field('Email address').value).toBe(ADA.email);
+    // The link was checked when the page opened (read only), once.
+    expect(app.api.callsTo('email.checkLink')).toEqual([
+      { path: 'email.checkLink', input: { purpose: 'reset_password', token: TOKEN } },
+    ]);
+  });
+
+  it('a used reset link says so at once, with the form for a new link filled in, and no password fields', async () => {
+    const app = renderApp(`/reset-password?token=${TOKEN}`, {
+      'email.checkLink': () => ({ data: { state: 'used', email: ADA.email } }),
+      'email.forgotPassword': () => ({ data: { ok: true } }),
+    });
+    expect((await screen.findByText(/already used/)).textContent).toBe(
+      'This link was already used, or a newer one was sent since.',
+    );
+    expect(screen.queryByLabelText('New password')).toBeNull();
+    expect(screen.getByRole('heading', { name: 'Send a new link' })).toBeTruthy();
+    expect(field('Email address').value).toBe(ADA.email);
+    const send = screen.getByRole('button', { name: 'Send the link' });
+    expect(send.closest('form')!.getAttribute('method')).toBe('post');
+    await app.user.click(send);
+    expect(await screen.findByText(/we have sent a link/)).toBeTruthy();
+    expect(app.api.callsTo('email.forgotPassword')).toEqual([
+      { path: 'email.forgotPassword', input: { email: ADA.email } },
+    ]);
+    expect(app.api.callsTo('email.resetPassword')).toEqual([]);
+  });
+
+  it('an expired or unknown reset link says which, in the page language; an unknown one fills in nothing', async () => {
+    renderApp(`/reset-password?token=${TOKEN}`, { 'email.checkLink': () => ({ data: { state: 'unknown' } }) }, 'fr');
+    expect((await screen.findByText(/n’est pas valide/)).textContent).toBe(
+      'Ce lien n’est pas valide. Vérifiez que vous avez ouvert le lien entier reçu par e-mail.',
+    );
+    expect(screen.getByRole('heading', { name: 'Envoyer un nouveau lien' })).toBeTruthy();
+    expect(field('Adresse e-mail').value).toBe('');
+  });
+
+  it('an expired reset link says so in German', async () => {
+    renderApp(
+      `/reset-password?token=${TOKEN}`,
+      { 'email.checkLink': () => ({ data: { state: 'expired', email: ADA.email } }) },
+      'de',
+    );
+    expect(await screen.findByText('Dieser Link ist abgelaufen.')).toBeTruthy();
+    expect(screen.queryByLabelText('Neues Passwort')).toBeNull();
+    expect(field('E-Mail-Adresse').value).toBe(ADA.email);
   });
 
   it('a used or expired link says so and offers a new one', async () => {
@@ -92,6 +138,36 @@ describe('forgotten password', () => {
 });
 
 describe('address verification', () => {
+  it('a used verification link says so at once; signed out, the way to a new link is signing in, the address filled in', async () => {
+    const app = renderApp(`/verify-email?token=${TOKEN}`, {
+      'email.checkLink': () => ({ data: { state: 'used', email: ADA.email } }),
+      'email.verificationLink': () => problem(400, 'verify_token_invalid'),
+    });
+    expect(await screen.findByText('This link was already used, or a newer one was sent since.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Confirm this address' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'Sign in to send a new link' }).getAttribute('href')).toBe(
+      `/login?next=%2Faccount&email=${encodeURIComponent(ADA.email)}`,
+    );
+    expect(app.api.callsTo('email.checkLink')).toEqual([
+      { path: 'email.checkLink', input: { purpose: 'verify_email', token: TOKEN } },
+    ]);
+  });
+
+  it("an expired verification link, signed in, offers the account's own resend form", async () => {
+    const app = renderApp(`/verify-email?token=${TOKEN}`, {
+      'account.me': () => signedInAs(ADA),
+      'email.checkLink': () => ({ data: { state: 'expired', email: ADA.email } }),
+      'email.verificationLink': () => problem(400, 'verify_token_invalid'),
+      'email.resendVerification': () => ({ data: { ok: true, alreadyVerified: false } }),
+    });
+    expect(await screen.findByText('This link has expired.')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Send a new link' })).toBeTruthy();
+    const resend = await screen.findByRole('button', { name: /send/i });
+    expect(resend.closest('form')!.getAttribute('method')).toBe('post');
+    await app.user.click(resend);
+    await waitFor(() => expect(app.api.callsTo('email.resendVerification')).toHaveLength(1));
+  });
+
   it('the verification page shows what the link would confirm, and confirms only with its button, in the page language', async () => {
     const app = renderApp(
       `/verify-email?token=${TOKEN}`,
@@ -143,5 +219,21 @@ describe('address verification', () => {
   it('the account page says when the address is confirmed', async () => {
     renderApp('/account', { 'account.me': () => signedInAs({ ...ADA, emailVerified: true }) });
     expect(await screen.findByText(/Confirmed/)).toBeTruthy();
+  });
+});
+
+describe('change of address', () => {
+  it('an expired change-of-address link says so at once and leads to asking again, telling no address', async () => {
+    const app = renderApp(`/confirm-email-change?token=${TOKEN}`, {
+      'email.checkLink': () => ({ data: { state: 'expired' } }),
+      'emailChange.link': () => problem(400, 'email_change_token_invalid'),
+    });
+    expect(await screen.findByText('This link has expired.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Move my account to this address' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'Ask for another change' }).getAttribute('href')).toBe('/settings/email');
+    expect(app.api.callsTo('email.checkLink')).toEqual([
+      { path: 'email.checkLink', input: { purpose: 'change_email', token: TOKEN } },
+    ]);
+    expect(app.api.callsTo('emailChange.confirm')).toEqual([]);
   });
 });

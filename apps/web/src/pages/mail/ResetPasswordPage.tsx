@@ -10,16 +10,20 @@ import { usePasswordPageText } from '../../i18n/password-page-strings';
 import { useMailText } from './strings';
 import { formDone } from '../../page-forms';
 import { Link, navigate, useHref } from '../../router';
-import { useForgetSession } from '../../session';
+import { useForgetSession, useRealmSettings } from '../../session';
 import { trpc } from '../../trpc';
+import { CheckedLink } from './CheckedLink';
+import { ResetLinkForm } from './ForgotPasswordPage';
 import { LinkPage } from './LinkPage';
 
 /**
- * The page a reset link opens (loading it uses nothing up): a new password, then every device is
- * signed out, this one too, and the sign-in page asks for the new password.
+ * The page a reset link opens (loading it uses nothing up): a link that no longer works says so
+ * at once, with the form for a new one; a working one asks for a new password, then every device
+ * is signed out, this one too, and the sign-in page asks for the new password, the address filled in.
  */
 export function ResetPasswordPage() {
   const m = useMailText();
+  const { realm } = useRealmSettings();
   const noToken = (
     <div className="notice">
       <p>{m('resetNoToken')}</p>
@@ -30,7 +34,21 @@ export function ResetPasswordPage() {
   );
   return (
     <LinkPage title={m('resetTitle')} path="/reset-password" noToken={noToken}>
-      {(token) => <ResetForm token={token} />}
+      {(token) => (
+        <CheckedLink
+          purpose="reset_password"
+          token={token}
+          forms={['resetPassword']}
+          stale={(link) => (
+            <section aria-labelledby="new-link">
+              <h2 id="new-link">{m('linkNewTitle')}</h2>
+              <ResetLinkForm email={link.email ?? ''} intro={m('forgotIntro', { realm: realm.name })} />
+            </section>
+          )}
+        >
+          <ResetForm token={token} />
+        </CheckedLink>
+      )}
     </LinkPage>
   );
 }

@@ -5,6 +5,9 @@ import { useFormOutcome } from '../../forms/form-outcome';
 import { useMailText } from './strings';
 import { Link } from '../../router';
 import { trpc } from '../../trpc';
+import { useSession } from '../../session';
+import { CheckedLink } from './CheckedLink';
+import { EmailStatus } from './EmailStatus';
 import { LinkPage } from './LinkPage';
 
 /**
@@ -16,8 +19,45 @@ export function VerifyEmailPage() {
   const m = useMailText();
   return (
     <LinkPage title={m('verifyTitle')} path="/verify-email">
-      {(token) => <ConfirmAddress token={token} />}
+      {(token) => (
+        <CheckedLink
+          purpose="verify_email"
+          token={token}
+          forms={['verifyEmail']}
+          stale={(link) => <NewVerificationLink email={link.email} />}
+        >
+          <ConfirmAddress token={token} />
+        </CheckedLink>
+      )}
     </LinkPage>
+  );
+}
+
+/**
+ * "Send a new link" for a verification link that no longer works: signed in, the account's own
+ * resend form; signed out, the way to sign in first, with the address the link was mailed to.
+ */
+function NewVerificationLink({ email }: { email?: string }) {
+  const m = useMailText();
+  const session = useSession();
+  if (session.status === 'signed-in')
+    return (
+      <section aria-labelledby="new-link">
+        <h2 id="new-link">{m('linkNewTitle')}</h2>
+        <p>
+          {session.user.email}
+          <EmailStatus user={session.user} />
+        </p>
+        <p>
+          <Link to="/account">{m('toAccount')}</Link>
+        </p>
+      </section>
+    );
+  const next = `/login?next=${encodeURIComponent('/account')}${email ? `&email=${encodeURIComponent(email)}` : ''}`;
+  return (
+    <p className="link-new">
+      <Link to={next}>{m('linkSignInForNew')}</Link>
+    </p>
   );
 }
 

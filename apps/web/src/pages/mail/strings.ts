@@ -48,6 +48,12 @@ const MAIL_EN = {
     'This link did not work: it was already used, has expired, the change was cancelled, or a newer one was asked for.',
   changeTaken: '{email} now belongs to another account here, so your address was not changed.',
   changeAgain: 'Ask for another change',
+  linkUsed: 'This link was already used, or a newer one was sent since.',
+  linkExpired: 'This link has expired.',
+  linkUnknown: 'This link is not valid. Check that you opened the whole link from the mail.',
+  linkNewTitle: 'Send a new link',
+  linkSignInForNew: 'Sign in to send a new link',
+  linkChangeAgain: 'Ask for the change again in your settings.',
 } as const;
 
 export type MailKey = keyof typeof MAIL_EN;
@@ -103,6 +109,12 @@ const MAIL_DE: Record<MailKey, string> = {
     'Dieser Link hat nicht funktioniert: Er wurde schon benutzt, ist abgelaufen, die Änderung wurde abgebrochen, oder eine neuere wurde angefordert.',
   changeTaken: '{email} gehört inzwischen zu einem anderen Konto hier, daher wurde Ihre Adresse nicht geändert.',
   changeAgain: 'Eine andere Änderung anfordern',
+  linkUsed: 'Dieser Link wurde schon benutzt, oder seither wurde ein neuerer gesendet.',
+  linkExpired: 'Dieser Link ist abgelaufen.',
+  linkUnknown: 'Dieser Link ist ungültig. Prüfen Sie, ob Sie den ganzen Link aus der E-Mail geöffnet haben.',
+  linkNewTitle: 'Neuen Link senden',
+  linkSignInForNew: 'Anmelden, um einen neuen Link zu senden',
+  linkChangeAgain: 'Fordern Sie die Änderung in Ihren Einstellungen erneut an.',
 };
 
 const MAIL_FR: Record<MailKey, string> = {
@@ -155,6 +167,12 @@ const MAIL_FR: Record<MailKey, string> = {
     'Ce lien n’a pas fonctionné\u00a0: il a déjà servi, a expiré, le changement a été annulé, ou un plus récent a été demandé.',
   changeTaken: '{email} appartient désormais à un autre compte ici\u00a0: votre adresse n’a donc pas été changée.',
   changeAgain: 'Demander un autre changement',
+  linkUsed: 'Ce lien a déjà servi, ou un lien plus récent a été envoyé depuis.',
+  linkExpired: 'Ce lien a expiré.',
+  linkUnknown: 'Ce lien n’est pas valide. Vérifiez que vous avez ouvert le lien entier reçu par e-mail.',
+  linkNewTitle: 'Envoyer un nouveau lien',
+  linkSignInForNew: 'Se connecter pour envoyer un nouveau lien',
+  linkChangeAgain: 'Demandez à nouveau le changement dans vos paramètres.',
 };
 
 export const MAIL_PAGE_STRINGS = { en: MAIL_EN, de: MAIL_DE, fr: MAIL_FR };
