@@ -336,7 +336,9 @@ describe.skipIf(inject('port') === null)('every page without JavaScript', () => 
       await page.getByRole('heading', { name: 'Choose a new password' }).waitFor();
       await field(page, 'New password').fill(SECOND_PASSWORD);
       await field(page, 'Confirm new password').fill(SECOND_PASSWORD);
-      await submit(page, button(page, 'Set new password'), { to: '/login' });
+      // The sign-in page that follows has the address filled in.
+      await submit(page, button(page, 'Set new password'), { to: `/login?email=${encodeURIComponent(who.email)}` });
+      expect(await field(page, 'Email address').inputValue()).toBe(who.email);
       expect(await page.locator('.password-reset').textContent()).toBe(
         'Your password has been reset and every device was signed out. Sign in with your new password.',
       );
