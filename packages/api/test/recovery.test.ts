@@ -69,6 +69,7 @@ describe.each(testDrivers())('recovery on %s', (driver) => {
     expect(await c.email.resetPassword({ token, new_password: STRONG2, confirm_password: STRONG2 })).toEqual({
       ok: true,
       sessionsRevoked: 2,
+      email,
     });
     expect(c.issued).toEqual([]);
     expect(c.devices).toEqual([]);
@@ -92,7 +93,7 @@ describe.each(testDrivers())('recovery on %s', (driver) => {
         new_password: STRONG3,
         confirm_password: STRONG3,
       }),
-    ).toEqual({ ok: true, sessionsRevoked: 1 });
+    ).toEqual({ ok: true, sessionsRevoked: 1, email: second.email });
     expect(fresh.cleared).toBe(0);
   });
 
