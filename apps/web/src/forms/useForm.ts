@@ -136,7 +136,9 @@ export function useForm<F extends string, N extends PageFormName | null = PageFo
   const [report, setReport] = useState<SubmitReport>({
     entries: posted?.entries ?? [],
     message: posted?.message ?? null,
-    key: 0,
+    // A refusal the page arrived with (posted before the app ran) is shown as after a submit:
+    // its summary takes focus once the app runs.
+    key: posted ? 1 : 0,
   });
   const [submitting, setSubmitting] = useState(false);
   // State updates land after the event; the ref stops a second click in the same tick.
