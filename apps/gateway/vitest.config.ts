@@ -14,6 +14,9 @@ export default defineConfig({
     // PostgreSQL and on hashing threads, and this is the suite's longest task (vitest's default
     // on a 2-core machine is one).
     maxWorkers: 2,
+    // A worker's files share its process: the modules and the hashing pools (test/support/gateway.ts)
+    // are loaded once, not once per file. No file mocks modules; one fakes timers and restores them.
+    isolate: false,
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { seedDataDir } from '@accounts/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './support/cli.js';
 import { TEST_PEPPER, TEST_SECRET_KEY, type Gateway } from './support/gateway.js';
 import { issuerOf, startOidcGateway } from './support/oidc.js';
@@ -9,6 +10,8 @@ import { issuerOf, startOidcGateway } from './support/oidc.js';
 // `npm run client`: registering apps, listing, removing them, new secrets and new signing keys.
 describe('the client command on the embedded database', () => {
   const dir = mkdtempSync(join(tmpdir(), 'accounts-client-cli-'));
+  // A migrated database to start from (cli.test.ts covers a first command on an empty directory).
+  beforeAll(() => seedDataDir(dir));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const cli = (...args: string[]) => runCli(['client', ...args], { DATA_DIR: dir });
 

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { upstreamProviders } from '@accounts/db';
-import { afterAll, describe, expect, it } from 'vitest';
+import { seedDataDir } from '@accounts/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './support/cli.js';
 import { startGateway, TEST_PEPPER, TEST_SECRET_KEY, type Gateway } from './support/gateway.js';
 
@@ -11,6 +12,8 @@ import { startGateway, TEST_PEPPER, TEST_SECRET_KEY, type Gateway } from './supp
 describe('the provider command', () => {
   let gw: Gateway | undefined;
   const dir = mkdtempSync(join(tmpdir(), 'accounts-provider-cli-'));
+  // A migrated database to start from (cli.test.ts covers a first command on an empty directory).
+  beforeAll(() => seedDataDir(dir));
   afterAll(async () => {
     await gw?.close();
     rmSync(dir, { recursive: true, force: true });

@@ -118,7 +118,16 @@ export function testContext(
 export const TEST_SECRET_KEY = Buffer.from(newSecretKey(), 'hex');
 export const TEST_VAULT = createVault(TEST_SECRET_KEY);
 
-/** One clean database and one hashing pool per test file (bcrypt cost 4 keeps tests fast). */
+// One hashing pool per test process and cost, kept until the process ends: its estimating thread
+// loads the password estimator (about 1.5 s of CPU) once, not once per harness, and the files of
+// this package share the process (isolate: false in vitest.config.ts).
+const hashers = new Map<number, Promise<Hasher>>();
+const sharedHasher = (cost: number) => {
+  if (!hashers.has(cost)) hashers.set(cost, createHasher({ cost, pepper: 'test-pepper', workers: 2 }));
+  return hashers.get(cost)!;
+};
+
+/** One clean database per test file and a shared hashing pool (bcrypt cost 4 keeps tests fast). */
 export function useHarness(driver: Driver, overrides: Partial<AccountConfig> = {}, cost = 4): Harness {
   const h = {
     config: { ...DEFAULT_ACCOUNT_CONFIG, ...overrides },
@@ -126,12 +135,11 @@ export function useHarness(driver: Driver, overrides: Partial<AccountConfig> = {
   } as Harness;
   beforeAll(async () => {
     h.db = await createTestDatabase(driver);
-    h.hasher = await createHasher({ cost, pepper: 'test-pepper', workers: 2 });
+    h.hasher = await sharedHasher(cost);
     // TEST_VAULT's key, with the pool that hashes recovery codes.
     h.vault = createVault(TEST_SECRET_KEY, [], h.hasher);
   });
   afterAll(async () => {
-    await h.hasher?.close();
     await h.db?.close();
   });
   h.realm = async (slug) => {

@@ -7,6 +7,7 @@ import {
   parseSecretKey,
   setEventRetention,
   type Hasher,
+  type HasherOptions,
 } from '@accounts/api';
 import type { Driver } from '@accounts/db';
 import { createTestDatabase, httpClient, STRONG, uniqueEmail, type Client, type TestDatabase } from '@accounts/testing';
@@ -33,6 +34,16 @@ export const TEST_PEPPER = 'test-gateway-pepper-0123456789abcdef-0001';
 /** A queued mail's payload with its link opened under TEST_SECRET_KEY, as the sender opens it. */
 export const openedPayload = (row: { recipient: string; payload: unknown } | undefined) =>
   row && openLink(createVault(parseSecretKey(TEST_SECRET_KEY)!), row.recipient, row.payload);
+
+// One hashing pool per test process and set of options, kept until the process ends: its
+// estimating thread loads the password estimator (about 1.5 s of CPU) once, not once per gateway,
+// and this package's files share the process (isolate: false in vitest.config.ts).
+const hashers = new Map<string, Promise<Hasher>>();
+const sharedHasher = (options: HasherOptions) => {
+  const key = JSON.stringify(options);
+  if (!hashers.has(key)) hashers.set(key, createHasher(options));
+  return hashers.get(key)!;
+};
 
 /** An in-process gateway; `form` posts with the seed's exact headers. */
 export interface Gateway extends Client {
@@ -72,7 +83,7 @@ export async function startGateway(
     PASSWORD_PEPPER: TEST_PEPPER,
     ...env,
   });
-  const hasher = await createHasher(hasherOptionsFrom(config));
+  const hasher = await sharedHasher(hasherOptionsFrom(config));
   const logs: string[] = [];
   const logStream = new Writable({
     write(chunk, _enc, cb) {
@@ -100,7 +111,6 @@ export async function startGateway(
       await client.close();
       // A test may have started the stop itself (app.close()): this waits for it.
       await server.stop();
-      await hasher.close();
       // A shared database is closed by the gateway that made it.
       if (!sharing) await db.close();
     },

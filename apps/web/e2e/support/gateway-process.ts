@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort, waitForHealth } from '@accounts/testing';
+import { freePort, seedDataDir, waitForHealth } from '@accounts/testing';
 import { GATEWAY_CLI, GATEWAY_MAIN } from './paths';
 
 const run = promisify(execFile);
@@ -34,6 +34,9 @@ export async function startBuiltGateway({
   port?: number;
 }): Promise<RunningGateway & { prepared: string; preparedEach: string[] }> {
   const dataDir = await mkdtemp(join(tmpdir(), dirPrefix));
+  // A copy of the migrated database, as the first command would have made it (about 5 s of CPU
+  // saved per gateway; the first start on an empty directory is the gateway's own tests' case).
+  await seedDataDir(dataDir);
   const port = given ?? (await freePort());
   const env = {
     ...process.env,
