@@ -55,6 +55,14 @@ async function turnOnTwoStep(issuer: string, who: Person, cookie: string): Promi
 
 /** From the app's start address, through the sign-in page (and the code step) and the consent page, back to the app. */
 async function signInThroughTheProvider(page: Page, app: RelyingParty, issuer: string, who: Person, secret?: string) {
+  // Each step's interaction address is loaded at most twice: once before the sign-in, once after.
+  // A third load (the page leaving for it twice) would find the step finished: "expired".
+  const loads = new Map<string, number>();
+  page.on('request', (request) => {
+    const url = request.url();
+    if (request.isNavigationRequest() && request.method() === 'GET' && url.startsWith(`${issuer}/oauth2/interaction/`))
+      loads.set(url, (loads.get(url) ?? 0) + 1);
+  });
   await page.goto(app.loginUrl);
   await page.waitForURL((url) => url.href.startsWith(`${issuer}/`));
   await submitSignIn(page, who.email, who.password);
@@ -73,6 +81,8 @@ async function signInThroughTheProvider(page: Page, app: RelyingParty, issuer: s
       });
     });
   await page.waitForURL((url) => url.origin === app.origin);
+  expect(loads.size, 'a sign-in step and a consent step').toBe(2);
+  for (const [url, count] of loads) expect(count, url).toBeLessThanOrEqual(2);
 }
 
 const stateOf = async (app: RelyingParty): Promise<RelyingPartyState> =>

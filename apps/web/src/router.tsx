@@ -38,8 +38,19 @@ interface NavigateOptions {
 /** Addresses the gateway answers itself, never a page of the app: a sign-in to another app goes on there. */
 const SERVER_ONLY = /^\/oauth2\//;
 
+/**
+ * The server address this page is already leaving for. A sign-in's success navigates there and the
+ * Redirect its new session renders asks again: a second load of a one-time address (an app's
+ * sign-in interaction) would find it finished and show "expired". Cleared when the page comes
+ * back from the back-forward cache.
+ */
+let leavingFor: string | null = null;
+if (typeof window !== 'undefined') window.addEventListener('pageshow', () => (leavingFor = null));
+
 export function navigate(to: string, { replace = false, state = null, silent = false }: NavigateOptions = {}) {
   if (SERVER_ONLY.test(to)) {
+    if (leavingFor === to) return;
+    leavingFor = to;
     window.location[replace ? 'replace' : 'assign'](to);
     return;
   }
