@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DESKTOP, useBrowser } from './support/browser';
-import { person } from './support/flows';
+import { appRunning, person } from './support/flows';
 import { WEB_DIR } from './support/paths';
 
 // What a first visit costs, measured in Chromium on the slow profile of the budget: 1.6 Mbps
@@ -74,6 +74,17 @@ async function coldLoad(context: BrowserContext, path: string): Promise<Load> {
     }),
   );
   cdp.on('Network.loadingFinished', (e) => sizes.set(e.requestId, e.encodedDataLength));
+  // Requests not yet finished, and when the network last did something: see the wait below.
+  const inFlight = new Set<string>();
+  let lastActivity = Date.now();
+  const track = (id: string, open: boolean) => {
+    if (open) inFlight.add(id);
+    else inFlight.delete(id);
+    lastActivity = Date.now();
+  };
+  cdp.on('Network.requestWillBeSent', (e) => track(e.requestId, true));
+  cdp.on('Network.loadingFinished', (e) => track(e.requestId, false));
+  cdp.on('Network.loadingFailed', (e) => track(e.requestId, false));
   const consoleErrors: string[] = [];
   page.on('console', (message) => {
     // A signed-out visitor's account.me answers 401: the browser logs that, the app does not.
@@ -102,6 +113,11 @@ async function coldLoad(context: BrowserContext, path: string): Promise<Load> {
   // page's form or its details, then for the requests that follows.
   await page.locator('main :is(form, dl)').first().waitFor({ timeout: 60_000 });
   await page.waitForLoadState('networkidle');
+  // Then what the app loads once it runs (the sign-in page's passkey code): on a loaded machine
+  // the hydration can end after the network first fell quiet, so wait for it, then for 500 ms
+  // without a request.
+  await appRunning(page);
+  while (inFlight.size > 0 || Date.now() - lastActivity < 500) await page.waitForTimeout(100);
   const lcp = await page.evaluate(() => (window as unknown as { lcp?: number }).lcp ?? -1);
   const shown = new URL(page.url()).pathname;
   const lcpElement = await page.evaluate(() => (window as unknown as { lcpElement?: string }).lcpElement ?? '');
