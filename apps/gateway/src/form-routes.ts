@@ -53,6 +53,13 @@ export const FORM_ROUTES: readonly FormRoute[] = [
   },
   { method: 'POST', url: '/users/logout', procedure: 'account.signOut', status: 200 },
   { method: 'GET', url: '/users/me', procedure: 'account.me', status: 200 },
+  // The account page's suggestion of a passkey or two-step sign-in, dismissed for good.
+  {
+    method: 'POST',
+    url: '/users/dismiss_second_factor_suggestion',
+    procedure: 'account.dismissSecondFactorSuggestion',
+    status: 200,
+  },
   // The account's security page. GET routes take their fields from the query.
   { method: 'GET', url: '/users/sessions', procedure: 'security.sessions', status: 200 },
   { method: 'POST', url: '/users/revoke_session', procedure: 'security.revokeSession', status: 200 },

@@ -14,6 +14,7 @@ import { contextFor, type Services } from './request-context.js';
 import { pathOf } from './request-target.js';
 import { isSecureRequest } from './secure-request.js';
 import { sessionTokenOf } from './session-transport.js';
+import { timeZoneOf } from './time-zone.js';
 import { PageBody, SharedPages, type Encoding } from './shared-pages.js';
 // What the web build's server entry gives the gateway, and the answers a page is rendered from:
 // the web app's own types (nothing of it runs here but its build).
@@ -80,9 +81,18 @@ async function renderedPage(
       if (err instanceof ProblemError && err.problem === 'unauthenticated') return null;
       throw err;
     });
-    const signedIn = me ? { user: me.user, twoStep: me.twoStep } : { user: null };
+    const signedIn = me ? { user: me.user, twoStep: me.twoStep, security: me.security } : { user: null };
+    // Only a signed-in page shows times; a signed-out one is kept for everyone (never one browser's zone).
+    const timeZone = me ? timeZoneOf(req) : undefined;
     const data = JSON.parse(
-      JSON.stringify({ locale: ctx.locale, settings, ...signedIn, ...(form && { form }), ...(state && { state }) }),
+      JSON.stringify({
+        locale: ctx.locale,
+        settings,
+        ...signedIn,
+        ...(timeZone && { timeZone }),
+        ...(form && { form }),
+        ...(state && { state }),
+      }),
     ) as PageData;
     const call: QueryCall = (path, input) => {
       // Only what a page reads: a query of the router, never a mutation.

@@ -15,6 +15,7 @@ import { exerciseUpstreamRoutes } from './support/upstream-openapi.js';
 import { exerciseEmailRoutes } from './support/email-openapi.js';
 import { exerciseTwoStepRoutes } from './support/two-step-openapi.js';
 import { exerciseAccountDataRoutes } from './support/account-data-openapi.js';
+import { exerciseHubRoutes } from './support/hub-openapi.js';
 
 // Every answer below is checked against GET /openapi.json of the same server: its status, media
 // type, headers and body. 503s are checked the same way in availability.test.ts.
@@ -97,6 +98,25 @@ describe.each(testDrivers())('the OpenAPI document on %s', (driver) => {
     expect(at(body('/users/activity', 'get', '200'), 'properties', 'events', 'items', 'properties', 'at')).toEqual(
       dateTime,
     );
+  });
+
+  it('describes the flags a page reads: a sign-in from a new device, a sign-in completed with a recovery code', () => {
+    const body = (path: string, method: string) =>
+      api.doc.paths[path]![method]!.responses['200']!.content!['application/json']!.schema as {
+        properties: Record<
+          string,
+          { properties?: Record<string, unknown>; items?: { properties: Record<string, unknown>; required?: string[] } }
+        >;
+        required?: string[];
+      };
+    const event = body('/users/activity', 'get').properties.events!.items!;
+    expect(event.properties.newDevice).toMatchObject({ type: 'boolean', const: true });
+    expect(event.required).not.toContain('newDevice');
+    const secondStep = body('/users/login/second_factor', 'post');
+    expect(secondStep.properties.recoveryCodeUsed).toMatchObject({ type: 'boolean', const: true });
+    expect(secondStep.required).not.toContain('recoveryCodeUsed');
+    // Only the second step says it.
+    expect(body('/users/login', 'post').properties).not.toHaveProperty('recoveryCodeUsed');
   });
 
   it('describes the success bodies, with and without the token in the body', async () => {
@@ -224,6 +244,9 @@ describe.each(testDrivers())('the OpenAPI document on %s', (driver) => {
   it('describes the answers of the mailed-link routes', () => exerciseEmailRoutes({ post, db: gw.db.db, signedUp }));
 
   it('describes the answers of the two-step routes', () => exerciseTwoStepRoutes({ post, get, signedUp }));
+
+  it("describes the account page's data in GET /users/me and the answers of dismissing its suggestion", () =>
+    exerciseHubRoutes({ post, get, signedUp, doc: api.doc }));
 
   it('describes the answers of the change-of-address and data-export routes', () =>
     exerciseAccountDataRoutes({ post, get, db: gw.db.db, signedUp }));

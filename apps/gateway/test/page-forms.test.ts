@@ -211,6 +211,96 @@ describe('page forms posted without scripts', () => {
     expect(ended.location).toBe('/login?next=%2Fsettings');
   });
 
+  it('after registering, the account page says where the confirmation link went, and sends it again from that box', async () => {
+    const { b, email, res } = await register();
+    expect(res.location).toBe('/account');
+    expect(JSON.parse(Buffer.from(b.jar.get('page_state')!, 'base64url').toString())).toEqual({ registered: true });
+    const account = await b.get('/account');
+    expect(account.text).toContain(
+      `<div role="status" id="registered-said" class="success" tabindex="-1"><p>We sent a confirmation link to ${email}. Open it to confirm your address.</p>`,
+    );
+    expect(account.text).toContain('<a href="/settings/email">Change it</a>');
+    // One way to get the link again on the page: the box's, which names itself.
+    expect(account.text.match(/name="_form" value="resendVerification"/g)).toHaveLength(1);
+    expect(account.text).toContain('<input type="hidden" name="notice" value="registered"/>');
+    const again = await b.post('/account', { _form: 'resendVerification', notice: 'registered' });
+    expect(again.status).toBe(200);
+    expect(again.text).toContain(
+      `<div role="status" id="registered-said" class="success" tabindex="-1"><p>We sent a new confirmation link to ${email}.</p>`,
+    );
+    expect(again.text).not.toMatch(/name="_form" value="resendVerification"/);
+    // In German; then over the address's mail cap (3 links a window: the registration's and two more),
+    // which the same box says, the button kept to try later.
+    const de = await b.post(
+      '/account',
+      { _form: 'resendVerification', notice: 'registered' },
+      { 'accept-language': 'de' },
+    );
+    expect(de.status).toBe(200);
+    expect(de.text).toContain(`<p>Wir haben einen neuen Bestätigungslink an ${email} gesendet.</p>`);
+    const capped = await b.post('/account', { _form: 'resendVerification', notice: 'registered' });
+    expect(capped.status).toBe(429);
+    expect(capped.headers['retry-after']).toMatch(/^\d+$/);
+    expect(capped.text).toMatch(
+      /<div role="status" id="registered-said" class="notice" tabindex="-1"><p>Too many requests[^<]*<\/p>/,
+    );
+    expect(capped.text).toContain('Send it again');
+    // The state is read once: the account page opened again says nothing of it.
+    expect((await b.get('/account')).text).not.toContain('registered-said');
+  });
+
+  it('suggests a passkey or two-step sign-in until dismissed with its form, then never again, on any browser', async () => {
+    const { b, email } = await register();
+    const other = browser(gw);
+    expect((await other.post('/login', { _form: 'signIn', email, password: STRONG })).status).toBe(303);
+    const before = await b.get('/account');
+    expect(before.text).toContain('<div class="notice suggestion">');
+    expect(before.text).toContain('<a href="/settings/passkeys">Add a passkey</a>');
+    expect(pageData(before.text).security).toEqual({
+      passwordChangedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      suggestSecondFactor: true,
+    });
+    // The password row says when it was set, in the page's language.
+    expect(before.text).toMatch(/<span class="password-changed">Last changed <time [^>]*>now<\/time><\/span>/);
+    const dismissed = await b.post('/account', { _form: 'dismissSecondFactorSuggestion' });
+    expect(dismissed.status).toBe(200);
+    expect(dismissed.text).toContain('We won’t suggest it again, on any device.');
+    expect(dismissed.text).not.toContain('<div class="notice suggestion">');
+    for (const who of [b, other]) {
+      const page = await who.get('/account');
+      expect(page.text).not.toContain('suggestion');
+      expect(pageData(page.text).security.suggestSecondFactor).toBe(false);
+    }
+    const fr = await gw.send('GET', '/account', {
+      headers: { accept: 'text/html', 'accept-language': 'fr', cookie: `session=${b.jar.get('session')}` },
+    });
+    expect(fr.text).toMatch(/<span class="password-changed">Dernière modification <time [^>]*>maintenant<\/time>/);
+  });
+
+  it('after a sign-in with a recovery code, /account?notice=recovery_code_used says how many are left', async () => {
+    const { b, email } = await register();
+    const setup = await b.post('/settings/two-step', { _form: 'setupTotp' });
+    const app = authenticator(parseOtpauth(pageData(setup.text).form.result.uri).secret);
+    const enabled = await b.post('/settings/two-step', {
+      _form: 'enableTotp',
+      code: await app.next(),
+      current_password: STRONG,
+    });
+    const codes: string[] = pageData(enabled.text).form.result.recoveryCodes;
+    const c = browser(gw);
+    expect((await c.post('/login', { _form: 'signIn', email, password: STRONG })).status).toBe(200);
+    const done = await c.post('/login', { _form: 'secondStep', code: codes[0]!, email, methods: 'totp recovery_code' });
+    expect(done.status).toBe(303);
+    const page = await c.get('/account?notice=recovery_code_used');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(
+      '<div role="status" id="recovery-said" class="notice" tabindex="-1"><p>You signed in with a recovery code. 9 left.</p></div>',
+    );
+    // Neither the suggestion (the account has the app) nor a notice the address does not name.
+    expect(page.text).not.toContain('suggestion');
+    expect((await c.get('/account?notice=nonsense')).text).not.toContain('recovery-said');
+  });
+
   it('sends signed-out people from a signed-in page to sign in, and signed-in ones away from it (on the server)', async () => {
     const { b } = await register();
     const anonymous = browser(gw);

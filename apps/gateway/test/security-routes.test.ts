@@ -11,6 +11,7 @@ import {
   type Gateway,
   type Response,
 } from './support/gateway.js';
+import { deviceCookieOf } from './support/two-step.js';
 
 const FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0';
 const SAFARI =
@@ -150,6 +151,36 @@ describe.each(testDrivers())('the security form routes on %s', (driver) => {
     expect((await gw.form('/users/revoke_other_sessions', { current_password: STRONG }, { headers: b })).status).toBe(
       401,
     );
+  });
+
+  it('says devices in the language asked for, and which sign-ins came from a device new to the account', async () => {
+    const { a } = await twoDevices();
+    const sessions = await get('/users/sessions', { ...a, 'accept-language': 'de-DE,de;q=0.9' });
+    expect(sessions.json.sessions.map((s: { device: string }) => s.device)).toEqual([
+      'Firefox 128 unter Windows 10',
+      'Mobile Safari 17 unter iOS 17.5',
+    ]);
+    const fr = await get('/users/activity', { ...a, 'accept-language': 'fr' });
+    expect(
+      fr.json.events.map((e: { type: string; device: string; newDevice?: boolean }) => [e.type, e.device, e.newDevice]),
+    ).toEqual([
+      // The Safari's sign-in: a device the account had never seen.
+      ['signed_in', 'Mobile Safari 17 sous iOS 17.5', true],
+      ['registered', 'Firefox 128 sous Windows 10', undefined],
+    ]);
+
+    // The browser that registered signs in again, its known-device cookie sent along: not new.
+    const email = uniqueEmail('sec');
+    const reg = await gw.form('/users/register', registration(email), { headers: device(FIREFOX, '203.0.113.8') });
+    const again = await gw.form(
+      '/users/login',
+      { email, password: STRONG },
+      { headers: { ...device(FIREFOX, '203.0.113.8'), cookie: deviceCookieOf(reg)! } },
+    );
+    expect(again.status).toBe(200);
+    const mine = await get('/users/activity', { cookie: again.cookie! });
+    expect(mine.json.events[0]).toMatchObject({ type: 'signed_in', device: 'Firefox 128 on Windows 10' });
+    expect(mine.json.events[0]).not.toHaveProperty('newDevice');
   });
 
   it("GET /users/activity pages through the account's own events, newest first", async () => {

@@ -37,6 +37,11 @@ describe.skipIf(port === null)('accounts web app in Chromium', () => {
     await laptop.getByRole('button', { name: 'Create account' }).click();
     await laptop.waitForURL(`${DEFAULT_REALM}/account`);
     expect(await heading(laptop).textContent()).toBe('Your account');
+    // Where the confirmation link went, and when the password was set: just now.
+    expect(await laptop.locator('#registered-said p').first().textContent()).toBe(
+      `We sent a confirmation link to ${ada.email}. Open it to confirm your address.`,
+    );
+    expect(await laptop.locator('.password-changed').textContent()).toMatch(/^Last changed (now|1 minute ago)$/);
     expect(await laptop.locator('.account-name').textContent()).toBe(ada.name);
     expect(await laptop.locator('.account-email').textContent()).toBe(ada.email);
     // The default realm, unnamed, shows no realm row and no realm in the header: it is the service itself.
@@ -100,18 +105,19 @@ describe.skipIf(port === null)('accounts web app in Chromium', () => {
 
     const page = await (await context()).newPage();
     await page.goto(`${DEFAULT_REALM}/register`);
-    // The checks as one leaves a field are the app's: a field left before it took the page over
-    // (a busy machine hydrates late) is never checked.
     await appRunning(page);
 
-    // Tabbing through a field says nothing; leaving an edited field shows its error.
+    // Leaving a field says nothing, not even a wrong one: the submit button stays where it was.
+    const submitBox = () => page.getByRole('button', { name: 'Create account' }).boundingBox();
+    const before = await submitBox();
     await field(page, 'Name').focus();
     await page.keyboard.press('Tab');
     expect(await page.locator('#name').getAttribute('aria-invalid')).toBeNull();
     await field(page, 'Email address').fill('not-an-email');
-    expect(await page.locator('#email').getAttribute('aria-invalid')).toBeNull();
     await field(page, 'Email address').press('Tab');
-    expect(await waitForErrorNextTo(page, 'email')).toBe(message('invalid_email', 'en'));
+    expect(await page.locator('#email').getAttribute('aria-invalid')).toBeNull();
+    expect(await errorNextTo(page, 'email')).toBe('');
+    expect(await submitBox()).toEqual(before);
     await field(page, 'Email address').fill('');
 
     await page.getByRole('button', { name: 'Create account' }).click();
@@ -162,6 +168,100 @@ describe.skipIf(port === null)('accounts web app in Chromium', () => {
     await page.getByRole('link', { name: 'Sign in instead' }).click();
     await page.waitForURL(/\/login\?email=/);
     expect(await field(page, 'Email address').inputValue()).toBe(taken.email);
+  });
+
+  it("leaves the submit button where it was when a field of the hub's pages is left with an error; the submit says it", async () => {
+    const page = await (await context()).newPage();
+    await register(page, DEFAULT_REALM, person('blur'));
+    // Each page: the field, what leaves it wrong, its submit button, and what the submit then says.
+    const cases = [
+      ['/settings/name', 'Name', '', 'Save name', 'name', 'Enter your name.'],
+      [
+        '/settings',
+        'New password',
+        'too short',
+        'Change password',
+        'new_password',
+        message('password_too_short', 'en', { min: 15 }),
+      ],
+      [
+        '/settings/email',
+        'New email address',
+        'not-an-address',
+        'Send the confirmation link',
+        'new_email',
+        message('invalid_email', 'en'),
+      ],
+    ] as const;
+    for (const [path, label, wrong, submitName, id, said] of cases) {
+      await page.goto(`${DEFAULT_REALM}${path}`);
+      await appRunning(page);
+      const submit = page.getByRole('button', { name: submitName, exact: true });
+      const before = await submit.boundingBox();
+      expect(before, path).not.toBeNull();
+      await field(page, label).fill(wrong);
+      await field(page, label).press('Tab');
+      // Give an error on leaving the field every chance to show (a render, a frame).
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 100))));
+      expect(await page.locator(`#${id}`).getAttribute('aria-invalid'), path).toBeNull();
+      expect(await submit.boundingBox(), path).toEqual(before);
+      await submit.click();
+      expect(await waitForErrorNextTo(page, id), path).toBe(said);
+    }
+  }, 120_000);
+
+  it('after registering, sends the confirmation link again from the box that says where it went, and leads to the change of address', async () => {
+    const page = await (await context()).newPage();
+    const who = person('resend');
+    await register(page, DEFAULT_REALM, who);
+    await appRunning(page);
+    const box = page.locator('#registered-said');
+    expect(await box.getAttribute('role')).toBe('status');
+    expect(await box.getAttribute('class')).toBe('success');
+    // The one "send again" of the page: the email row only says the address is not confirmed.
+    expect(await page.locator('.email-status').textContent()).toBe(' (Not confirmed yet)');
+    await box.getByRole('button', { name: 'Send it again' }).click();
+    await box.getByText(`We sent a new confirmation link to ${who.email}.`).waitFor();
+    expect(await box.getAttribute('class')).toBe('success');
+    expect(await box.getByRole('button').count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('registered-said');
+    await screenshot(page, 'account-registered-sent-again-light-desktop');
+    await box.getByRole('link', { name: 'Change it' }).click();
+    await page.waitForURL(`${DEFAULT_REALM}/settings/email`);
+    await field(page, 'New email address').waitFor();
+  });
+
+  it('suggests a passkey or two-step sign-in until dismissed, then never again: after a reload, on another device', async () => {
+    const who = person('suggest');
+    const page = await (await context()).newPage();
+    await register(page, DEFAULT_REALM, who);
+    await appRunning(page);
+    const suggestion = page.locator('.suggestion');
+    // After a registration in the app, the suggestion comes with account.me's full answer.
+    await suggestion.waitFor();
+    expect(await suggestion.locator('a').evaluateAll((links) => links.map((a) => a.getAttribute('href')))).toEqual([
+      '/settings/passkeys',
+      '/settings/two-step',
+    ]);
+    let posts = 0;
+    page.on('request', (req) => {
+      if (new URL(req.url()).pathname === '/trpc/account.dismissSecondFactorSuggestion') posts += 1;
+    });
+    await suggestion.getByRole('button', { name: 'Dismiss this suggestion' }).click();
+    const said = page.locator('#suggestion-said');
+    await said.getByText('We won’t suggest it again, on any device.', { exact: false }).waitFor();
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('suggestion-said');
+    expect(await suggestion.count()).toBe(0);
+    expect(posts).toBe(1);
+    await page.reload();
+    await page.locator('.account-email').waitFor();
+    expect(await page.locator('.suggestion').count()).toBe(0);
+    const phone = await (await context({ viewport: PHONE })).newPage();
+    await phone.goto(`${DEFAULT_REALM}/login`);
+    await submitSignIn(phone, who.email, who.password);
+    await phone.waitForURL(`${DEFAULT_REALM}/account`);
+    await phone.locator('.account-email').waitFor();
+    expect(await phone.locator('.suggestion').count()).toBe(0);
   });
 
   it('keeps the realms apart: a session of one realm is nothing in another', async () => {

@@ -185,6 +185,39 @@ describe.skipIf(inject('port') === null)('every page without JavaScript', () => 
   );
 
   it(
+    'the account page: where the confirmation link went (sent again from that box), when the password was set, the suggestion dismissed for good',
+    async () => {
+      const { who, page } = await newAccount('hub');
+      const box = page.locator('#registered-said');
+      expect(await box.locator('p').first().textContent()).toBe(
+        `We sent a confirmation link to ${who.email}. Open it to confirm your address.`,
+      );
+      expect(await page.locator('.password-changed').textContent()).toMatch(/^Last changed (now|1 minute ago)$/);
+      // The box's own "Send it again", posted by the browser: the same box says it went.
+      await submit(page, box.getByRole('button', { name: 'Send it again' }), 200);
+      expect(await box.locator('p').first().textContent()).toBe(`We sent a new confirmation link to ${who.email}.`);
+      expect(await box.getByRole('link', { name: 'Change it' }).getAttribute('href')).toBe('/settings/email');
+      // Two confirmation mails reach the address: the registration's, and this one.
+      const confirmations = () =>
+        smtp.mails.filter((m) => m.to.includes(who.email) && /Confirm your email/.test(m.subject)).length;
+      await expect.poll(confirmations, { timeout: ANSWER_MS }).toBe(2);
+
+      // The suggestion of a second factor, dismissed with its form: gone here and on another device.
+      await submit(page, button(page, 'Dismiss this suggestion'), 200);
+      expect(await page.locator('#suggestion-said').textContent()).toContain(
+        'We won’t suggest it again, on any device.',
+      );
+      await open(page, '/account');
+      expect(await page.locator('.suggestion').count()).toBe(0);
+      expect(await page.locator('#registered-said').count()).toBe(0);
+      const other = await otherDevice(who);
+      await other.locator('.account-email').waitFor();
+      expect(await other.locator('.suggestion').count()).toBe(0);
+    },
+    STORY_MS,
+  );
+
+  it(
     'a field error (a mismatched confirmation): 422, the summary and the field message, name and email kept, no password in the page',
     async () => {
       const bea = person('noscript-error', 'Bea Schmidt');
@@ -312,6 +345,31 @@ describe.skipIf(inject('port') === null)('every page without JavaScript', () => 
       await code.fill(totpCode(secret, Date.now(), 1));
       await submit(page, button(page, 'Sign in'), { to: '/account' });
       expect(await page.locator('.two-step-badge').textContent()).toBe('On');
+
+      // A recovery code: the 303 lands on the account page, told a recovery code was used.
+      await signOut(page);
+      await signIn(page, who.email, who.password, 200);
+      await code.fill(codes[0]!);
+      await submit(page, button(page, 'Sign in'), { to: '/account?notice=recovery_code_used' });
+
+      // Wrong codes from another browser: from the third the step says the tries left in plain
+      // words, and the fifth ends the sign-in, saying how long to wait.
+      const guesser = await noScriptPage();
+      await open(guesser, '/login');
+      await signIn(guesser, who.email, who.password, 200);
+      const guess = field(guesser, 'Code from your app, or a recovery code');
+      for (const said of ['', '', '2 tries left.', '1 try left.']) {
+        await guess.fill(wrongCode(secret));
+        await submit(guesser, button(guesser, 'Sign in'), 422);
+        expect(await guesser.locator('#attempts-left').textContent()).toBe(said);
+      }
+      await guess.fill(wrongCode(secret));
+      await submit(guesser, button(guesser, 'Sign in'), 429);
+      expect(await guesser.locator('.sign-in-expired').textContent()).toMatch(
+        /^Too many wrong codes\. Try again in about \d+ minutes?\.$/,
+      );
+      expect(await field(guesser, 'Password').count()).toBe(1);
+      expect(await guess.count()).toBe(0);
     },
     STORY_MS,
   );

@@ -1,7 +1,9 @@
+import { parseOtpauth, totpCode } from '@accounts/testing';
 import { describe, expect, inject, it } from 'vitest';
 import { audit, auditBothSizes } from './support/audit';
 import { DESKTOP, PHONE, useBrowser } from './support/browser';
 import {
+  appRunning,
   FIRST_PASSWORD,
   SECOND_PASSWORD,
   field,
@@ -108,6 +110,48 @@ describe.skipIf(port === null)('every page and state, in both themes, at both si
     expect(await acme.locator('header .realm-name').textContent()).toBe('Acme Inc');
     expect(await acme.title()).toBe('Sign in · Acme Inc · Accounts');
     await auditBothSizes(acme, 'login-acme', DESKTOP);
+  }, 120_000);
+
+  it('account: the suggestion dismissed; after a sign-in with a recovery code, in English and German', async () => {
+    const page = await fresh();
+    const who = person('pages-recovery');
+    await register(page, BASE, who);
+    await appRunning(page);
+    await page.getByRole('button', { name: 'Dismiss this suggestion' }).click();
+    await page.locator('#suggestion-said p').waitFor();
+    await auditBothSizes(page, 'account-suggestion-dismissed', DESKTOP);
+
+    // Two-step sign-in on, through the form routes with this browser's session; then a sign-in
+    // whose second step is a recovery code (its cookies, the pending sign-in's and the session's, are this browser's).
+    const setup = await page.request.post(`${BASE}/users/totp/setup`, { form: {} });
+    const { secret } = parseOtpauth(((await setup.json()) as { uri: string }).uri);
+    const on = await page.request.post(`${BASE}/users/totp/enable`, {
+      form: { code: totpCode(secret), current_password: who.password },
+    });
+    const { recoveryCodes } = (await on.json()) as { recoveryCodes: string[] };
+    const first = await page.request.post(`${BASE}/users/login`, {
+      form: { email: who.email, password: who.password },
+    });
+    expect(first.status()).toBe(401);
+    const second = await page.request.post(`${BASE}/users/login/second_factor`, { form: { code: recoveryCodes[0]! } });
+    expect(second.status()).toBe(200);
+
+    await page.goto(`${BASE}/account?notice=recovery_code_used`);
+    const notice = page.locator('#recovery-said');
+    await notice.waitFor();
+    expect(await notice.textContent()).toBe('You signed in with a recovery code. 9 left.');
+    expect(await notice.getAttribute('role')).toBe('status');
+    // The account has a second factor now: nothing to suggest.
+    expect(await page.locator('.suggestion').count()).toBe(0);
+    await auditBothSizes(page, 'account-recovery-code', DESKTOP);
+
+    const de = await fresh({ locale: 'de-DE' });
+    await de.context().addCookies(await page.context().cookies(BASE));
+    await de.goto(`${BASE}/account?notice=recovery_code_used`);
+    expect(await de.locator('#recovery-said').textContent()).toBe(
+      'Sie haben sich mit einem Wiederherstellungscode angemeldet. Noch 9 übrig.',
+    );
+    expect(await de.locator('.password-changed').textContent()).toMatch(/^Zuletzt geändert (jetzt|vor 1 Minute)$/);
   }, 120_000);
 
   it("without JavaScript: the page itself in the browser's language, its form the server's, checked like the others", async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, inject, it } from 'vitest';
-import { heading, PHONE, screenshot, useBrowser } from './support/browser';
-import { field, person, register, submitSignIn } from './support/flows';
+import { auditBothSizes } from './support/audit';
+import { DESKTOP, heading, PHONE, screenshot, useBrowser } from './support/browser';
+import { appRunning, field, person, register, submitSignIn } from './support/flows';
 
 const port = inject('port');
 const BASE = `http://localhost:${port}`;
@@ -27,7 +28,9 @@ describe.skipIf(port === null)('the security pages in Chromium', () => {
     const mine = laptop.locator('.session[data-current]');
     expect(await mine.locator('.badge').textContent()).toBe('This device');
     const other = laptop.locator('.session:not([data-current])');
-    expect(await other.locator('h2').textContent()).toBe('Mobile Safari 17 on iOS 17.5');
+    expect(await other.locator('h3').textContent()).toBe('Mobile Safari 17 on iOS 17.5');
+    // Under the day each was last active: both today.
+    expect(await laptop.locator('.day-heading').allTextContents()).toEqual(['Today']);
     expect(await other.locator('.session-address').textContent()).toMatch(/^127\.0\.0\.x$/);
     expect(await other.locator('.session-times').textContent()).toMatch(
       /Last active (now|\d+ seconds? ago).*Signed in/,
@@ -35,7 +38,7 @@ describe.skipIf(port === null)('the security pages in Chromium', () => {
 
     await phone.goto(`${BASE}/settings/sessions`);
     await phone.locator('.session').nth(1).waitFor();
-    expect(await phone.locator('.session[data-current] h2').textContent()).toContain('Mobile Safari 17 on iOS 17.5');
+    expect(await phone.locator('.session[data-current] h3').textContent()).toContain('Mobile Safari 17 on iOS 17.5');
     await screenshot(phone, 'sessions-phone');
 
     // Ending another device asks for the password first.
@@ -60,12 +63,13 @@ describe.skipIf(port === null)('the security pages in Chromium', () => {
     await phone.goto(`${BASE}/settings/sessions`);
     await phone.waitForURL(/\/login\?next=%2Fsettings%2Fsessions$/);
 
-    // The laptop's activity page tells what happened, newest first, in words and relative times.
-    // From the hub (the header's Account), as a person would go.
+    // The laptop's activity page tells what happened, newest first, by day, in words and the time
+    // of day. From the hub (the header's Account), as a person would go.
     await laptop.getByRole('link', { name: 'Account', exact: true }).click();
     await laptop.getByRole('link', { name: 'Recent activity' }).click();
     await laptop.waitForURL(`${BASE}/settings/activity`);
     await laptop.locator('.event').nth(2).waitFor();
+    expect(await laptop.locator('.day-heading').allTextContents()).toEqual(['Today']);
     const events = await laptop.locator('.event .event-what strong').allTextContents();
     expect(events.slice(0, 4)).toEqual([
       'A device was signed out',
@@ -73,12 +77,34 @@ describe.skipIf(port === null)('the security pages in Chromium', () => {
       'Signed in',
       'Account created',
     ]);
-    expect(await laptop.locator('.event time').first().textContent()).toMatch(/now|seconds? ago|minute ago/);
+    // The time of day in the browser's own zone.
+    const first = laptop.locator('.event time').first();
+    const iso = (await first.getAttribute('datetime'))!;
+    expect(await first.textContent()).toBe(
+      await laptop.evaluate((at) => new Intl.DateTimeFormat('en', { timeStyle: 'short' }).format(new Date(at)), iso),
+    );
+    // The phone's sign-in came from a device the account did not know: said so, with what to do.
+    const phoneSignIn = laptop.locator('.event', { hasText: 'Mobile Safari 17 on iOS 17.5' });
+    expect(await phoneSignIn.locator('.badge-new').textContent()).toBe('New device');
+    expect(await phoneSignIn.locator('.event-advice').textContent()).toBe(
+      'Wasn’t you? Change your password and sign out everywhere.',
+    );
+    await phoneSignIn.getByRole('link', { name: 'sign out everywhere' }).click();
+    await laptop.waitForURL(`${BASE}/settings/sessions`);
+    await laptop.goBack();
+    await laptop.locator('.event').nth(2).waitFor();
+    await laptop
+      .locator('.event', { hasText: 'Mobile Safari 17 on iOS 17.5' })
+      .getByRole('link', { name: 'Change your password' })
+      .click();
+    await laptop.waitForURL(`${BASE}/settings`);
   });
 
-  it("marks failed sign-ins in the activity, in the person's language", async () => {
+  it("marks failed sign-ins in the activity, in the person's language, days and times in their zone", async () => {
     const bea = person('activity-de', 'Bea Schmidt');
-    const own = await (await context({ locale: 'de-DE' })).newPage();
+    // Kiritimati, UTC+14: its day is not the server's (UTC) for most of the day.
+    const ownContext = await context({ locale: 'de-DE', timezoneId: 'Pacific/Kiritimati' });
+    const own = await ownContext.newPage();
     await own.goto(`${BASE}/register`);
     await field(own, 'Name').fill(bea.name);
     await field(own, 'E-Mail-Adresse').fill(bea.email);
@@ -86,19 +112,64 @@ describe.skipIf(port === null)('the security pages in Chromium', () => {
     await field(own, 'Passwort bestätigen').fill(bea.password);
     await own.getByRole('button', { name: 'Konto erstellen' }).click();
     await own.waitForURL(`${BASE}/account`);
-    const stranger = await (await context()).newPage();
+    const stranger = await (await context({ userAgent: IPHONE })).newPage();
     await stranger.goto(`${BASE}/login`);
     await submitSignIn(stranger, bea.email, 'not the password at all');
     await stranger.locator('.error-summary').waitFor();
+    // The owner signs in on a French browser too.
+    const french = await (await context({ locale: 'fr-FR' })).newPage();
+    await french.goto(`${BASE}/login`);
+    await field(french, 'Adresse e-mail').fill(bea.email);
+    await field(french, 'Mot de passe').fill(bea.password);
+    await french.getByRole('button', { name: 'Se connecter', exact: true }).click();
+    await french.waitForURL(`${BASE}/account`);
 
+    // Rendered by the server before the browser told its zone: in UTC, said so.
+    const asHtml = { headers: { accept: 'text/html', 'accept-language': 'de-DE' } };
+    expect(await (await own.request.get(`${BASE}/settings/activity`, asHtml)).text()).toMatch(/>\d\d:\d\d UTC<\/time>/);
     await own.goto(`${BASE}/settings/activity`);
     await own.locator('.event.failed').waitFor();
+    // The app says the times in the browser's own zone once it runs.
+    await appRunning(own);
     expect(await heading(own).textContent()).toBe('Letzte Aktivität');
+    expect(await own.locator('.day-heading').allTextContents()).toEqual(['Heute']);
     const failed = own.locator('.event.failed');
     expect(await failed.locator('strong').textContent()).toBe('Anmeldung mit falschem Passwort');
     expect(await failed.locator('.badge-failed').textContent()).toBe('Fehlgeschlagen');
-    expect(await failed.locator('time').textContent()).toMatch(/jetzt|vor \d+ Sekunden?|vor 1 Minute/);
+    // The device in German words; the time of day in Kiritimati.
+    expect(await failed.locator('.event-where').textContent()).toMatch(
+      / · Mobile Safari 17 unter iOS 17\.5, 127\.0\.0\.x$/,
+    );
+    const time = failed.locator('.event-where time');
+    const kiritimati = (at: string) =>
+      new Intl.DateTimeFormat('de', { timeStyle: 'short', timeZone: 'Pacific/Kiritimati' }).format(new Date(at));
+    const at = (await time.getAttribute('datetime'))!;
+    await expect.poll(() => time.textContent()).toBe(kiritimati(at));
+    expect(await failed.locator('.event-advice').textContent()).toBe(
+      'Waren Sie das nicht? Ändern Sie Ihr Passwort und melden Sie sich überall ab.',
+    );
     expect(await own.locator('.event:not(.failed)').count()).toBeGreaterThanOrEqual(1);
+    await auditBothSizes(own, 'activity-by-day', DESKTOP);
+
+    // The page told the server the browser's zone: the pages it renders (without scripts too) say it.
+    expect((await ownContext.cookies(BASE)).find((c) => c.name === 'time_zone')?.value).toBe('Pacific%2FKiritimati');
+    const rendered = await (await own.request.get(`${BASE}/settings/activity`, asHtml)).text();
+    expect(rendered).toContain(`>${kiritimati(at)}</time>`);
+    expect(rendered).toContain('<h2 class="day-heading" id="day-');
+    expect(rendered).not.toContain(' UTC</time>');
+
+    // The devices, in each page's words: German here, French on the French browser.
+    await own.goto(`${BASE}/settings/sessions`);
+    await own.locator('.session').nth(1).waitFor();
+    expect(await own.locator('.session h3').allTextContents()).toEqual([
+      expect.stringMatching(/ unter Linux.*Dieses Gerät$/),
+      expect.stringMatching(/ unter Linux$/),
+    ]);
+    await auditBothSizes(own, 'sessions-by-day', DESKTOP);
+    await french.goto(`${BASE}/settings/sessions`);
+    await french.locator('.session').nth(1).waitFor();
+    expect(await french.locator('.session[data-current] h3').textContent()).toMatch(/ sous Linux.*Cet appareil$/);
+    expect(await french.locator('.day-heading').allTextContents()).toEqual(['Aujourd’hui']);
   });
 
   it('changes the name, then deletes the account after the password and frees the email', async () => {

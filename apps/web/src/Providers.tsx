@@ -9,6 +9,7 @@ import { RenderedStateContext, ServerHrefContext, ServerRedirectContext } from '
 import { FormOutcomeContext, problemError } from './forms/form-outcome';
 import { isUnauthenticated } from './failure';
 import { forgetPersonalData, knownMe, NOBODY } from './session';
+import { TimeZoneContext } from './time-zone';
 import { createApiClient, problemOf, trpc, type Problem } from './trpc';
 
 function createQueryClient(data?: PageData) {
@@ -33,7 +34,7 @@ function createQueryClient(data?: PageData) {
     // Nobody signed in is known too (null), so the page does not ask again to be told so.
     queryClient.setQueryData(
       getQueryKey(trpc.account.me, undefined, 'query'),
-      data.user ? knownMe(data.user, data.twoStep) : NOBODY,
+      data.user ? knownMe(data.user, data.twoStep, data.security) : NOBODY,
     );
     // The page's own queries, answered on the server just before, as if asked here then: an
     // answer, or a refusal (sent as its problem's code). react-query's hydrate() does the same, for
@@ -74,9 +75,11 @@ export function Providers({ locale, fetchImpl, data, href, titleSink, redirectSi
           <FormOutcomeContext.Provider value={data?.form ?? null}>
             <ServerTitleContext.Provider value={titleSink ?? null}>
               <LocaleProvider locale={locale}>
-                <trpc.Provider client={apiClient} queryClient={queryClient}>
-                  <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
-                </trpc.Provider>
+                <TimeZoneContext.Provider value={data?.timeZone ?? null}>
+                  <trpc.Provider client={apiClient} queryClient={queryClient}>
+                    <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+                  </trpc.Provider>
+                </TimeZoneContext.Provider>
               </LocaleProvider>
             </ServerTitleContext.Provider>
           </FormOutcomeContext.Provider>

@@ -6,7 +6,7 @@ import { renderDocument, renderPage, type PageData } from './entry-server';
 import type { FormOutcome, QueryCall } from './page-data';
 import { absoluteTime, TimeAgo } from './relative-time';
 import { Root } from './Root';
-import { ADA, ACME_SETTINGS, DEFAULT_SETTINGS, fakeApi, signedInAs, type Handlers } from './test/fake-api';
+import { ADA, ACME_SETTINGS, DEFAULT_SETTINGS, fakeApi, SECURITY, signedInAs, type Handlers } from './test/fake-api';
 import {
   ANSWERS,
   CODES,
@@ -33,7 +33,9 @@ async function hydrate(href: string, data: PageData, { html }: { html: string } 
   const api = fakeApi({
     ...ANSWERED,
     'account.me': () =>
-      data.user ? signedInAs(data.user, data.twoStep) : { problem: { status: 401, code: 'unauthenticated' } },
+      data.user
+        ? signedInAs(data.user, data.twoStep, data.security)
+        : { problem: { status: 401, code: 'unauthenticated' } },
   });
   // The callbacks return a promise so that act takes its async form, which lets the work React
   // queues (the page's data, lazy pages) settle before it resolves.
@@ -228,6 +230,23 @@ describe('hydration of the server render', () => {
         }),
       ],
       ['/settings/delete', posted(signedOutEn, 'deleteAccount', { values: {}, result: { ok: true } })],
+      // The account page just after registering, after a recovery code, and after its own forms.
+      ['/account', { ...signedInEn, state: { registered: true } }],
+      ['/account?notice=recovery_code_used', twoStepOn],
+      [
+        '/account',
+        posted(signedInEn, 'resendVerification', {
+          values: { notice: 'registered' },
+          result: { ok: true, alreadyVerified: false },
+        }),
+      ],
+      [
+        '/account',
+        posted({ ...signedInEn, security: SECURITY }, 'dismissSecondFactorSuggestion', {
+          values: {},
+          result: { ok: true },
+        }),
+      ],
     ];
     for (const [href, input] of CASES) {
       const { html, data } = await served(href, input);

@@ -36,6 +36,13 @@ export interface PageData {
    * it, the pages that show it ask account.me once they run (session.ts, useTwoStep).
    */
   twoStep?: RouterOutputs['account']['me']['twoStep'];
+  /** The rest of account.me (`security`: when the password was set, the suggestion of a second factor), sent along with `twoStep`. */
+  security?: RouterOutputs['account']['me']['security'];
+  /**
+   * The browser's time zone (an IANA name) the page's times and days were said in: its
+   * `time_zone` cookie, which the app writes once it runs (relative-time.tsx); absent: UTC.
+   */
+  timeZone?: string;
   /** The answer to a form posted to this page without scripts. */
   form?: FormOutcome;
   /** What the page before handed this one (history state), across a redirect after a form post. */

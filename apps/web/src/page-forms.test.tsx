@@ -6,7 +6,7 @@ import { renderDocument, type PageData } from './entry-server';
 import type { FormOutcome, QueryCall } from './page-data';
 import { PAGE_FORMS, type PageFormName } from './page-forms';
 import { PAGE_REGISTRY } from './pages/registry';
-import { ADA } from './test/fake-api';
+import { ADA, SECURITY } from './test/fake-api';
 import { ANSWERS, CODES, LAPTOP, SETUP, signedIn, signedOut, TOKEN, twoStepOn, withPasskey } from './test/page-answers';
 import type { Problem } from './trpc';
 
@@ -290,6 +290,22 @@ const REFUSALS: Refusal[] = [
     says: [WAIT_A_MINUTE],
   },
   {
+    // The registration notice's own "Send it again": said in that notice, which stays.
+    form: 'resendVerification',
+    href: '/account',
+    data: signedIn,
+    values: { notice: 'registered' },
+    problem: problem(429, 'rate_limited', { retryAfter: 60 }),
+    says: [WAIT_A_MINUTE, 'Send it again', 'Wrong address?'],
+  },
+  {
+    form: 'dismissSecondFactorSuggestion',
+    href: '/account',
+    data: signedIn,
+    problem: problem(429, 'rate_limited', { retryAfter: 60 }),
+    says: [WAIT_A_MINUTE, 'Add a passkey or turn on two-step sign-in', 'Dismiss this suggestion'],
+  },
+  {
     form: 'changePassword',
     href: '/settings',
     data: signedIn,
@@ -525,6 +541,22 @@ describe('a page rendered with what its form posted without scripts came to', ()
       [`We have sent a new link to ${ADA.email}.`],
     ],
     [
+      // The registration notice's own "Send it again": the notice says it went, and still offers the change of address.
+      'resendVerification',
+      '/account',
+      signedIn,
+      { values: { notice: 'registered' }, result: { ok: true, alreadyVerified: false } },
+      [`We sent a new confirmation link to ${ADA.email}.`, 'Wrong address?', '<a href="/settings/email">Change it</a>'],
+    ],
+    [
+      'dismissSecondFactorSuggestion',
+      '/account',
+      // Asked after the dismissal: the account no longer suggests it.
+      { ...signedIn, security: SECURITY },
+      { values: {}, result: { ok: true } },
+      ['We won’t suggest it again, on any device.'],
+    ],
+    [
       'changeName',
       '/settings/name',
       { ...signedIn, user: { ...signedIn.user!, name: 'Ada King' } },
@@ -639,5 +671,41 @@ describe('a page rendered with what its form posted without scripts came to', ()
     expect(document).not.toContain('Download as a text file');
     const setUp = await html('/settings/two-step', posted(signedIn, 'setupTotp', { values: {}, result: SETUP }));
     expect(setUp).not.toContain('Copy key');
+  });
+});
+
+describe('the account page as the gateway renders it', () => {
+  it('says when the password last changed, the time in a <time> the app takes over as it is', async () => {
+    const document = unescape(await html('/account', signedIn));
+    expect(document).toMatch(
+      new RegExp(
+        `<span class="password-changed">Last changed <time dateTime="${SECURITY.passwordChangedAt}" title="[^"]+">3 days ago</time></span>`,
+      ),
+    );
+  });
+
+  it('just after registering (the state a post handed over): one status box, with the one form that sends the link again', async () => {
+    const document = await html('/account', { ...signedIn, state: { registered: true } });
+    expect(unescape(document)).toContain(
+      `<div role="status" id="registered-said" class="success" tabindex="-1"><p>We sent a confirmation link to ${ADA.email}. Open it to confirm your address.</p>`,
+    );
+    const resend = formsOf(document).filter((form) => form.name === 'resendVerification');
+    expect(resend).toEqual([
+      { action: '/account', method: 'post', name: 'resendVerification', hidden: { notice: 'registered' } },
+    ]);
+    expect(document).toContain('<a href="/settings/email">Change it</a>');
+  });
+
+  it('after a sign-in with a recovery code, says so with the codes left; the suggestion and its form where the account has it', async () => {
+    const notice = unescape(await html('/account?notice=recovery_code_used', { ...twoStepOn, locale: 'de' }));
+    expect(notice).toContain('Sie haben sich mit einem Wiederherstellungscode angemeldet. Noch 10 übrig.');
+    expect(notice).not.toContain('Vorschlag ausblenden');
+    const suggested = await html('/account', signedIn);
+    expect(formsOf(suggested).map((form) => form.name)).toEqual([
+      'signOut',
+      'dismissSecondFactorSuggestion',
+      'resendVerification',
+    ]);
+    expect(unescape(suggested)).toContain('<a href="/settings/passkeys">Add a passkey</a>');
   });
 });

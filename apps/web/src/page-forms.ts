@@ -2,7 +2,7 @@ import type { ProcedurePath } from '@accounts/api';
 import type { FormDone, PageFormTarget } from './page-data';
 import { safeNext } from '@accounts/validators/safe-next';
 import type { RouterOutputs } from './trpc';
-import type { PasswordChanged, PasswordReset } from './pages/page-state';
+import type { PasswordChanged, PasswordReset, Registered } from './pages/page-state';
 
 // Every form of the pages, by the name its `_form` field carries: the procedure it calls and
 // where a success leads. The app's pages and the gateway (a form posted without scripts) both
@@ -28,6 +28,10 @@ interface PageFormSpec<P extends ProcedurePath> {
 const pageForm = <P extends ProcedurePath>(spec: PageFormSpec<P>) => spec;
 
 const toNext = (_result: unknown, next: string): FormDone => ({ to: next });
+/** The hub's `?notice=` after a sign-in that used up a recovery code (pages/account/Notices.tsx says how many are left). */
+export const RECOVERY_CODE_NOTICE = 'recovery_code_used';
+/** Where a sign-in completed with a recovery code lands: the account page, which says one was used. */
+export const RECOVERY_CODE_USED = `/account?notice=${RECOVERY_CODE_NOTICE}`;
 const toSignIn = (): FormDone => ({ to: '/login' });
 
 export const PAGE_FORMS = {
@@ -35,7 +39,9 @@ export const PAGE_FORMS = {
     procedure: 'account.register',
     pages: ['/register'],
     // In a realm that signs in only confirmed addresses no session starts: the page says to confirm.
-    done: (result, next) => (result.emailVerificationRequired ? null : { to: next }),
+    // Otherwise the account page says where the confirmation link went.
+    done: (result, next) =>
+      result.emailVerificationRequired ? null : { to: next, state: { registered: true } satisfies Registered },
   }),
   signIn: pageForm({
     procedure: 'account.signIn',
@@ -43,7 +49,15 @@ export const PAGE_FORMS = {
     continues: ['second_factor_required'],
     done: toNext,
   }),
-  secondStep: pageForm({ procedure: 'account.signInSecondStep', pages: ['/login'], done: toNext }),
+  // Signed in with a recovery code (one fewer now; the app may be lost): the account page says so,
+  // unless the sign-in was for another page (an app's sign-in goes on).
+  secondStep: pageForm({
+    procedure: 'account.signInSecondStep',
+    pages: ['/login'],
+    done: (result, next) => ({
+      to: result.recoveryCodeUsed && next === '/account' ? RECOVERY_CODE_USED : next,
+    }),
+  }),
   signOut: pageForm({ procedure: 'account.signOut', pages: '*', done: toSignIn }),
   // Also on a reset link's page, once the link no longer works: "Send a new link".
   forgotPassword: pageForm({ procedure: 'email.forgotPassword', pages: ['/forgot-password', '/reset-password'] }),
@@ -70,6 +84,7 @@ export const PAGE_FORMS = {
       state: { passwordChanged: { otherSessionsRevoked: result.otherSessionsRevoked } } satisfies PasswordChanged,
     }),
   }),
+  dismissSecondFactorSuggestion: pageForm({ procedure: 'account.dismissSecondFactorSuggestion', pages: ['/account'] }),
   changeName: pageForm({ procedure: 'security.changeName', pages: ['/settings/name'] }),
   requestEmailChange: pageForm({ procedure: 'emailChange.request', pages: ['/settings/email'] }),
   cancelEmailChange: pageForm({ procedure: 'emailChange.cancel', pages: ['/settings/email'] }),

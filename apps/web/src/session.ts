@@ -12,14 +12,18 @@ export type SignedInUser = RouterOutputs['account']['me']['user'];
 /** Whether the account's sign-in has a second step, its ways, and how many recovery codes are left. */
 export type TwoStepStatus = RouterOutputs['account']['me']['twoStep'];
 
-type MeAnswer = RouterOutputs['account']['me'];
+/** When the password was set, and whether the account page suggests a second factor (account.me's `security`). */
+export type AccountSecurity = RouterOutputs['account']['me']['security'];
+
+export type MeAnswer = RouterOutputs['account']['me'];
 
 /**
  * account.me's answer as far as the app knows it without asking: the page data of a rendered page
- * and a sign-in's answer name the user, and the two-step state only when it came along. The
- * pages that show that state ask for it when it is missing (useTwoStep); nothing else waits.
+ * and a sign-in's answer name the user, and the two-step state (with `security`) only when it
+ * came along. The pages that show that state ask for it when it is missing (useTwoStep); nothing else waits.
  */
-export const knownMe = (user: SignedInUser, twoStep?: TwoStepStatus) => ({ user, twoStep }) as MeAnswer;
+export const knownMe = (user: SignedInUser, twoStep?: TwoStepStatus, security?: AccountSecurity) =>
+  ({ user, twoStep, security }) as MeAnswer;
 
 /** account.me's place in the cache when the server rendered the page for nobody signed in. */
 export const NOBODY = null as unknown as MeAnswer;

@@ -18,6 +18,15 @@ describe('device descriptions', () => {
     expect(describeDevice('???')).toBeNull();
   });
 
+  it('joins the browser and the system with the words of the language asked for', () => {
+    expect(describeDevice(FIREFOX_WIN, { locale: 'de' })).toBe('Firefox 128 unter Windows 10');
+    expect(describeDevice(FIREFOX_WIN, { locale: 'fr' })).toBe('Firefox 128 sous Windows 10');
+    expect(describeDevice(SAFARI_IOS, { locale: 'de' })).toBe('Mobile Safari 17 unter iOS 17.5');
+    expect(describeDevice(FIREFOX_WIN, { locale: 'en' })).toBe('Firefox 128 on Windows 10');
+    // A program's own name has no system to join.
+    expect(describeDevice('curl/8.5.0', { locale: 'fr' })).toBe('curl 8.5');
+  });
+
   it("names only programs it knows: a client's own words are never shown as its name", () => {
     expect(describeDevice('Visit-evil.example/1')).toBeNull();
     expect(describeDevice('Call-0800-555-0100/2.0')).toBeNull();

@@ -210,6 +210,14 @@ describe.each(testDrivers())('mail flows on %s', (driver) => {
     await mailCaller(h, { ip: '203.0.113.5', userAgent: firefox }).account.signIn({ email, password: STRONG });
     const [mail] = await mailsTo(h.db.db, email, 'new_sign_in');
     expect(mail!.payload).toMatchObject({ ip: '203.0.113.5', device: 'Firefox 128 on Windows 10' });
+    // The notice is written in the owner's language (the one they last used), the device's words too.
+    await mailCaller(h, { device, locale: 'de' }).account.signIn({ email, password: STRONG });
+    await mailCaller(h, { ip: '203.0.113.6', userAgent: firefox }).account.signIn({ email, password: STRONG });
+    const [german] = await mailsTo(h.db.db, email, 'new_sign_in');
+    expect(german).toMatchObject({
+      locale: 'de',
+      payload: { ip: '203.0.113.6', device: 'Firefox 128 unter Windows 10' },
+    });
     await mailCaller(h, { token }).account.changePassword({
       current_password: STRONG,
       new_password: STRONG2,

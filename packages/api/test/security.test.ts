@@ -422,6 +422,37 @@ describe.each(testDrivers())('the security page on %s', (driver) => {
     expect(await problemOf(h.caller().security.activity({}))).toMatchObject({ status: 401 });
   });
 
+  it('says which sign-ins came from a device the account did not know, and names devices in the language asked', async () => {
+    const a = await registerUser(h);
+    // From a browser the account has never seen: a new device (its owner is mailed about it).
+    const stranger = h.caller({ ip: '198.51.100.30', userAgent: FIREFOX });
+    await stranger.account.signIn({ email: a.email, password: STRONG });
+    // From the browser it registered in, which holds the known-device credential: no new device.
+    const own = h.caller({ ip: '203.0.113.30', userAgent: SAFARI, device: a.device });
+    await own.account.signIn({ email: a.email, password: STRONG });
+    // A wrong password is no sign-in: it is never said to be one from a new device.
+    await h
+      .caller({ ip: '198.51.100.31', userAgent: FIREFOX })
+      .account.signIn({ email: a.email, password: 'not the password at all' })
+      .catch(() => {});
+
+    const token = own.issued[0]!.token;
+    const { events } = await h.caller({ token, locale: 'de' }).security.activity({});
+    expect(events.map((e) => [e.type, e.device, e.newDevice])).toEqual([
+      ['sign_in_failed', 'Firefox 128 unter Windows 10', undefined],
+      ['signed_in', 'Mobile Safari 17 unter iOS 17.5', undefined],
+      ['signed_in', 'Firefox 128 unter Windows 10', true],
+      ['registered', null, undefined],
+    ]);
+    const fr = await h.caller({ token, locale: 'fr' }).security.activity({});
+    expect(fr.events[0]!.device).toBe('Firefox 128 sous Windows 10');
+    expect((await h.caller({ token }).security.activity({})).events[0]!.device).toBe('Firefox 128 on Windows 10');
+
+    // The devices page says them in the same words.
+    const { sessions: list } = await h.caller({ token, locale: 'fr' }).security.sessions();
+    expect(list.map((s) => s.device)).toEqual(['Mobile Safari 17 sous iOS 17.5', 'Firefox 128 sous Windows 10', null]);
+  });
+
   it('changes the name under the registration rules', async () => {
     const a = await registerUser(h);
     const ca = h.caller({ token: a.token });

@@ -104,8 +104,11 @@ describe.each(testDrivers())('two-step sign-in on %s', (driver) => {
     expect(pending).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
     const done = secondStep(pending, totpCode(secret, Date.now(), 1), { ip: '198.51.100.1' });
-    const { user: signedIn } = await done.result;
+    const answered = await done.result;
+    const { user: signedIn } = answered;
     expect(signedIn.id).toBe(user.id);
+    // The app's code used up no recovery code: the answer does not say one was.
+    expect(answered).not.toHaveProperty('recoveryCodeUsed');
     expect(done.c.issued).toHaveLength(1);
     expect(done.c.devices).toHaveLength(1);
     expect(done.c.pending).toEqual([null]);
@@ -168,8 +171,9 @@ describe.each(testDrivers())('two-step sign-in on %s', (driver) => {
     const { email, recoveryCodes, user, owner } = await withTwoStep();
     await confirmAddress(user.id);
     const [code] = recoveryCodes;
-    // Typed in capitals and without the dash, it is the same code.
-    await secondStep((await passwordStep(email)).pending, code!.replace('-', '').toUpperCase()).result;
+    // Typed in capitals and without the dash, it is the same code; the answer says a recovery code was used up.
+    const signedIn = await secondStep((await passwordStep(email)).pending, code!.replace('-', '').toUpperCase()).result;
+    expect(signedIn).toMatchObject({ user: { id: user.id }, recoveryCodeUsed: true });
     expect((await owner.account.me()).twoStep.recoveryCodesLeft).toBe(9);
     expect(await eventsOf(user.id)).toContain('recovery_code_used');
     const [notice] = await mailsTo(h.db.db, email, 'two_step_changed');

@@ -67,6 +67,11 @@ export const users = pgTable(
      * never changed and never given to another account (a deleted account's goes with it).
      */
     subject: uuid('subject').notNull().unique().defaultRandom(),
+    /**
+     * When the owner dismissed the account page's suggestion to add a passkey or two-step sign-in
+     * (null: never). Kept with the account, so it stays dismissed on every device, with or without scripts.
+     */
+    secondFactorSuggestionDismissedAt: timestamp('second_factor_suggestion_dismissed_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('users_realm_email_unique').on(t.realmId, sql`lower(btrim(${t.email}))`)],

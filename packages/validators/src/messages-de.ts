@@ -40,7 +40,7 @@ export const messages: MessageTable = {
   rate_limited: 'Zu viele Anfragen. Versuchen Sie es in {wait} erneut.',
   too_many_attempts:
     'Zu viele Fehlversuche (Passwörter oder Codes) für dieses Konto. Versuchen Sie es in {wait} erneut.',
-  too_many_codes: 'Zu viele falsche Codes. Melden Sie sich in {wait} erneut mit Ihrem Passwort an.',
+  too_many_codes: 'Zu viele falsche Codes. Versuchen Sie es in {wait} erneut.',
   server_busy: 'Der Server ist ausgelastet. Versuchen Sie es in einigen Sekunden erneut.',
   not_ready: 'Der Dienst ist noch nicht bereit. Versuchen Sie es gleich erneut.',
   origin_unknown:
@@ -87,5 +87,4 @@ export const messages: MessageTable = {
   totp_off: 'Die Authenticator-App ist für dieses Konto nicht eingeschaltet.',
   email_unchanged: 'Das ist bereits die Adresse Ihres Kontos.',
   email_change_token_invalid: 'Dieser Link ist nicht mehr gültig. Fordern Sie die Änderung erneut an.',
-  code_attempts_left: 'Verbleibende Versuche für diese Anmeldung: {attemptsLeft}.',
 };

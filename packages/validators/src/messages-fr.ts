@@ -39,7 +39,7 @@ export const messages: MessageTable = {
   unsupported_media_type_json: 'Envoyez le corps au format application/json.',
   rate_limited: 'Trop de requêtes. Réessayez dans {wait}.',
   too_many_attempts: 'Trop d’essais erronés (mots de passe ou codes) pour ce compte. Réessayez dans {wait}.',
-  too_many_codes: 'Trop de codes erronés. Reconnectez-vous avec votre mot de passe dans {wait}.',
+  too_many_codes: 'Trop de codes erronés. Réessayez dans {wait}.',
   server_busy: 'Le serveur est surchargé. Réessayez dans quelques secondes.',
   not_ready: "Le service n'est pas prêt. Réessayez dans un instant.",
   origin_unknown:
@@ -82,5 +82,4 @@ export const messages: MessageTable = {
   totp_off: 'L’application d’authentification n’est pas activée pour ce compte.',
   email_unchanged: 'C’est déjà l’adresse de votre compte.',
   email_change_token_invalid: 'Ce lien n’est plus valide. Demandez à nouveau le changement.',
-  code_attempts_left: 'Essais restants pour cette connexion\u00a0: {attemptsLeft}.',
 };

@@ -44,7 +44,7 @@ const en = {
   unsupported_media_type_json: 'Send the body as application/json.',
   rate_limited: 'Too many requests. Try again in {wait}.',
   too_many_attempts: 'Too many failed attempts (passwords or codes) for this account. Try again in {wait}.',
-  too_many_codes: 'Too many wrong codes. Sign in again with your password in {wait}.',
+  too_many_codes: 'Too many wrong codes. Try again in {wait}.',
   server_busy: 'The server is busy. Try again in a few seconds.',
   not_ready: 'The service is not ready. Try again shortly.',
   origin_unknown: 'This site has no public address configured, so links and passkeys cannot be made for it.',
@@ -78,7 +78,6 @@ const en = {
   totp_off: 'The authenticator app is not on for this account.',
   email_unchanged: 'This is already the address of your account.',
   email_change_token_invalid: 'This link is no longer valid. Ask for the change again.',
-  code_attempts_left: 'Tries left for this sign-in: {attemptsLeft}.',
 } as const;
 
 export type MessageCode = keyof typeof en;

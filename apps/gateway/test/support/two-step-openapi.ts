@@ -58,6 +58,8 @@ export async function exerciseTwoStepRoutes({
   expect(token).toBeTruthy();
   const done = await post('/users/login/second_factor', { code: recoveryCodes[0]!, pending_token: token }, program);
   expect(done.json.session.token).toBeTruthy();
+  // Held to the document with the rest of the body: a recovery code was used up.
+  expect(done.json.recoveryCodeUsed).toBe(true);
   // Used up, or none at all: 401 sign_in_expired.
   expect(
     (await post('/users/login/second_factor', { code: recoveryCodes[1]!, pending_token: token }, program)).json.code,

@@ -66,9 +66,10 @@ interface FormOptions<F extends string, N extends PageFormName | null> {
  * Form state for the account pages: values, client-side errors from the shared schema,
  * server errors from the last submit, and a guard against sending twice.
  *
- * A field's own error shows once the person has typed in it and left it (tabbing through an
- * empty field says nothing), then follows what they type; after a submit every field shows
- * its error. The summary is the report of the last submit and stays as it was until the next.
+ * Fields' errors show after a submit, never as a field is left: an error that appeared on leaving
+ * a field would push the submit button down as the pointer goes to it. After a submit each field
+ * shows its error and follows what is typed. The summary is the report of the last submit and
+ * stays as it was until the next.
  */
 type ServerErrors<F extends string> = Partial<Record<F, { code: string; message: string }>>;
 
@@ -129,8 +130,6 @@ export function useForm<F extends string, N extends PageFormName | null = PageFo
     });
     if (typed.length) setValues((prev) => ({ ...prev, ...Object.fromEntries(typed) }));
   }, []); // eslint-disable-line react-hooks/exhaustive-deps
-  const [edited, setEdited] = useState<ReadonlySet<F>>(new Set());
-  const [left, setLeft] = useState<ReadonlySet<F>>(new Set());
   const [attempted, setAttempted] = useState(posted !== null);
   const [serverErrors, setServerErrors] = useState<ServerErrors<F>>(posted?.serverErrors ?? {});
   const [report, setReport] = useState<SubmitReport>({
@@ -152,8 +151,7 @@ export function useForm<F extends string, N extends PageFormName | null = PageFo
 
   const errorFor = (field: F): string | undefined => {
     if (serverErrors[field]) return serverErrors[field].message;
-    if (attempted || (edited.has(field) && left.has(field))) return clientErrors().get(field)?.message;
-    return undefined;
+    return attempted ? clientErrors().get(field)?.message : undefined;
   };
 
   /** The code of the error shown for a field, for pages that offer a way out (e.g. email_taken). */
@@ -162,7 +160,6 @@ export function useForm<F extends string, N extends PageFormName | null = PageFo
 
   const setValue = (field: F, value: string) => {
     setValues((prev) => ({ ...prev, [field]: value }));
-    setEdited((prev) => (prev.has(field) ? prev : new Set(prev).add(field)));
     setServerErrors((prev) => {
       if (!(field in prev)) return prev;
       const rest = { ...prev };
@@ -185,10 +182,7 @@ export function useForm<F extends string, N extends PageFormName | null = PageFo
     setServerErrors(failure.serverErrors);
     fail(failure.entries, failure.message);
     if (clearOnFailure.length === 0) return;
-    const without = (prev: ReadonlySet<F>) => new Set([...prev].filter((f) => !clearOnFailure.includes(f)));
     setValues((prev) => ({ ...prev, ...Object.fromEntries(clearOnFailure.map((f) => [f, ''])) }));
-    setEdited(without);
-    setLeft(without);
     // Emptied on purpose: not a field left out.
     setAttempted(false);
   };
@@ -233,8 +227,6 @@ export function useForm<F extends string, N extends PageFormName | null = PageFo
   /** Back to a fresh form: the initial values, or some kept (`values`); nothing shown as wrong. */
   const reset = (values: Partial<Record<F, string>> = {}) => {
     setValues({ ...initial, ...values });
-    setEdited(new Set());
-    setLeft(new Set());
     setAttempted(false);
     setServerErrors({});
     setReport((r) => ({ entries: [], message: null, key: r.key }));
@@ -246,7 +238,6 @@ export function useForm<F extends string, N extends PageFormName | null = PageFo
     name: field,
     value: values[field],
     onChange: (event: ChangeEvent<HTMLInputElement>) => setValue(field, event.target.value),
-    onBlur: () => setLeft((prev) => (prev.has(field) ? prev : new Set(prev).add(field))),
   });
 
   return { name, values, errorFor, errorCodeFor, inputProps, onSubmit, submitting, report, reset, failWith };

@@ -207,6 +207,7 @@ const COPY: Extract<Reply<'accountData.export'>, { data: unknown }>['data'] = {
     passwordChangedAt: '2026-11-01T10:00:00.000Z',
     locale: 'en',
     twoStep: false,
+    secondFactorSuggestionDismissedAt: null,
   },
   pendingEmailChange: null,
   sessions: [],

@@ -17,3 +17,8 @@ export type PasswordReset = { passwordReset: true };
 
 export const wasPasswordReset = (state: unknown): boolean =>
   (state as Partial<PasswordReset> | null)?.passwordReset === true;
+
+/** What registering hands the page it leads to (the account page): a confirmation link went to the address. */
+export type Registered = { registered: true };
+
+export const wasRegistered = (state: unknown): boolean => (state as Partial<Registered> | null)?.registered === true;

@@ -1,5 +1,5 @@
 import type { ProcedurePath } from '@accounts/api';
-import type { SignedInUser, TwoStepStatus } from '../session';
+import type { AccountSecurity, SignedInUser, TwoStepStatus } from '../session';
 import type { Problem, RouterOutputs } from '../trpc';
 
 // A stand-in for the gateway's /trpc endpoint, speaking tRPC's non-batched HTTP format,
@@ -36,9 +36,17 @@ export const ADA: SignedInUser = {
 export const TWO_STEP_OFF: TwoStepStatus = { enabled: false, methods: [], recoveryCodesLeft: 0 };
 export const TWO_STEP_ON: TwoStepStatus = { enabled: true, methods: ['totp', 'recovery_code'], recoveryCodesLeft: 10 };
 
+/** A password set three days ago; no second factor suggested (the hub's tests of the suggestion say so). */
+export const THREE_DAYS_AGO = new Date(Date.now() - 3 * 86_400_000).toISOString();
+export const SECURITY: AccountSecurity = { passwordChangedAt: THREE_DAYS_AGO, suggestSecondFactor: false };
+
 /** account.me's answer for a signed-in user; two-step sign-in off unless told. */
-export const signedInAs = (user: SignedInUser = ADA, twoStep: TwoStepStatus = TWO_STEP_OFF): Reply<'account.me'> => ({
-  data: { user, twoStep },
+export const signedInAs = (
+  user: SignedInUser = ADA,
+  twoStep: TwoStepStatus = TWO_STEP_OFF,
+  security: AccountSecurity = SECURITY,
+): Reply<'account.me'> => ({
+  data: { user, twoStep, security },
 });
 
 export const UNAUTHENTICATED: ProblemReply = { problem: { status: 401, code: 'unauthenticated' } };

@@ -1,6 +1,6 @@
 import type { PageData } from '../page-data';
 import type { RouterOutputs } from '../trpc';
-import { ACME_SETTINGS, ADA, TWO_STEP_OFF, TWO_STEP_ON } from './fake-api';
+import { ACME_SETTINGS, ADA, SECURITY, TWO_STEP_OFF, TWO_STEP_ON } from './fake-api';
 
 // Pages as the gateway renders them, for the tests of pages without scripts: who is asking, and
 // the answers to each page's own queries (a PageEntry's prefetch), as the gateway's caller gives them.
@@ -15,11 +15,14 @@ export const signedIn: PageData = {
   settings: ACME_SETTINGS,
   user: { ...ADA, emailVerified: false },
   twoStep: TWO_STEP_OFF,
+  // Neither a passkey nor the app: the account page suggests them (and shows the form that dismisses it).
+  security: { ...SECURITY, suggestSecondFactor: true },
 };
-export const twoStepOn: PageData = { ...signedIn, twoStep: TWO_STEP_ON };
+export const twoStepOn: PageData = { ...signedIn, twoStep: TWO_STEP_ON, security: SECURITY };
 export const withPasskey: PageData = {
   ...signedIn,
   twoStep: { enabled: true, methods: ['passkey'], recoveryCodesLeft: 10 },
+  security: SECURITY,
 };
 
 export const LAPTOP = {

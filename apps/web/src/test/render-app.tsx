@@ -4,11 +4,12 @@ import userEvent from '@testing-library/user-event';
 import { App } from '../App';
 import { ErrorBoundary } from '../components/ErrorBoundary';
 import { Providers } from '../Providers';
+import type { PageState } from '../page-data';
 import { fakeApi, type Handlers } from './fake-api';
 
-/** Renders the whole app at a path, talking to a fake API. */
-export function renderApp(path: string, handlers: Handlers = {}, locale: Locale = 'en') {
-  window.history.replaceState(null, '', path);
+/** Renders the whole app at a path, talking to a fake API; `state`, what the page before handed this one (history state). */
+export function renderApp(path: string, handlers: Handlers = {}, locale: Locale = 'en', state: PageState = null) {
+  window.history.replaceState(state, '', path);
   const api = fakeApi(handlers);
   const user = userEvent.setup();
   const view = render(

@@ -29,6 +29,8 @@ export const accountExportSchema = z.object({
     /** The language its mails are written in. */
     locale: z.string(),
     twoStep: z.boolean(),
+    /** When the owner dismissed the account page's suggestion of a passkey or two-step sign-in (null: never). */
+    secondFactorSuggestionDismissedAt: at.nullable(),
   }),
   /** A change of address asked for and not yet confirmed. */
   pendingEmailChange: z.object({ newEmail: z.string(), expiresAt: at }).nullable(),

@@ -77,6 +77,7 @@ export async function exportAccount(
         passwordChangedAt: account.passwordChangedAt,
         locale: account.locale,
         twoStep: account.twoStep,
+        secondFactorSuggestionDismissedAt: account.secondFactorSuggestionDismissedAt,
       },
       pendingEmailChange: change?.newEmail ? { newEmail: change.newEmail, expiresAt: change.expiresAt } : null,
       sessions: sessionRows.map((s) => ({

@@ -16,6 +16,8 @@ export const activityEventSchema = z.object({
   failed: z.boolean(),
   /** The app an event is about (app_signed_in, app_access_removed): its name then; null for other events. */
   app: z.string().nullable(),
+  /** A sign-in (`signed_in`) from a device the account did not know then (its owner was mailed a notice); absent otherwise. */
+  newDevice: z.literal(true).optional(),
 });
 
 export const activityResult = z.object({
@@ -33,8 +35,26 @@ export const twoStepStatusSchema = z.object({
   recoveryCodesLeft: z.int().min(0),
 });
 
-/** The signed-in account, and whether (and how) its sign-in has a second step. */
-export const meResult = z.object({ user: publicUserSchema, twoStep: twoStepStatusSchema });
+/** What the account page says of the account's sign-in besides its second step. */
+export const accountSecuritySchema = z.object({
+  /** When the password was last set (registration, a change, a reset); null: the account has none (made by signing in elsewhere). */
+  passwordChangedAt: z.date().nullable(),
+  /**
+   * Whether the account page suggests adding a passkey or two-step sign-in: the account has
+   * neither, and its owner has not dismissed the suggestion (account.dismissSecondFactorSuggestion).
+   */
+  suggestSecondFactor: z.boolean(),
+});
+
+/** The signed-in account, whether (and how) its sign-in has a second step, and the rest of its sign-in's state. */
+export const meResult = z.object({
+  user: publicUserSchema,
+  twoStep: twoStepStatusSchema,
+  security: accountSecuritySchema,
+});
+
+/** The suggestion is dismissed for good (it was already, or is now). */
+export const suggestionDismissedResult = okResult;
 
 export const settingsResult = z.object({
   productName: z.string(),

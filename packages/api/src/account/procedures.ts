@@ -1,4 +1,4 @@
-import { and, desc, eq, lt } from 'drizzle-orm';
+import { and, desc, eq, isNull, lt, sql } from 'drizzle-orm';
 import { accountEvents, mailOutbox, users } from '@accounts/db';
 import { activitySchema, changeNameSchema, deleteAccountSchema, PASSWORD_MAX_LENGTH } from '@accounts/validators';
 import { verifyCurrentPassword } from '../credentials/current-password.js';
@@ -8,8 +8,15 @@ import { fieldProblem } from '../kernel/errors.js';
 import type { Procedures } from '../procedures.js';
 import { detachEvents, eventSource, recordEvent } from '../records/events.js';
 import { DEFAULT_REALM_SLUG } from '../records/realms.js';
-import { lockIfHashUnchanged, publicUser } from '../records/users.js';
-import { accountDeletedResult, activityResult, meResult, nameChangedResult, settingsResult } from './outputs.js';
+import { hasPassword, lockIfHashUnchanged, publicUser } from '../records/users.js';
+import {
+  accountDeletedResult,
+  activityResult,
+  meResult,
+  nameChangedResult,
+  settingsResult,
+  suggestionDismissedResult,
+} from './outputs.js';
 
 /** Events per page of the activity list. */
 export const ACTIVITY_PAGE_SIZE = 50;
@@ -52,23 +59,55 @@ export function accountProcedures({
         passwordPolicy: { minLength: ctx.config.passwordPolicy.minLength, maxLength: PASSWORD_MAX_LENGTH },
       })),
 
-      /** The signed-in account, and its two-step sign-in (no query unless it is on). */
+      /** The signed-in account, its two-step sign-in (no query unless it is on) and what the account page says of its sign-in. */
       me: authedProcedure
         .meta({
-          summary: 'The signed-in user, and its two-step sign-in: `twoStep.enabled`, `methods`, `recoveryCodesLeft`.',
+          summary:
+            'The signed-in user; its two-step sign-in (`twoStep.enabled`, `methods`, `recoveryCodesLeft`); and `security`: when the password was last set (`passwordChangedAt`, null for an account without one) and whether the account page suggests a passkey or two-step sign-in (`suggestSecondFactor`: the account has neither, and the suggestion was not dismissed).',
         })
         .output(meResult)
-        .query(async ({ ctx }) => ({
-          user: publicUser(ctx.auth.user, ctx.realm),
-          twoStep: await twoStepStatus(ctx.db, ctx.auth.user),
-        })),
+        .query(async ({ ctx }) => {
+          const { user } = ctx.auth;
+          const twoStep = await twoStepStatus(ctx.db, user);
+          const hasFactor = twoStep.methods.some((m) => m === 'passkey' || m === 'totp');
+          return {
+            user: publicUser(user, ctx.realm),
+            twoStep,
+            security: {
+              passwordChangedAt: hasPassword(user) ? user.passwordChangedAt : null,
+              suggestSecondFactor: !hasFactor && user.secondFactorSuggestionDismissedAt === null,
+            },
+          };
+        }),
+
+      /**
+       * The account page stops suggesting a passkey or two-step sign-in, for good and on every
+       * device: kept with the account, so it holds without scripts and in every browser.
+       */
+      dismissSecondFactorSuggestion: accountWriteProcedure
+        .meta({
+          summary:
+            "Stop suggesting a passkey or two-step sign-in on the account page, on every device (`security.suggestSecondFactor` of `GET /users/me` is false from then on); dismissing it again changes nothing. Counted against the account's and the address's limit on writes.",
+          problems: ['rate_limited'],
+        })
+        .output(suggestionDismissedResult)
+        .mutation(async ({ ctx }) => {
+          // Written once: the first dismissal's time stays, and a repeat leaves the row (and the
+          // sessions' remembered checks, which every change of it drops) alone.
+          await ctx.db
+            .update(users)
+            .set({ secondFactorSuggestionDismissedAt: sql`now()` })
+            .where(and(eq(users.id, ctx.auth.user.id), isNull(users.secondFactorSuggestionDismissedAt)));
+          return { ok: true as const };
+        }),
     },
 
     security: {
       /** The account's events, newest first, a page at a time. */
       activity: authedProcedure
         .meta({
-          summary: "The account's events, newest first, 50 a page; pass `nextCursor` as `?cursor=` for the next page.",
+          summary:
+            'The account\'s events, newest first, 50 a page; pass `nextCursor` as `?cursor=` for the next page. `device` is said in the request\'s language (`Accept-Language`: "Firefox 133 unter Windows 10"); a sign-in from a device the account did not know then has `newDevice: true`.',
         })
         .input(activitySchema)
         .output(activityResult)
@@ -92,6 +131,7 @@ export function accountProcedures({
               at: accountEvents.createdAt,
               userAgent: accountEvents.userAgent,
               clientIp: accountEvents.clientIp,
+              clientKey: accountEvents.clientKey,
               app: accountEvents.appName,
             })
             .from(accountEvents)
@@ -111,11 +151,14 @@ export function accountProcedures({
               id: r.publicId,
               at: r.at,
               type: r.type,
-              device: describeDevice(r.userAgent),
+              device: describeDevice(r.userAgent, { locale: ctx.locale }),
               address: displayAddress(r.clientIp),
               // Blocked attempts (the lockout's refusals) and other refusals are failed attempts too.
               failed: /_(failed|blocked|refused|invalid)$|^rate_limited$/.test(r.type),
               app: r.app,
+              // A sign-in's claim ran on the client's known device (`d:`), else on its address: the
+              // device was new to the account then, and its owner was mailed (sign-in/flow.ts).
+              ...(r.type === 'signed_in' && !r.clientKey?.startsWith('d:') && { newDevice: true as const }),
             })),
             nextCursor: rows.length > ACTIVITY_PAGE_SIZE ? encodeCursor(page.at(-1)!.publicId) : null,
           };

@@ -2,6 +2,7 @@
 // the package's source): a file declaring an untyped package's module can only be referenced.
 // eslint-disable-next-line @typescript-eslint/triple-slash-reference -- see above; an import cannot load it
 /// <reference path="./ua-parser-js.d.ts" />
+import { DEFAULT_LOCALE, type Locale } from '@accounts/validators';
 import ipaddr from 'ipaddr.js';
 import UAParser from 'ua-parser-js';
 
@@ -47,13 +48,20 @@ const PROGRAMS = [
   'Apache-HttpClient',
 ];
 
+/** The word between a browser and its system, as each language says it: "Firefox 133 unter Windows 10". */
+const ON: Record<Locale, string> = { en: 'on', de: 'unter', fr: 'sous' };
+
 /**
  * "Firefox 128 on Windows 10", "Safari on iOS 17.5", "curl 8.5"; null when nothing is recognised.
- * Names come from the parser's own list and versions are digits. `program: false` leaves out the
- * name a program gives itself ("curl 8.5"), which is the header's text: mails use that, since
- * whoever signs in writes the header.
+ * Names come from the parser's own list and versions are digits; the word between them is the
+ * `locale`'s ("Firefox 128 unter Windows 10", "Firefox 128 sous Windows 10"). `program: false`
+ * leaves out the name a program gives itself ("curl 8.5"), which is the header's text: mails use
+ * that, since whoever signs in writes the header.
  */
-export function describeDevice(ua: string | null, { program = true }: { program?: boolean } = {}): string | null {
+export function describeDevice(
+  ua: string | null,
+  { program = true, locale = DEFAULT_LOCALE }: { program?: boolean; locale?: Locale } = {},
+): string | null {
   if (!ua) return null;
   let browser: string | undefined;
   let os: string | undefined;
@@ -77,7 +85,7 @@ export function describeDevice(ua: string | null, { program = true }: { program?
   } catch {
     return null;
   }
-  if (browser && os) return `${browser} on ${os}`;
+  if (browser && os) return `${browser} ${ON[locale]} ${os}`;
   return browser ?? os ?? null;
 }
 

@@ -136,7 +136,7 @@ export async function queueNewSignIn(tx: Database, ctx: Context, user: User): Pr
     at: new Date().toISOString(),
     ip: ctx.clientIp,
     // The browser and system the parser recognises, never the header's own text.
-    device: describeDevice(ctx.userAgent ?? null, { program: false }),
+    device: describeDevice(ctx.userAgent ?? null, { program: false, locale: accountLocale(user) }),
     recoverLink: `${realmOrigin(ctx)}/forgot-password`,
   }));
 }

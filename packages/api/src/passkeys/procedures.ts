@@ -103,7 +103,11 @@ export function passkeyProcedures({ authedProcedure, accountWriteProcedure, auth
         .mutation(async ({ ctx, input }) => {
           const { user } = ctx.auth;
           const made = await verifyRegistration(ctx, user, asRegistration(input.response));
-          const name = input.name ?? passkeyKind(made.aaguid) ?? describeDevice(ctx.userAgent ?? null) ?? 'Passkey';
+          const name =
+            input.name ??
+            passkeyKind(made.aaguid) ??
+            describeDevice(ctx.userAgent ?? null, { locale: ctx.locale }) ??
+            'Passkey';
           // The account's first second factor comes with recovery codes, as the app's does: hashed
           // before the transaction (recovery-codes.ts), stored in it if the account still has none.
           const fresh =

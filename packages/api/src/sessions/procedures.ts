@@ -35,7 +35,7 @@ export function sessionProcedures({ publicProcedure, authedProcedure, accountWri
       sessions: authedProcedure
         .meta({
           summary:
-            "The account's live sessions: device, shortened address, created and last used; `current` marks the caller's own.",
+            "The account's live sessions: device (in the request's language: \"Firefox 133 sous Windows 10\"), shortened address, created and last used; `current` marks the caller's own.",
         })
         .output(sessionsResult)
         .query(async ({ ctx }) => {
@@ -54,7 +54,7 @@ export function sessionProcedures({ publicProcedure, authedProcedure, accountWri
           const list = rows.map((r) => ({
             id: r.id,
             current: r.id === current.id,
-            device: describeDevice(r.userAgent),
+            device: describeDevice(r.userAgent, { locale: ctx.locale }),
             address: displayAddress(r.clientIp),
             createdAt: r.createdAt,
             lastUsedAt: r.lastSeenAt,

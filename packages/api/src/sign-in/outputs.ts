@@ -14,6 +14,12 @@ export const userResult = z.object({
   emailVerificationRequired: z.literal(true).optional(),
 });
 
+/** A second step's answer: a sign-in's, and whether one of the account's recovery codes was used up for it. */
+export const secondStepResult = userResult.extend({
+  /** The code was a recovery code (now used): the person may have lost their app, and has one code fewer. */
+  recoveryCodeUsed: z.literal(true).optional(),
+});
+
 /** The options for navigator.credentials.create() / get(), as WebAuthn's JSON (a challenge among them). */
 export const webauthnOptionsResult = z.looseObject({ challenge: z.string() });
 

@@ -17,6 +17,7 @@ import type { Procedures } from '../procedures.js';
 import { answer, signIn } from './flow.js';
 import {
   pendingLinkResult,
+  secondStepResult,
   upstreamCallbackResult,
   upstreamKeptResult,
   upstreamProvidersResult,
@@ -147,14 +148,19 @@ function accountSignIn(limitedProcedure: Procedures['limitedProcedure'], config:
     signInSecondStep: limitedProcedure('signIn')
       .meta({
         summary:
-          "Complete a sign-in with its second step: `code` (six digits from the authenticator app, or a recovery code `xxxxx-xxxxx`) and the pending sign-in (its cookie, or `pending_token`). Answers as POST /users/login does. A wrong, used or replayed code is `422` on `code`, counted by the lockout like a wrong password, with `attemptsLeft` once 2 or fewer tries remain; the last try (the fifth wrong code, or the lockout's limit) ends the pending sign-in: `429 too_many_codes`, `Retry-After` saying when this client may sign in again. An expired pending sign-in or another realm's is `401 sign_in_expired`: sign in again with the password.",
+          "Complete a sign-in with its second step: `code` (six digits from the authenticator app, or a recovery code `xxxxx-xxxxx`) and the pending sign-in (its cookie, or `pending_token`). Answers as POST /users/login does. A recovery code that completes it answers `recoveryCodeUsed: true` too (it is used up). A wrong, used or replayed code is `422` on `code`, counted by the lockout like a wrong password, with `attemptsLeft` once 2 or fewer tries remain; the last try (the fifth wrong code, or the lockout's limit) ends the pending sign-in: `429 too_many_codes`, `Retry-After` saying when this client may sign in again. An expired pending sign-in or another realm's is `401 sign_in_expired`: sign in again with the password.",
         problems: ['sign_in_expired', 'rate_limited', 'too_many_attempts', 'too_many_codes'],
       })
       .input(secondStepSchema)
-      .output(userResult)
+      .output(secondStepResult)
       .mutation(async ({ ctx, input }) => {
         const pendingToken = input.pending_token ?? ctx.pendingSignInToken ?? null;
-        return answer(ctx, await signIn(ctx, secondStepMethod, { pendingToken, answer: { code: input.code } }));
+        const signedIn = answer(
+          ctx,
+          await signIn(ctx, secondStepMethod, { pendingToken, answer: { code: input.code } }),
+        );
+        // Only a recovery code's shape is checked as one (credentials/factors.ts): signed in with it, it was used up.
+        return input.code.kind === 'recovery' ? { ...signedIn, recoveryCodeUsed: true as const } : signedIn;
       }),
   };
 }

@@ -1,10 +1,18 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { PageHeading } from '../../components/PageHeading';
 import { useI18n } from '../../i18n';
+import { TimeAgo } from '../../relative-time';
 import { RequireAuth } from '../../RequireAuth';
 import { Link, useLocation } from '../../router';
-import { useRealmSettings, useTwoStep } from '../../session';
+import { useRealmSettings, useTwoStep, type SignedInUser } from '../../session';
 import { trpc } from '../../trpc';
+import {
+  RecoveryCodeNotice,
+  RegisteredNotice,
+  SecondFactorSuggestion,
+  useAccountSecurity,
+  useShowsRegistered,
+} from './Notices';
 import { useHubText } from './strings';
 import { AddressStatus } from '../mail/AddressStatus';
 import { passwordChangedOf } from '../page-state';
@@ -12,72 +20,84 @@ import '../../security.css';
 
 export function AccountPage() {
   const { t } = useI18n();
-  const h = useHubText();
-  const { realm } = useRealmSettings();
-  const changed = passwordChangedOf(useLocation().state);
   return (
     <RequireAuth>
       {(user) => (
         <>
           <PageHeading>{t('accountTitle')}</PageHeading>
-          {changed && <ChangeConfirmation revoked={changed.otherSessionsRevoked} />}
-          <FewCodesLeft />
-          <div className="hub">
-            <nav className="hub-nav" aria-label={h('hubNav')}>
-              <a href="#profile">{h('hubProfile')}</a>
-              <a href="#security">{h('hubSecurity')}</a>
-              <a href="#data">{h('hubData')}</a>
-            </nav>
-            <div className="hub-sections">
-              <HubSection id="profile" title={h('hubProfile')}>
-                <HubRow to="/settings/name" title={t('nameTitle')}>
-                  <span className="account-name">{user.name}</span>
-                </HubRow>
-                <HubRow to="/settings/email" title={t('emailTitle')}>
-                  <span className="account-email">{user.email}</span>
-                  <AddressStatus user={user} />
-                </HubRow>
-                {realm.named && (
-                  <li className="hub-row">
-                    <span className="hub-row-title">{t('accountRealm')}</span>
-                    <span className="hub-row-state account-realm">
-                      {realm.name} <span className="realm-slug">{user.realm}</span>
-                    </span>
-                  </li>
-                )}
-              </HubSection>
-              <HubSection id="security" title={h('hubSecurity')}>
-                <HubRow to="/settings" title={t('changePasswordLink')}>
-                  {h('hubPasswordState')}
-                </HubRow>
-                <TwoStepRow />
-                <PasskeysRow />
-                <HubRow to="/settings/sessions" title={t('sessionsTitle')}>
-                  {h('hubSessionsState')}
-                </HubRow>
-                <HubRow to="/settings/activity" title={t('activityTitle')}>
-                  {h('hubActivityState')}
-                </HubRow>
-                <HubRow to="/settings/connections" title={t('connectionsTitle')}>
-                  {h('hubConnectionsState')}
-                </HubRow>
-                <HubRow to="/settings/apps" title={t('appsTitle')}>
-                  {h('hubAppsState')}
-                </HubRow>
-              </HubSection>
-              <HubSection id="data" title={h('hubData')}>
-                <HubRow to="/settings/data" title={t('dataTitle')}>
-                  {h('hubDownloadState')}
-                </HubRow>
-                <HubRow to="/settings/delete" title={t('deleteTitle')} danger>
-                  {h('hubDeleteState')}
-                </HubRow>
-              </HubSection>
-            </div>
-          </div>
+          <Hub user={user} />
         </>
       )}
     </RequireAuth>
+  );
+}
+
+function Hub({ user }: { user: SignedInUser }) {
+  const { t } = useI18n();
+  const h = useHubText();
+  const { realm } = useRealmSettings();
+  const changed = passwordChangedOf(useLocation().state);
+  const registered = useShowsRegistered(user);
+  return (
+    <>
+      {changed && <ChangeConfirmation revoked={changed.otherSessionsRevoked} />}
+      {registered && <RegisteredNotice user={user} />}
+      <RecoveryCodeNotice />
+      <FewCodesLeft />
+      <SecondFactorSuggestion />
+      <div className="hub">
+        <nav className="hub-nav" aria-label={h('hubNav')}>
+          <a href="#profile">{h('hubProfile')}</a>
+          <a href="#security">{h('hubSecurity')}</a>
+          <a href="#data">{h('hubData')}</a>
+        </nav>
+        <div className="hub-sections">
+          <HubSection id="profile" title={h('hubProfile')}>
+            <HubRow to="/settings/name" title={t('nameTitle')}>
+              <span className="account-name">{user.name}</span>
+            </HubRow>
+            <HubRow to="/settings/email" title={t('emailTitle')}>
+              <span className="account-email">{user.email}</span>
+              {/* Just registered, the notice above offers the link again (and says how it went). */}
+              <AddressStatus user={user} offersResend={!registered} />
+            </HubRow>
+            {realm.named && (
+              <li className="hub-row">
+                <span className="hub-row-title">{t('accountRealm')}</span>
+                <span className="hub-row-state account-realm">
+                  {realm.name} <span className="realm-slug">{user.realm}</span>
+                </span>
+              </li>
+            )}
+          </HubSection>
+          <HubSection id="security" title={h('hubSecurity')}>
+            <PasswordRow />
+            <TwoStepRow />
+            <PasskeysRow />
+            <HubRow to="/settings/sessions" title={t('sessionsTitle')}>
+              {h('hubSessionsState')}
+            </HubRow>
+            <HubRow to="/settings/activity" title={t('activityTitle')}>
+              {h('hubActivityState')}
+            </HubRow>
+            <HubRow to="/settings/connections" title={t('connectionsTitle')}>
+              {h('hubConnectionsState')}
+            </HubRow>
+            <HubRow to="/settings/apps" title={t('appsTitle')}>
+              {h('hubAppsState')}
+            </HubRow>
+          </HubSection>
+          <HubSection id="data" title={h('hubData')}>
+            <HubRow to="/settings/data" title={t('dataTitle')}>
+              {h('hubDownloadState')}
+            </HubRow>
+            <HubRow to="/settings/delete" title={t('deleteTitle')} danger>
+              {h('hubDeleteState')}
+            </HubRow>
+          </HubSection>
+        </div>
+      </div>
+    </>
   );
 }
 
@@ -99,6 +119,27 @@ function HubRow({ to, title, danger, children }: { to: string; title: string; da
       </Link>
       <span className="hub-row-state">{children}</span>
     </li>
+  );
+}
+
+/** The password: when it was last set, in words ("Last changed 3 days ago"), the date in its title. */
+function PasswordRow() {
+  const { t, locale } = useI18n();
+  const h = useHubText();
+  const security = useAccountSecurity();
+  const changedAt = security?.passwordChangedAt;
+  return (
+    <HubRow to="/settings" title={t('changePasswordLink')}>
+      {security &&
+        (changedAt ? (
+          <span className="password-changed">
+            {h('hubPasswordChanged', { time: '' })}
+            <TimeAgo at={changedAt} locale={locale} />
+          </span>
+        ) : (
+          h('hubPasswordNone')
+        ))}
+    </HubRow>
   );
 }
 

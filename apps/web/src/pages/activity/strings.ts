@@ -2,8 +2,14 @@
 import { createTranslator, useTranslator, type StringTables } from '../../i18n';
 
 const en = {
-  activityIntro: 'What happened to your account recently, newest first. Failed attempts are marked.',
+  activityIntro:
+    'What happened to your account recently, newest first, day by day. Failed attempts and sign-ins from new devices are marked.',
   activityFailed: 'Failed',
+  activityNewDevice: 'New device',
+  activityTimes: '{count} times',
+  activityWasntYou: 'Wasn’t you? {password} and {sessions}.',
+  activityChangePassword: 'Change your password',
+  activitySignOutEverywhere: 'sign out everywhere',
   activityOlder: 'Show older activity',
   activityNone: 'Nothing has happened yet.',
   activityOther: 'Other event ({type})',
@@ -23,8 +29,8 @@ const en = {
   event_password_reset_requested: 'Password reset link requested',
   event_password_reset: 'Password reset with a mailed link',
   event_email_verified: 'Email address confirmed',
-  event_sign_in_unverified: 'Sign-in refused: email address not yet confirmed',
-  event_sign_in_second_step: 'Password accepted, code asked',
+  event_sign_in_unverified: 'Sign-in stopped: the email address is not confirmed yet',
+  event_sign_in_second_step: 'Right password entered, but the sign-in was not finished with the second step',
   event_second_factor_failed: 'Wrong two-step sign-in code entered',
   event_two_step_enabled: 'Two-step sign-in turned on',
   event_two_step_disabled: 'Two-step sign-in turned off',
@@ -42,19 +48,31 @@ const en = {
   event_data_exported: 'Copy of your data downloaded',
   event_sign_in_blocked: 'Sign-in blocked after too many wrong passwords',
   event_password_check_blocked: 'Password check blocked after too many wrong passwords',
-  event_rate_limited: 'Too many requests refused',
-  event_cross_origin_refused: 'Request from another website refused',
-  event_token_invalid: 'A link or session that does not work was used',
+  event_rate_limited: 'Too many requests in a short time: some were not carried out',
+  event_cross_origin_refused: 'Another website tried to act for your account: it was stopped',
+  event_token_invalid: 'A link or sign-in that no longer works was used',
   event_realm_sessions_revoked: 'Signed out everywhere by an administrator',
   event_app_signed_in: 'Signed in to the app {app}',
   event_app_access_removed: 'Access of the app {app} removed',
+  event_upstream_failed: 'Signing in with {app} did not work',
+  event_upstream_mfa_accepted: '{app} confirmed the second step of a sign-in',
+  event_connection_added: 'Your {app} account was connected',
+  event_connection_removed: 'Your {app} account was disconnected',
+  event_account_taken_over:
+    'Signed in with {app}, which confirmed this address: the earlier password and devices were removed',
 } as const;
 
 export type ActivityKey = keyof typeof en;
 
 const de: Record<ActivityKey, string> = {
-  activityIntro: 'Was zuletzt mit Ihrem Konto geschah, das Neueste zuerst. Fehlgeschlagene Versuche sind markiert.',
+  activityIntro:
+    'Was zuletzt mit Ihrem Konto geschah, das Neueste zuerst, Tag für Tag. Fehlgeschlagene Versuche und Anmeldungen von neuen Geräten sind markiert.',
   activityFailed: 'Fehlgeschlagen',
+  activityNewDevice: 'Neues Gerät',
+  activityTimes: '{count}-mal',
+  activityWasntYou: 'Waren Sie das nicht? {password} und {sessions}.',
+  activityChangePassword: 'Ändern Sie Ihr Passwort',
+  activitySignOutEverywhere: 'melden Sie sich überall ab',
   activityOlder: 'Ältere Aktivität anzeigen',
   activityNone: 'Bisher ist nichts geschehen.',
   activityOther: 'Anderes Ereignis ({type})',
@@ -74,8 +92,9 @@ const de: Record<ActivityKey, string> = {
   event_password_reset_requested: 'Link zum Zurücksetzen des Passworts angefordert',
   event_password_reset: 'Passwort über einen zugesandten Link zurückgesetzt',
   event_email_verified: 'E-Mail-Adresse bestätigt',
-  event_sign_in_unverified: 'Anmeldung abgelehnt: E-Mail-Adresse noch nicht bestätigt',
-  event_sign_in_second_step: 'Passwort akzeptiert, Code angefragt',
+  event_sign_in_unverified: 'Anmeldung angehalten: Die E-Mail-Adresse ist noch nicht bestätigt',
+  event_sign_in_second_step:
+    'Richtiges Passwort eingegeben, aber die Anmeldung wurde nicht mit dem zweiten Schritt abgeschlossen',
   event_second_factor_failed: 'Falscher Code für die Anmeldung in zwei Schritten eingegeben',
   event_two_step_enabled: 'Anmeldung in zwei Schritten eingeschaltet',
   event_two_step_disabled: 'Anmeldung in zwei Schritten ausgeschaltet',
@@ -93,18 +112,29 @@ const de: Record<ActivityKey, string> = {
   event_data_exported: 'Kopie Ihrer Daten heruntergeladen',
   event_sign_in_blocked: 'Anmeldung nach zu vielen falschen Passwörtern gesperrt',
   event_password_check_blocked: 'Passwortprüfung nach zu vielen falschen Passwörtern gesperrt',
-  event_rate_limited: 'Zu viele Anfragen abgewiesen',
-  event_cross_origin_refused: 'Anfrage einer anderen Website abgewiesen',
-  event_token_invalid: 'Ein ungültiger Link oder eine ungültige Sitzung wurde verwendet',
+  event_rate_limited: 'Zu viele Anfragen in kurzer Zeit: Einige wurden nicht ausgeführt',
+  event_cross_origin_refused: 'Eine andere Website wollte für Ihr Konto handeln: Das wurde verhindert',
+  event_token_invalid: 'Ein Link oder eine Anmeldung, die nicht mehr gilt, wurde verwendet',
   event_realm_sessions_revoked: 'Von einem Administrator überall abgemeldet',
   event_app_signed_in: 'Bei der App {app} angemeldet',
   event_app_access_removed: 'Zugriff der App {app} entzogen',
+  event_upstream_failed: 'Die Anmeldung mit {app} hat nicht funktioniert',
+  event_upstream_mfa_accepted: '{app} hat den zweiten Schritt einer Anmeldung bestätigt',
+  event_connection_added: 'Ihr {app}-Konto wurde verbunden',
+  event_connection_removed: 'Die Verbindung mit Ihrem {app}-Konto wurde entfernt',
+  event_account_taken_over:
+    'Mit {app} angemeldet, das diese Adresse bestätigt hat: Das frühere Passwort und die Geräte wurden entfernt',
 };
 
 const fr: Record<ActivityKey, string> = {
   activityIntro:
-    'Ce qui est arrivé récemment à votre compte, du plus récent au plus ancien. Les tentatives échouées sont signalées.',
+    'Ce qui est arrivé récemment à votre compte, du plus récent au plus ancien, jour par jour. Les tentatives échouées et les connexions depuis de nouveaux appareils sont signalées.',
   activityFailed: 'Échec',
+  activityNewDevice: 'Nouvel appareil',
+  activityTimes: '{count} fois',
+  activityWasntYou: 'Ce n’était pas vous\u00a0? {password} et {sessions}.',
+  activityChangePassword: 'Changez votre mot de passe',
+  activitySignOutEverywhere: 'déconnectez-vous partout',
   activityOlder: 'Afficher l’activité plus ancienne',
   activityNone: 'Rien ne s’est encore passé.',
   activityOther: 'Autre événement ({type})',
@@ -124,8 +154,8 @@ const fr: Record<ActivityKey, string> = {
   event_password_reset_requested: 'Lien de réinitialisation du mot de passe demandé',
   event_password_reset: 'Mot de passe réinitialisé par un lien envoyé',
   event_email_verified: 'Adresse e-mail confirmée',
-  event_sign_in_unverified: 'Connexion refusée\u00a0: adresse e-mail pas encore confirmée',
-  event_sign_in_second_step: 'Mot de passe accepté, code demandé',
+  event_sign_in_unverified: 'Connexion arrêtée\u00a0: l’adresse e-mail n’est pas encore confirmée',
+  event_sign_in_second_step: 'Bon mot de passe saisi, mais la connexion n’a pas été terminée par la deuxième étape',
   event_second_factor_failed: 'Code de connexion en deux étapes erroné saisi',
   event_two_step_enabled: 'Connexion en deux étapes activée',
   event_two_step_disabled: 'Connexion en deux étapes désactivée',
@@ -143,12 +173,18 @@ const fr: Record<ActivityKey, string> = {
   event_data_exported: 'Copie de vos données téléchargée',
   event_sign_in_blocked: 'Connexion bloquée après trop de mots de passe erronés',
   event_password_check_blocked: 'Vérification du mot de passe bloquée après trop d’essais erronés',
-  event_rate_limited: 'Trop de requêtes refusées',
-  event_cross_origin_refused: 'Requête d’un autre site refusée',
-  event_token_invalid: 'Un lien ou une session non valable a été utilisé',
+  event_rate_limited: 'Trop de requêtes en peu de temps\u00a0: certaines n’ont pas été traitées',
+  event_cross_origin_refused: 'Un autre site a tenté d’agir pour votre compte\u00a0: il en a été empêché',
+  event_token_invalid: 'Un lien ou une connexion qui ne fonctionne plus a été utilisé',
   event_realm_sessions_revoked: 'Déconnecté partout par un administrateur',
   event_app_signed_in: 'Connexion à l’application {app}',
   event_app_access_removed: 'Accès de l’application {app} retiré',
+  event_upstream_failed: 'La connexion avec {app} n’a pas fonctionné',
+  event_upstream_mfa_accepted: '{app} a confirmé la deuxième étape d’une connexion',
+  event_connection_added: 'Votre compte {app} a été connecté',
+  event_connection_removed: 'Votre compte {app} a été déconnecté',
+  event_account_taken_over:
+    'Connexion avec {app}, qui a confirmé cette adresse\u00a0: l’ancien mot de passe et les appareils ont été supprimés',
 };
 
 export const ACTIVITY_STRINGS: StringTables<ActivityKey> = { en, de, fr };

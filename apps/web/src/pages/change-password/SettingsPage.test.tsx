@@ -28,6 +28,20 @@ async function fill(app: ReturnType<typeof renderApp>, current: string, next: st
 }
 
 describe('settings page (change password)', () => {
+  it('says nothing of a field as it is left; the submit says what is wrong', async () => {
+    const app = await openSettings();
+    await enter(app.user, 'New password', 'too short');
+    await app.user.tab();
+    expect(field('New password').getAttribute('aria-invalid')).toBeNull();
+    expect(document.getElementById('new_password-error')?.textContent).toBe('');
+    await app.user.click(screen.getByRole('button', { name: 'Change password' }));
+    expect(field('New password').getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById('new_password-error')?.textContent).toBe(
+      message('password_too_short', 'en', { min: 15 }),
+    );
+    expect(app.api.callsTo('account.changePassword')).toHaveLength(0);
+  });
+
   it('uses current-password and new-password autocomplete', async () => {
     await openSettings();
     expect(field('Current password').autocomplete).toBe('current-password');
@@ -39,6 +53,7 @@ describe('settings page (change password)', () => {
     const pending = deferred<Reply<'account.changePassword'>>();
     const app = await openSettings({ 'account.changePassword': () => pending.promise });
     await fill(app, CURRENT, NEXT);
+    const asked = app.api.callsTo('account.me').length;
     await app.user.click(screen.getByRole('button', { name: 'Change password' }));
     expect(screen.getByRole('button', { name: 'Changing password…' }).hasAttribute('disabled')).toBe(true);
     expect(app.api.callsTo('account.changePassword')[0]!.input).toEqual({
@@ -56,6 +71,8 @@ describe('settings page (change password)', () => {
     expect(status.textContent).toContain('2 other devices were signed out.');
     await waitFor(() => expect(document.activeElement).toBe(status));
     expect(currentPath()).toBe('/account');
+    // The hub says when the password last changed: account.me is asked again.
+    await waitFor(() => expect(app.api.callsTo('account.me').length).toBeGreaterThan(asked));
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Your account');
     expect(screen.getByRole('button', { name: 'Sign out' })).toBeTruthy();
   });

@@ -33,6 +33,7 @@ function ChangePasswordForm({ user }: { user: SignedInUser }) {
   const { t } = useI18n();
   const p = usePasswordPageText();
   const changePassword = trpc.account.changePassword.useMutation();
+  const utils = trpc.useUtils();
   const href = useHref();
   const rule = useNewPassword(user);
   const schema = useMemo(() => changePasswordSchema(rule), [rule]);
@@ -48,6 +49,8 @@ function ChangePasswordForm({ user }: { user: SignedInUser }) {
     },
     submit: async (values) => {
       const result = await changePassword.mutateAsync(values);
+      // The account page says when the password was last changed: asked again.
+      void utils.account.me.invalidate();
       // A new page after the submit is also how password managers notice the change.
       const { to, state } = formDone('changePassword', result, href)!;
       navigate(to, { state });

@@ -11,10 +11,17 @@ const EmailStatus = lazy(() => import('./MailPages').then((m) => ({ default: m.E
  * state arrives): a boundary still taking over the server's HTML that is drawn again would show
  * its empty fallback until its code has loaded.
  */
-export const AddressStatus = memo(function AddressStatus({ user }: { user: SignedInUser }) {
+export const AddressStatus = memo(function AddressStatus({
+  user,
+  offersResend = true,
+}: {
+  user: SignedInUser;
+  /** False where the page offers the link again itself (the account page just after registering). */
+  offersResend?: boolean;
+}) {
   return (
     <Suspense fallback={null}>
-      <EmailStatus user={user} />
+      <EmailStatus user={user} offersResend={offersResend} />
     </Suspense>
   );
 });

@@ -7,14 +7,18 @@ import type { SignedInUser } from '../../session';
 import { problemOf, trpc, type Problem, type RouterOutputs } from '../../trpc';
 import { PostForm } from '../../components/PostForm';
 
-/** Whether the account's address is confirmed, and a way to get the link again when it is not. */
-export function EmailStatus({ user }: { user: SignedInUser }) {
+/**
+ * Whether the account's address is confirmed, and a way to get the link again when it is not
+ * (unless `offersResend` is false: the page offers it elsewhere, and says there how it went).
+ */
+export function EmailStatus({ user, offersResend = true }: { user: SignedInUser; offersResend?: boolean }) {
   const { locale } = useI18n();
   const m = useMailText();
   const resend = trpc.email.resendVerification.useMutation();
   // Asked without scripts: the page the server answers with says how it went, as after a click here.
   const posted = useFormOutcome('resendVerification');
   if (user.emailVerified) return <span className="email-status email-verified"> ({m('emailVerified')})</span>;
+  if (!offersResend) return <span className="email-status email-unverified"> ({m('emailUnverified')})</span>;
   const fresh = resend.isIdle;
   const done =
     resend.data ??

@@ -55,7 +55,8 @@ export function RegisterPage() {
       if (result.emailVerificationRequired) return setConfirmFirst(result.user.email);
       setSignedIn(result.user);
       // Replaced: Back from the account must not reopen a form for an account that now exists.
-      navigate(formDone('register', result, href)!.to, { replace: true });
+      const { to, state } = formDone('register', result, href)!;
+      navigate(to, { replace: true, state });
     },
   });
 

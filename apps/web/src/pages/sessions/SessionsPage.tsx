@@ -10,7 +10,7 @@ import { useFormResult } from '../../forms/form-outcome';
 import { useI18n } from '../../i18n';
 import { useDeviceText } from '../../i18n/device-strings';
 import { useSessionsText } from './strings';
-import { TimeAgo } from '../../relative-time';
+import { byDay, DayHeading, dayOf, TimeAgo, useTimeZone } from '../../relative-time';
 import { RequireAuth } from '../../RequireAuth';
 import { navigate, useLocation } from '../../router';
 import { useForgetSession, useSessionEnded, type SignedInUser } from '../../session';
@@ -32,11 +32,15 @@ type Ending = string;
 /** The page's address with a confirm step open (`?end=`): a link opens it without scripts. */
 const END = 'end';
 
-/** The account's sessions, this device first, each other one with a button that ends it (after the password). */
+/**
+ * The account's sessions by the day each was last active (this device's: today, it is in use), this
+ * device first, each other one with a button that ends it (after the password).
+ */
 function SessionList({ user }: { user: SignedInUser }) {
   const s = useSessionsText();
   const unknown = useDeviceText();
   const { locale, t } = useI18n();
+  const { zone } = useTimeZone();
   const revokedText = (revoked: number) =>
     revoked === 0 ? t('revokedNone') : revoked === 1 ? t('revokedOne') : t('revokedMany', { count: revoked });
   const utils = trpc.useUtils();
@@ -82,6 +86,8 @@ function SessionList({ user }: { user: SignedInUser }) {
   if (!list.data) return <Loading />;
   const sessions = list.data.sessions;
   const others = sessions.filter((one) => !one.current).length;
+  const today = dayOf(Date.now(), zone);
+  const days = byDay(sessions, (one) => (one.current ? today : dayOf(one.lastUsedAt, zone)));
 
   // Errors (wrong password, limits, a session that ended) are the confirm form's to show.
   const onRevoke = async (id: string, current_password: string) => {
@@ -103,54 +109,59 @@ function SessionList({ user }: { user: SignedInUser }) {
       <div role="status" className={status ? 'success' : undefined} tabIndex={-1} ref={statusRef}>
         {status && <p>{status}</p>}
       </div>
-      <ul className="sessions">
-        {sessions.map((one) => {
-          const device = one.device ?? unknown('sessionsUnknownDevice');
-          return (
-            <li key={one.id} className="session" data-current={one.current || undefined}>
-              <h2 className="session-device">
-                {device}
-                {one.current && <span className="badge">{s('sessionsThisDevice')}</span>}
-              </h2>
-              <p className="session-address">{one.address ?? unknown('sessionsUnknownAddress')}</p>
-              <p className="session-times">
-                {s('sessionsLastUsed', { time: '' })}
-                <TimeAgo at={one.lastUsedAt} locale={locale} />
-                {' · '}
-                {s('sessionsSignedIn', { time: '' })}
-                <TimeAgo at={one.createdAt} locale={locale} />
-              </p>
-              {!one.current &&
-                (ending === one.id ? (
-                  <ConfirmOwner
-                    name="revokeSession"
-                    hidden={{ session_id: one.id }}
-                    cancelHref={path}
-                    user={user}
-                    prompt={s('sessionsConfirmOne', { device })}
-                    label={s('sessionsRevokeLabel', { device })}
-                    busyLabel={s('sessionsRevoking')}
-                    cancelLabel={s('sessionsCancel')}
-                    onConfirm={(password) => onRevoke(one.id, password)}
-                    onCancel={cancel}
-                  />
-                ) : (
-                  <StepLink
-                    href={stepHref(path, END, one.id)}
-                    className="secondary button-link"
-                    aria-label={s('sessionsRevokeLabel', { device })}
-                    data-ends={one.id}
-                    onOpen={() => {
-                      if (!busy) confirm(one.id);
-                    }}
-                  >
-                    {s('sessionsRevoke')}
-                  </StepLink>
-                ))}
-            </li>
-          );
-        })}
-      </ul>
+      {days.map(({ day, items }) => (
+        <section key={day} aria-labelledby={`day-${day}`}>
+          <DayHeading day={day} locale={locale} zone={zone} id={`day-${day}`} />
+          <ul className="sessions">
+            {items.map((one) => {
+              const device = one.device ?? unknown('sessionsUnknownDevice');
+              return (
+                <li key={one.id} className="session" data-current={one.current || undefined}>
+                  <h3 className="session-device">
+                    {device}
+                    {one.current && <span className="badge">{s('sessionsThisDevice')}</span>}
+                  </h3>
+                  <p className="session-address">{one.address ?? unknown('sessionsUnknownAddress')}</p>
+                  <p className="session-times">
+                    {s('sessionsLastUsed', { time: '' })}
+                    <TimeAgo at={one.lastUsedAt} locale={locale} />
+                    {' · '}
+                    {s('sessionsSignedIn', { time: '' })}
+                    <TimeAgo at={one.createdAt} locale={locale} />
+                  </p>
+                  {!one.current &&
+                    (ending === one.id ? (
+                      <ConfirmOwner
+                        name="revokeSession"
+                        hidden={{ session_id: one.id }}
+                        cancelHref={path}
+                        user={user}
+                        prompt={s('sessionsConfirmOne', { device })}
+                        label={s('sessionsRevokeLabel', { device })}
+                        busyLabel={s('sessionsRevoking')}
+                        cancelLabel={s('sessionsCancel')}
+                        onConfirm={(password) => onRevoke(one.id, password)}
+                        onCancel={cancel}
+                      />
+                    ) : (
+                      <StepLink
+                        href={stepHref(path, END, one.id)}
+                        className="secondary button-link"
+                        aria-label={s('sessionsRevokeLabel', { device })}
+                        data-ends={one.id}
+                        onOpen={() => {
+                          if (!busy) confirm(one.id);
+                        }}
+                      >
+                        {s('sessionsRevoke')}
+                      </StepLink>
+                    ))}
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+      ))}
       {others > 0 && ending === 'others' ? (
         <ConfirmOwner
           name="revokeOtherSessions"

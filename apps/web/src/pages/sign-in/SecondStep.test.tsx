@@ -23,23 +23,30 @@ describe('sign-in page, second step without scripts', () => {
     ...extra,
   });
 
-  it('says the tries left beside the code field', async () => {
-    const { html } = await renderPage(
-      '/login',
-      posted(
-        refusal(422, 'validation_failed', {
-          errors: [{ field: 'code', code: 'code_incorrect', message: 'x' }],
-          attemptsLeft: 1,
-        }),
-      ),
-    );
-    expect(html).toContain(message('code_attempts_left', 'de', { attemptsLeft: 1 }));
-    expect(html).toMatch(/<input[^>]*aria-describedby="[^"]*code-help attempts-left"/);
+  const wrongCode = (attemptsLeft?: number) =>
+    refusal(422, 'validation_failed', {
+      errors: [{ field: 'code', code: 'code_incorrect', message: 'x' }],
+      ...(attemptsLeft !== undefined && { attemptsLeft }),
+    });
+  const attemptsLeftOf = (html: string) =>
+    /<p class="attempts-left" id="attempts-left"[^>]*>(.*?)<\/p>/.exec(html)?.[1];
+
+  it('says the tries left beside the code field, in plain words: "Noch 2 Versuche", then "Noch 1 Versuch"', async () => {
+    // Three or more left: nothing said yet.
+    expect(attemptsLeftOf((await renderPage('/login', posted(wrongCode()))).html)).toBe('');
+    const two = await renderPage('/login', posted(wrongCode(2)));
+    expect(attemptsLeftOf(two.html)).toBe('Noch 2 Versuche.');
+    const one = await renderPage('/login', posted(wrongCode(1)));
+    expect(attemptsLeftOf(one.html)).toBe('Noch 1 Versuch.');
+    expect(one.html).toMatch(/<input[^>]*aria-describedby="[^"]*code-help attempts-left"/);
   });
 
-  it('goes back to the password after too many wrong codes, with the wait', async () => {
+  it('goes back to the password after too many wrong codes, saying how long to wait', async () => {
     const { html } = await renderPage('/login', posted(refusal(429, 'too_many_codes', { retryAfter: 600 })));
-    expect(html).toContain(message('too_many_codes', 'de', { retryAfter: 600 }));
+    expect(message('too_many_codes', 'de', { retryAfter: 600 })).toBe(
+      'Zu viele falsche Codes. Versuchen Sie es in etwa 10 Minuten erneut.',
+    );
+    expect(html).toContain('Zu viele falsche Codes. Versuchen Sie es in etwa 10 Minuten erneut.');
     expect(html).toContain('type="password"');
     expect(html).not.toContain('one-time-code');
   });

@@ -1,4 +1,4 @@
-import { message, secondStepSchema, type SecondStepMethod } from '@accounts/validators';
+import { secondStepSchema, type SecondStepMethod } from '@accounts/validators';
 import { useEffect, useRef, useState } from 'react';
 import { CodeField, useCodeLabel } from '../../components/CodeField';
 import { ErrorSummary } from '../../components/ErrorSummary';
@@ -8,6 +8,7 @@ import { useFormOutcome } from '../../forms/form-outcome';
 import { useForm, type Form } from '../../forms/useForm';
 import { useHydrated } from '../../hydrated';
 import { useI18n } from '../../i18n';
+import { formDone } from '../../page-forms';
 import { useHref } from '../../router';
 import type { SignedInUser } from '../../session';
 import { problemOf, trpc, type Problem } from '../../trpc';
@@ -22,11 +23,24 @@ const endedSignIn = (error: unknown): Problem | null => {
 };
 
 /**
+ * The tries left after a refusal: what a counted one says (none said: more than two), or, after
+ * one that counted nothing (a limit, a code of the wrong shape), as many as before.
+ */
+const triesLeftAfter = (error: unknown, before: number | undefined) => {
+  const problem = problemOf(error);
+  const counted =
+    problem?.code === 'passkey_rejected' || problem?.errors?.some((e) => e.code === 'code_incorrect') === true;
+  return counted ? problem.attemptsLeft : before;
+};
+
+/**
  * The sign-in's second step, after a correct password for an account with two-step sign-in, in
  * the ways the account has (`methods`): its passkey first, where it has one; the code from the
  * authenticator app, or a recovery code instead. The pending sign-in is the server's cookie; when
  * it has expired, or too many wrong codes ended it (`onExpired` gets the refusal, with the wait),
  * the person starts again with the password. Once few tries are left, the step says how many.
+ * Signed in with a recovery code, the person lands where PAGE_FORMS says (the account page says
+ * a code was used), as after the same form posted without scripts.
  */
 export function SecondStep({
   email,
@@ -38,18 +52,19 @@ export function SecondStep({
   /** The address the password step was given (posted along without scripts, for the page shown after). */
   email: string;
   methods: readonly SecondStepMethod[];
-  onSignedIn: (user: SignedInUser) => void;
+  /** Signed in; `to`: where the form's success leads instead of the page's `next`. */
+  onSignedIn: (user: SignedInUser, to?: string) => void;
   onExpired: (ended: Problem) => void;
   onRestart: () => void;
 }) {
   const s = useSecondStepText();
-  const { locale, t } = useI18n();
+  const { t } = useI18n();
   const codeLabel = useCodeLabel();
   // Posted without scripts, the refusal the page shows says it too.
   const posted = useFormOutcome('secondStep');
   const [attemptsLeft, setAttemptsLeft] = useState(posted?.problem?.attemptsLeft);
   /** A refusal that leaves the step: its tries left are said beside the code field. */
-  const refused = (error: unknown) => setAttemptsLeft(problemOf(error)?.attemptsLeft);
+  const refused = (error: unknown) => setAttemptsLeft((before) => triesLeftAfter(error, before));
   const withPasskey = methods.includes('passkey');
   const withApp = methods.includes('totp');
   const [kind, setKind] = useState<'app' | 'recovery'>(withApp ? 'app' : 'recovery');
@@ -63,8 +78,8 @@ export function SecondStep({
     whenEmpty: { code: kind === 'app' ? 'emptyCode' : 'emptyRecoveryCode' },
     submit: async ({ code }) => {
       try {
-        const { user } = await secondStep.mutateAsync({ code });
-        onSignedIn(user);
+        const result = await secondStep.mutateAsync({ code });
+        onSignedIn(result.user, formDone('secondStep', result, href)?.to);
       } catch (error) {
         const ended = endedSignIn(error);
         if (ended) return onExpired(ended);
@@ -103,7 +118,8 @@ export function SecondStep({
       </p>
       <ErrorSummary report={form.report} labels={labels} />
       <p className="attempts-left" id="attempts-left" role="status">
-        {attemptsLeft !== undefined && message('code_attempts_left', locale, { attemptsLeft })}
+        {attemptsLeft !== undefined &&
+          (attemptsLeft === 1 ? s('codeStepTryLeft') : s('codeStepTriesLeft', { count: attemptsLeft }))}
       </p>
       <PostForm {...postFormOf(form)} hidden={{ email, methods: methods.join(' ') }}>
         <CodeField

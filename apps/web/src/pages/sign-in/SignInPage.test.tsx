@@ -180,7 +180,7 @@ describe('sign-in page, second step', () => {
   it('takes a recovery code instead, in its own words and without the number pad, and back', async () => {
     const app = renderApp('/login', {
       'account.signIn': () => SECOND_STEP,
-      'account.signInSecondStep': () => ({ data: { user: ADA } }),
+      'account.signInSecondStep': () => ({ data: { user: ADA, recoveryCodeUsed: true } }),
     });
     await signIn(app);
     await screen.findByLabelText('6-digit code');
@@ -209,8 +209,29 @@ describe('sign-in page, second step', () => {
     await app.user.click(screen.getByRole('button', { name: 'Use a recovery code instead' }));
     await app.user.type(await screen.findByLabelText('Recovery code'), 'abcde-fghjk');
     await app.user.click(screen.getByRole('button', { name: 'Sign in' }));
+    // A recovery code used up: the account page, which says so.
     await screen.findByRole('heading', { level: 1, name: 'Your account' });
+    expect(currentPath()).toBe('/account?notice=recovery_code_used');
     expect(app.api.callsTo('account.signInSecondStep').map((c) => c.input)).toEqual([{ code: 'abcde-fghjk' }]);
+  });
+
+  it('after a recovery code, still goes where the sign-in was for when that is another page', async () => {
+    let signedIn = false;
+    const app = renderApp('/login?next=%2Fsettings%2Factivity', {
+      'account.me': (): Reply<'account.me'> => (signedIn ? signedInAs(ADA) : UNAUTHENTICATED),
+      'account.signIn': () => SECOND_STEP,
+      'account.signInSecondStep': () => {
+        signedIn = true;
+        return { data: { user: ADA, recoveryCodeUsed: true } };
+      },
+      'security.activity': () => ({ data: { events: [], nextCursor: null } }),
+    });
+    await signIn(app);
+    await app.user.click(await screen.findByRole('button', { name: 'Use a recovery code instead' }));
+    await app.user.type(await screen.findByLabelText('Recovery code'), 'abcde-fghjk');
+    await app.user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await screen.findByRole('heading', { level: 1, name: 'Recent activity' });
+    expect(currentPath()).toBe('/settings/activity');
   });
 
   it('goes back to the password, saying why, when the pending sign-in has expired', async () => {
@@ -263,10 +284,14 @@ describe('sign-in page, second step', () => {
       '/login',
       {
         'account.signIn': () => SECOND_STEP,
-        'account.signInSecondStep': () =>
-          ++answers < 3
-            ? problem(422, 'validation_failed', { ...WRONG_CODE.problem, attemptsLeft: 3 - answers })
-            : problem(429, 'too_many_codes', { retryAfter: 840 }),
+        'account.signInSecondStep': () => {
+          answers++;
+          // A limit between two wrong codes counts no try: the tries said stay.
+          if (answers === 2) return problem(429, 'rate_limited', { retryAfter: 3 });
+          return answers < 4
+            ? problem(422, 'validation_failed', { ...WRONG_CODE.problem, attemptsLeft: answers === 1 ? 2 : 1 })
+            : problem(429, 'too_many_codes', { retryAfter: 840 });
+        },
       },
       'fr',
     );
@@ -279,20 +304,19 @@ describe('sign-in page, second step', () => {
 
     await app.user.type(code, '111111');
     await app.user.click(screen.getByRole('button', { name: 'Se connecter' }));
-    const left = message('code_attempts_left', 'fr', { attemptsLeft: 2 });
-    await waitFor(() => expect(document.getElementById('attempts-left')?.textContent).toBe(left));
+    await waitFor(() => expect(document.getElementById('attempts-left')?.textContent).toBe('Il reste 2 essais.'));
     expect(code.getAttribute('aria-describedby')).toContain('code-help attempts-left');
     await app.user.click(screen.getByRole('button', { name: 'Se connecter' }));
-    await waitFor(() =>
-      expect(document.getElementById('attempts-left')?.textContent).toBe(
-        message('code_attempts_left', 'fr', { attemptsLeft: 1 }),
-      ),
-    );
+    await waitFor(() => expect(document.querySelector('.error-summary')?.textContent).toMatch(/3\ssecondes/));
+    expect(document.getElementById('attempts-left')?.textContent).toBe('Il reste 2 essais.');
+    await app.user.click(screen.getByRole('button', { name: 'Se connecter' }));
+    await waitFor(() => expect(document.getElementById('attempts-left')?.textContent).toBe('Il reste 1 essai.'));
 
     // The last try: back to the password, saying why and how long.
     await app.user.click(screen.getByRole('button', { name: 'Se connecter' }));
     const why = await screen.findByText(message('too_many_codes', 'fr', { retryAfter: 840 }));
-    expect(why.textContent).toContain('14 minutes');
+    // In plain words: the wait in minutes, in the page's language.
+    expect(why.textContent).toMatch(/^Trop de codes erronés\. Réessayez dans environ 14\sminutes\.$/);
     await waitFor(() => expect(document.activeElement).toBe(why.closest('.notice')));
     expect(screen.queryByLabelText('Code à 6 chiffres')).toBeNull();
     expect(field('Adresse e-mail').value).toBe(ADA.email);

@@ -31,10 +31,11 @@ export function SignInPage() {
   // when a session is live: signing in again starts a new one.
   if (session.status === 'signed-in' && search.get('prompt') !== 'login') return <Redirect to={next} />;
 
-  const signedIn = (user: SignedInUser) => {
+  // `to`: where the form says its success leads instead (a recovery code used: the account page says so).
+  const signedIn = (user: SignedInUser, to = next) => {
     setSignedIn(user);
     // Replaced, so Back from the page they came for does not return to this form.
-    navigate(next, { replace: true });
+    navigate(to, { replace: true });
   };
 
   return (

@@ -18,6 +18,8 @@ const en = {
     'Your password was correct. Use the passkey you added to this account: your fingerprint, face, screen lock or security key.',
   codeStepPasskeyButton: 'Use your passkey',
   codeStepPasskeyUnsupported: 'This browser cannot use passkeys: enter a code below instead.',
+  codeStepTriesLeft: '{count} tries left.',
+  codeStepTryLeft: '1 try left.',
 } as const;
 
 export type SecondStepKey = keyof typeof en;
@@ -40,6 +42,8 @@ const de: Record<SecondStepKey, string> = {
   codeStepPasskeyButton: 'Passkey verwenden',
   codeStepPasskeyUnsupported:
     'Dieser Browser kann keine Passkeys verwenden: Geben Sie stattdessen unten einen Code ein.',
+  codeStepTriesLeft: 'Noch {count} Versuche.',
+  codeStepTryLeft: 'Noch 1 Versuch.',
 };
 
 const fr: Record<SecondStepKey, string> = {
@@ -60,6 +64,8 @@ const fr: Record<SecondStepKey, string> = {
   codeStepPasskeyButton: 'Utiliser votre clé d’accès',
   codeStepPasskeyUnsupported:
     'Ce navigateur ne peut pas utiliser de clés d’accès\u00a0: saisissez plutôt un code ci-dessous.',
+  codeStepTriesLeft: 'Il reste {count} essais.',
+  codeStepTryLeft: 'Il reste 1 essai.',
 };
 
 export const SECOND_STEP_STRINGS: StringTables<SecondStepKey> = { en, de, fr };

@@ -582,7 +582,8 @@ describe('two-step events on the activity page', () => {
     expect([...document.querySelectorAll('.event-what strong')].map((e) => e.textContent)).toEqual([
       'Recovery code used',
       'Wrong two-step sign-in code entered',
-      'Password accepted, code asked',
+      // No internal state: a password step that led to no sign-in says so in plain words.
+      'Right password entered, but the sign-in was not finished with the second step',
       'Two-step sign-in turned on',
       'Two-step sign-in reset by an administrator',
     ]);
