@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import lighthouse, { type Flags, type Result } from 'lighthouse';
 import { computeMedianRun } from 'lighthouse/core/lib/median-run.js';
-import type { Browser } from 'playwright-core';
+import { chromium as playwright, type Browser, type Cookie } from 'playwright-core';
 import { freePort } from '@accounts/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { CHROMIUM_ARGS, launchBrowser } from './support/browser';
@@ -15,8 +15,10 @@ import { CHROMIUM_PATH, WEB_DIR } from './support/paths';
 // Lighthouse (mobile, simulated throttling: its defaults) on every page, signed out and signed
 // in, each category asserted at 0.95 or more, with no console error and no Content-Security-Policy
 // issue. One Chromium, on a profile of its own, serves every run, driven by Lighthouse alone on
-// its debugging port (Playwright's browser only signs up the member); a signed-in run carries the
-// member's session cookie in a header of every request.
+// its debugging port (Playwright's browser only signs up the member); before the first signed-in
+// run the member's cookies go into that Chromium's own cookie jar, as a browser keeps them after a
+// sign-in (a Cookie header imposed on every request would give way to the jar as soon as a page
+// writes a cookie of its own, the time zone's, and the session would seem gone).
 // Scores: test-results/lighthouse.json; each page's full report: test-results/lighthouse/.
 //
 // A loaded host. Simulated throttling replays the main-thread tasks it observed, times the CPU
@@ -138,8 +140,18 @@ describe.skipIf(port === null)('Lighthouse on every page', () => {
   let browser: Browser;
   let chromium: { stop(): Promise<void> } | undefined;
   let debuggingPort: number;
-  let cookie = '';
+  let cookies: Cookie[] = [];
+  let memberJar: Promise<void> | undefined;
   const runs: Run[] = [];
+
+  /** The member's cookies into the jar of Lighthouse's Chromium (once, after the signed-out runs). */
+  const signInLighthouseBrowser = () =>
+    (memberJar ??= (async () => {
+      const cdp = await playwright.connectOverCDP(`http://127.0.0.1:${debuggingPort}`);
+      await cdp.contexts()[0]!.addCookies(cookies);
+      // Disconnects; the browser and its default context stay as they are.
+      await cdp.close();
+    })());
 
   beforeAll(async () => {
     mkdirSync(REPORT_DIR, { recursive: true });
@@ -153,7 +165,7 @@ describe.skipIf(port === null)('Lighthouse on every page', () => {
       form: { name: who.name, email: who.email, password: who.password, password2: who.password },
     });
     expect(res.status()).toBe(201);
-    cookie = (await ctx.cookies(BASE)).map((c) => `${c.name}=${c.value}`).join('; ');
+    cookies = await ctx.cookies(BASE);
     await ctx.close();
     // The gateway's first render is not a page's.
     const warm = await browser.newContext();
@@ -197,7 +209,6 @@ describe.skipIf(port === null)('Lighthouse on every page', () => {
       output: 'json',
       logLevel: 'error',
       onlyCategories: [...CATEGORIES],
-      ...(signedIn ? { extraHeaders: { Cookie: cookie } } : {}),
     };
     let lhr: Result | undefined;
     for (let attempt = 1; !lhr; attempt++) {
@@ -284,6 +295,7 @@ describe.skipIf(port === null)('Lighthouse on every page', () => {
   });
 
   it.each(SIGNED_IN)('signed in: %s', async (path) => {
+    await signInLighthouseBrowser();
     const run = await audit(path, true);
     runs.push(run);
     // The page itself, not the sign-in page a visitor without a session is sent to.
