@@ -194,8 +194,9 @@ describe('the forms of every page, without scripts', () => {
     const passkeys = await html('/settings/passkeys', signedIn);
     expect(passkeys).toContain(`href="/settings/passkeys?rename=${LAPTOP.id}"`);
     expect(passkeys).toContain(`href="/settings/passkeys?remove=${LAPTOP.id}"`);
-    // Making a passkey is a script API: not offered without scripts.
+    // Making a passkey is a script API: not offered without scripts, and the page says why.
     expect(passkeys).not.toContain('passkey-add');
+    expect(passkeys).toContain('Adding a passkey needs JavaScript');
 
     const activity = await html('/settings/activity', signedIn);
     expect(activity).toContain('href="/settings/activity?cursor=older"');

@@ -173,6 +173,8 @@ function Passkeys({ user }: { user: SignedInUser }) {
         One form at a time: adding waits while a passkey is being renamed or removed. Making a
         passkey is the browser's WebAuthn prompt, a script API: without scripts it is not offered.
       */}
+      {/* Without scripts (and until the app runs): why there is no way to add one here. */}
+      {open === null && !hydrated && <p className="passkeys-needs-scripts">{s('passkeyNeedsScripts')}</p>}
       {open === null && hydrated && (
         <AddPasskey
           user={user}

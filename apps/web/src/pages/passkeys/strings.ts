@@ -25,6 +25,8 @@ const en = {
   passkeyRemovedLast: '{name} was removed. Two-step sign-in is off, and your recovery codes were deleted.',
   passkeyCancel: 'Cancel',
   passkeyAddTitle: 'Add a passkey',
+  passkeyNeedsScripts:
+    'Adding a passkey needs JavaScript: your browser’s passkey prompt only opens from a script. Allow scripts on this site to add one.',
   passkeyAddHelp:
     'Your browser then asks where to keep it: on this device, in your password manager, or on a phone or security key.',
   passkeyAddName: 'Name (optional)',
@@ -67,6 +69,8 @@ const de: Record<PasskeysKey, string> = {
     '{name} wurde entfernt. Die Anmeldung in zwei Schritten ist ausgeschaltet, und Ihre Wiederherstellungscodes wurden gelöscht.',
   passkeyCancel: 'Abbrechen',
   passkeyAddTitle: 'Passkey hinzufügen',
+  passkeyNeedsScripts:
+    'Zum Hinzufügen eines Passkeys wird JavaScript benötigt: Die Passkey-Abfrage Ihres Browsers öffnet sich nur über ein Skript. Erlauben Sie Skripte für diese Website, um einen hinzuzufügen.',
   passkeyAddHelp:
     'Ihr Browser fragt dann, wo er gespeichert werden soll: auf diesem Gerät, in Ihrem Passwort-Manager oder auf einem Telefon oder Sicherheitsschlüssel.',
   passkeyAddName: 'Name (optional)',
@@ -108,6 +112,8 @@ const fr: Record<PasskeysKey, string> = {
     '{name} a été supprimée. La connexion en deux étapes est désactivée et vos codes de récupération ont été supprimés.',
   passkeyCancel: 'Annuler',
   passkeyAddTitle: 'Ajouter une clé d’accès',
+  passkeyNeedsScripts:
+    'Ajouter une clé d’accès nécessite JavaScript : la fenêtre de clé d’accès de votre navigateur ne s’ouvre que depuis un script. Autorisez les scripts sur ce site pour en ajouter une.',
   passkeyAddHelp:
     'Votre navigateur demande ensuite où la conserver\u00a0: sur cet appareil, dans votre gestionnaire de mots de passe, ou sur un téléphone ou une clé de sécurité.',
   passkeyAddName: 'Nom (facultatif)',
