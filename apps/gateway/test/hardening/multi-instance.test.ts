@@ -82,7 +82,14 @@ if (process.env.TEST_DATABASE_URL) {
         { headers: { cookie: reg.cookie! } },
       );
       expect(changed.json).toEqual({ ok: true, otherSessionsRevoked: 1 });
-      expect((await b.client.send('GET', '/users/me', { headers: { cookie: onB.cookie! } })).status).toBe(401);
+      // b hears of the change through PostgreSQL's notification, which reaches it a moment after
+      // a's commit (milliseconds; longer on a loaded machine): within a second, never later.
+      await expect
+        .poll(async () => (await b.client.send('GET', '/users/me', { headers: { cookie: onB.cookie! } })).status, {
+          timeout: 1_000,
+          interval: 20,
+        })
+        .toBe(401);
       expect((await b.client.send('GET', '/users/me', { headers: { cookie: changed.cookie! } })).status).toBe(200);
       expect((await b.client.form('/users/login', { email, password: STRONG })).status).toBe(422);
     });
