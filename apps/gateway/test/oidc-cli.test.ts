@@ -108,6 +108,12 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the client command beside a runni
       gw = await startOidcGateway('postgres');
       const env = { DATABASE_URL: gw.db.url!, SECRET_KEY: TEST_SECRET_KEY, PASSWORD_PEPPER: TEST_PEPPER };
       const cli = (...args: string[]) => runCli(['client', ...args], env);
+      // What a --json command printed; a failure says how the command ended instead of "no JSON".
+      const json = async (ran: ReturnType<typeof cli>) => {
+        const { code, out, err } = await ran;
+        expect(code, err).toBe(0);
+        return JSON.parse(out) as Record<string, string>;
+      };
       const token = (clientId: string, secret: string) =>
         gw.form(
           '/oauth2/token',
@@ -122,17 +128,14 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the client command beside a runni
             headers: { authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}` },
           },
         );
-      const made = JSON.parse(
-        (await cli('create', 'acme', '--name', 'Live', '--redirect-uri', 'https://a.example/cb', '--json')).out,
-      ) as {
-        client_id: string;
-        client_secret: string;
-      };
+      const made = (await json(
+        cli('create', 'acme', '--name', 'Live', '--redirect-uri', 'https://a.example/cb', '--json'),
+      )) as { client_id: string; client_secret: string };
       // Authenticated (the code is what is wrong), not an unknown client.
       expect((await token(made.client_id, made.client_secret)).json.error).toBe('invalid_grant');
-      const { client_secret: next } = JSON.parse(
-        (await cli('rotate-secret', 'acme', made.client_id, '--json')).out,
-      ) as { client_secret: string };
+      const { client_secret: next } = (await json(cli('rotate-secret', 'acme', made.client_id, '--json'))) as {
+        client_secret: string;
+      };
       expect((await token(made.client_id, made.client_secret)).json.error).toBe('invalid_client');
       expect((await token(made.client_id, next)).json.error).toBe('invalid_grant');
 
